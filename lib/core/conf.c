@@ -1,0 +1,496 @@
+/* Configuration: config file < MCE_* environment < --mce-* options. */
+#include "conf.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- key = value files ------------------------------------------------ */
+
+static char *trim(char *s)
+{
+    char *e;
+    while (*s && isspace((unsigned char)*s))
+        s++;
+    e = s + strlen(s);
+    while (e > s && isspace((unsigned char)e[-1]))
+        *--e = '\0';
+    return s;
+}
+
+mcei_kv_t *mcei_kv_find(mcei_kvlist_t *list, const char *key)
+{
+    for (size_t i = list->count; i-- > 0;)
+        if (strcmp(list->items[i].key, key) == 0)
+            return &list->items[i];
+    return NULL;
+}
+
+int mcei_kv_set(mcei_kvlist_t *list, const char *key, const char *value,
+                const char *origin)
+{
+    mcei_kv_t *kv = mcei_kv_find(list, key);
+    char *v = strdup(value), *o = strdup(origin ? origin : "");
+    if (v == NULL || o == NULL)
+        goto err_nomem;
+    if (kv != NULL) {
+        free(kv->value);
+        free(kv->origin);
+        kv->value = v;
+        kv->origin = o;
+        return MCE_OK;
+    }
+    if (list->count == list->cap) {
+        size_t ncap = list->cap ? 2 * list->cap : 16;
+        mcei_kv_t *n = realloc(list->items, ncap * sizeof(*n));
+        if (n == NULL)
+            goto err_nomem;
+        list->items = n;
+        list->cap = ncap;
+    }
+    kv = &list->items[list->count];
+    if ((kv->key = strdup(key)) == NULL)
+        goto err_nomem;
+    kv->value = v;
+    kv->origin = o;
+    kv->used = 0;
+    list->count++;
+    return MCE_OK;
+err_nomem:
+    free(v);
+    free(o);
+    return MCE_ERR_NOMEM;
+}
+
+void mcei_kv_free(mcei_kvlist_t *list)
+{
+    for (size_t i = 0; i < list->count; i++) {
+        free(list->items[i].key);
+        free(list->items[i].value);
+        free(list->items[i].origin);
+    }
+    free(list->items);
+    memset(list, 0, sizeof(*list));
+}
+
+static int valid_key(const char *k)
+{
+    if (!*k)
+        return 0;
+    for (; *k; k++)
+        if (!isalnum((unsigned char)*k) && *k != '_' && *k != '-' && *k != '.')
+            return 0;
+    return 1;
+}
+
+int mcei_kv_load(mcei_kvlist_t *list, const char *path, char *err, size_t errlen)
+{
+    char line[4096], origin[4200];
+    unsigned lineno = 0;
+    int rc = MCE_OK;
+    FILE *f = fopen(path, "r");
+    if (f == NULL) {
+        snprintf(err, errlen, "cannot open '%s': %s", path, strerror(errno));
+        return MCE_ERR_IO;
+    }
+    while (fgets(line, sizeof(line), f) != NULL) {
+        char *s, *eq, *key, *val, *hash;
+        lineno++;
+        if (strchr(line, '\n') == NULL && !feof(f)) {
+            snprintf(err, errlen, "%s:%u: line too long", path, lineno);
+            rc = MCE_ERR_CONFIG;
+            goto out;
+        }
+        if ((hash = strchr(line, '#')) != NULL)
+            *hash = '\0';
+        s = trim(line);
+        if (!*s)
+            continue;
+        if ((eq = strchr(s, '=')) == NULL) {
+            snprintf(err, errlen, "%s:%u: expected 'key = value', got '%s'",
+                     path, lineno, s);
+            rc = MCE_ERR_CONFIG;
+            goto out;
+        }
+        *eq = '\0';
+        key = trim(s);
+        val = trim(eq + 1);
+        if (!valid_key(key)) {
+            snprintf(err, errlen, "%s:%u: invalid key '%s'", path, lineno, key);
+            rc = MCE_ERR_CONFIG;
+            goto out;
+        }
+        if (!*val) {
+            snprintf(err, errlen, "%s:%u: key '%s' has no value", path, lineno,
+                     key);
+            rc = MCE_ERR_CONFIG;
+            goto out;
+        }
+        snprintf(origin, sizeof(origin), "%s:%u", path, lineno);
+        if ((rc = mcei_kv_set(list, key, val, origin)) != MCE_OK) {
+            snprintf(err, errlen, "%s", mce_strerror(rc));
+            goto out;
+        }
+    }
+    if (ferror(f)) {
+        snprintf(err, errlen, "error reading '%s'", path);
+        rc = MCE_ERR_IO;
+    }
+out:
+    fclose(f);
+    return rc;
+}
+
+/* ---- options ----------------------------------------------------------- */
+
+typedef enum opt_kind {
+    OPT_COUNT,  /* positive integer */
+    OPT_U64,    /* non-negative integer */
+    OPT_SIZE,   /* bytes with K/M/G */
+    OPT_STRING,
+    OPT_FLAG,   /* bare, or =yes/no/1/0/true/false/on/off */
+    OPT_ENUM,
+    OPT_SET     /* key=value, accumulated */
+} opt_kind_t;
+
+typedef struct opt_desc {
+    const char *name; /* without "--mce-" */
+    opt_kind_t kind;
+    size_t offset;
+    const char *const *choices; /* OPT_ENUM: index = stored value */
+    const char *arg;
+    const char *help;
+} opt_desc_t;
+
+static const char *const compute_choices[] = {"none", "explicit", "measured",
+                                              NULL};
+static const char *const placement_choices[] = {"block", "cyclic", NULL};
+static const char *const privatize_choices[] = {"auto", "on", "off", NULL};
+
+#define OFF(f) offsetof(mcei_config_t, f)
+static const opt_desc_t options[] = {
+    {"nodes", OPT_COUNT, OFF(nodes), NULL, "N",
+     "number of virtual nodes (default: one per MPI rank)"},
+    {"machine", OPT_STRING, OFF(machine), NULL, "NAME|PATH",
+     "machine description, by name or file path (default: ideal)"},
+    {"machine-path", OPT_STRING, OFF(machine_path), NULL, "DIRS",
+     "colon-separated directories searched for NAME.conf first"},
+    {"set", OPT_SET, OFF(overrides), NULL, "KEY=VALUE",
+     "override one machine description key (repeatable)"},
+    {"compute", OPT_ENUM, OFF(compute), compute_choices,
+     "none|explicit|measured", "compute-time mode (default: explicit)"},
+    {"placement", OPT_ENUM, OFF(placement), placement_choices, "block|cyclic",
+     "placement of virtual nodes on ranks (default: block)"},
+    {"privatize", OPT_ENUM, OFF(privatize), privatize_choices, "auto|on|off",
+     "per-node copies of the program's globals (default: auto)"},
+    {"stack-size", OPT_SIZE, OFF(stack_size), NULL, "BYTES",
+     "stack per virtual node, K/M/G suffixes (default: 1M)"},
+    {"seed", OPT_U64, OFF(seed), NULL, "N",
+     "seed of the deterministic noise generators (default: 1)"},
+    {"trace", OPT_STRING, OFF(trace), NULL, "FILE",
+     "write a Chrome trace-event JSON timeline to FILE"},
+    {"summary", OPT_FLAG, OFF(summary), NULL, NULL,
+     "rank 0 prints a summary line with the virtual-time digest at exit"},
+    {"verbose", OPT_FLAG, OFF(verbose), NULL, NULL,
+     "report placement (hwloc) and per-run statistics"},
+    {"config", OPT_STRING, OFF(config_file), NULL, "FILE",
+     "read options from FILE (key = value lines)"},
+    {"help", OPT_FLAG, OFF(help), NULL, NULL, "print this list and exit"},
+};
+#undef OFF
+
+void mcei_config_defaults(mcei_config_t *cfg)
+{
+    memset(cfg, 0, sizeof(*cfg));
+    cfg->compute = MCE_COMPUTE_EXPLICIT;
+    cfg->placement = MCEI_PLACE_BLOCK;
+    cfg->privatize = MCEI_PRIV_AUTO;
+    cfg->stack_size = 1ULL << 20;
+    cfg->seed = 1;
+}
+
+void mcei_config_free(mcei_config_t *cfg)
+{
+    free(cfg->machine);
+    free(cfg->machine_path);
+    free(cfg->trace);
+    free(cfg->config_file);
+    mcei_kv_free(&cfg->overrides);
+    memset(cfg, 0, sizeof(*cfg));
+}
+
+void mcei_config_help(FILE *out)
+{
+    fprintf(out, "mcemu options (also MCE_<NAME> environment variables and "
+                 "'name = value' lines in a --mce-config file;\n"
+                 "options override the environment, which overrides the "
+                 "file):\n");
+    for (size_t i = 0; i < MCEI_ARRAY_SIZE(options); i++) {
+        char lhs[64];
+        if (options[i].arg)
+            snprintf(lhs, sizeof(lhs), "--mce-%s=%s", options[i].name,
+                     options[i].arg);
+        else
+            snprintf(lhs, sizeof(lhs), "--mce-%s", options[i].name);
+        fprintf(out, "  %-36s %s\n", lhs, options[i].help);
+    }
+}
+
+static const opt_desc_t *find_option(const char *name, size_t len)
+{
+    for (size_t i = 0; i < MCEI_ARRAY_SIZE(options); i++)
+        if (strlen(options[i].name) == len &&
+            strncmp(options[i].name, name, len) == 0)
+            return &options[i];
+    return NULL;
+}
+
+static int parse_flag(const char *v, int *out)
+{
+    static const char *const yes[] = {"1", "yes", "true", "on"};
+    static const char *const no[] = {"0", "no", "false", "off"};
+    for (size_t i = 0; i < MCEI_ARRAY_SIZE(yes); i++) {
+        if (strcmp(v, yes[i]) == 0) {
+            *out = 1;
+            return MCE_OK;
+        }
+        if (strcmp(v, no[i]) == 0) {
+            *out = 0;
+            return MCE_OK;
+        }
+    }
+    return MCE_ERR_INVAL;
+}
+
+/* Apply one option; @p who names it for messages ("option --mce-x"). */
+static int apply(mcei_config_t *cfg, const opt_desc_t *o, const char *value,
+                 const char *who, char *err, size_t errlen)
+{
+    char *base = (char *)cfg + o->offset;
+    uint64_t u;
+    int rc;
+
+    if (value == NULL && o->kind != OPT_FLAG) {
+        snprintf(err, errlen, "%s needs a value (%s)", who,
+                 o->arg ? o->arg : "value");
+        return MCE_ERR_CONFIG;
+    }
+    switch (o->kind) {
+    case OPT_COUNT:
+        rc = mcei_parse_u64(value, &u);
+        if (rc != MCE_OK || u == 0 || u > (1u << 30)) {
+            snprintf(err, errlen,
+                     "%s: '%s' is not a positive integer (1 .. 2^30)", who,
+                     value);
+            return MCE_ERR_CONFIG;
+        }
+        *(uint64_t *)base = u;
+        return MCE_OK;
+    case OPT_U64:
+        if (mcei_parse_u64(value, &u) != MCE_OK) {
+            snprintf(err, errlen, "%s: '%s' is not a non-negative integer", who,
+                     value);
+            return MCE_ERR_CONFIG;
+        }
+        *(uint64_t *)base = u;
+        return MCE_OK;
+    case OPT_SIZE:
+        if (mcei_parse_size(value, &u) != MCE_OK || u < 16384 ||
+            u > (1ULL << 32)) {
+            snprintf(err, errlen,
+                     "%s: '%s' is not a size between 16K and 4G (e.g. 256K, "
+                     "2M)",
+                     who, value);
+            return MCE_ERR_CONFIG;
+        }
+        *(uint64_t *)base = u;
+        return MCE_OK;
+    case OPT_STRING: {
+        char *dup;
+        if (!*value) {
+            snprintf(err, errlen, "%s: empty value", who);
+            return MCE_ERR_CONFIG;
+        }
+        if ((dup = strdup(value)) == NULL)
+            return MCE_ERR_NOMEM;
+        free(*(char **)base);
+        *(char **)base = dup;
+        return MCE_OK;
+    }
+    case OPT_FLAG: {
+        int f = 1;
+        if (value != NULL && parse_flag(value, &f) != MCE_OK) {
+            snprintf(err, errlen, "%s: '%s' is not yes/no/true/false/1/0/on/off",
+                     who, value);
+            return MCE_ERR_CONFIG;
+        }
+        *(int *)base = f;
+        return MCE_OK;
+    }
+    case OPT_ENUM:
+        for (int i = 0; o->choices[i]; i++)
+            if (strcmp(value, o->choices[i]) == 0) {
+                *(int *)base = i;
+                return MCE_OK;
+            }
+        snprintf(err, errlen, "%s: '%s' is not one of %s", who, value, o->arg);
+        return MCE_ERR_CONFIG;
+    case OPT_SET: {
+        char key[256];
+        const char *eq = strchr(value, '=');
+        size_t klen = eq ? (size_t)(eq - value) : 0;
+        if (eq == NULL || klen == 0 || klen >= sizeof(key) || !eq[1]) {
+            snprintf(err, errlen, "%s: '%s' is not KEY=VALUE", who, value);
+            return MCE_ERR_CONFIG;
+        }
+        memcpy(key, value, klen);
+        key[klen] = '\0';
+        if (!valid_key(key)) {
+            snprintf(err, errlen, "%s: invalid key '%s'", who, key);
+            return MCE_ERR_CONFIG;
+        }
+        return mcei_kv_set((mcei_kvlist_t *)base, key, eq + 1, who);
+    }
+    }
+    return MCE_ERR_CONFIG;
+}
+
+/* Environment name MCE_STACK_SIZE -> option name stack-size. */
+static int env_to_option(const char *env, size_t len, char *out, size_t outlen)
+{
+    if (len >= outlen)
+        return MCE_ERR_INVAL;
+    for (size_t i = 0; i < len; i++) {
+        char c = env[i];
+        if (c == '_')
+            c = '-';
+        else if (isupper((unsigned char)c))
+            c = (char)tolower((unsigned char)c);
+        else if (!isdigit((unsigned char)c))
+            return MCE_ERR_INVAL;
+        out[i] = c;
+    }
+    out[len] = '\0';
+    return MCE_OK;
+}
+
+static int is_mce_arg(const char *a)
+{
+    return strncmp(a, "--mce-", 6) == 0;
+}
+
+int mcei_config_parse(mcei_config_t *cfg, int *argc, char **argv, char **envp,
+                      char *err, size_t errlen)
+{
+    char who[512], name[128];
+    const char *file = NULL;
+    int rc, i, j;
+
+    /* 1. Find the config file: the option wins over MCE_CONFIG. */
+    for (i = 1; i < *argc; i++)
+        if (strncmp(argv[i], "--mce-config=", 13) == 0)
+            file = argv[i] + 13;
+    if (file == NULL && envp != NULL)
+        for (char **e = envp; *e; e++)
+            if (strncmp(*e, "MCE_CONFIG=", 11) == 0)
+                file = *e + 11;
+    if (file != NULL) {
+        mcei_kvlist_t kv = {0};
+        if (!*file) {
+            snprintf(err, errlen, "option --mce-config: empty file name");
+            return MCE_ERR_CONFIG;
+        }
+        rc = mcei_kv_load(&kv, file, err, errlen);
+        if (rc != MCE_OK) {
+            char tmp[1024];
+            snprintf(tmp, sizeof(tmp), "config file: %s", err);
+            snprintf(err, errlen, "%s", tmp);
+            mcei_kv_free(&kv);
+            return MCE_ERR_CONFIG;
+        }
+        for (size_t k = 0; k < kv.count; k++) {
+            const opt_desc_t *o =
+                find_option(kv.items[k].key, strlen(kv.items[k].key));
+            snprintf(who, sizeof(who), "config file %s: key '%s'",
+                     kv.items[k].origin, kv.items[k].key);
+            if (o == NULL || strcmp(o->name, "config") == 0) {
+                snprintf(err, errlen, "%s is not an mcemu option", who);
+                mcei_kv_free(&kv);
+                return MCE_ERR_CONFIG;
+            }
+            if ((rc = apply(cfg, o, kv.items[k].value, who, err, errlen)) !=
+                MCE_OK) {
+                mcei_kv_free(&kv);
+                return MCE_ERR_CONFIG;
+            }
+        }
+        mcei_kv_free(&kv);
+    }
+
+    /* 2. MCE_* environment variables. */
+    if (envp != NULL) {
+        for (char **e = envp; *e; e++) {
+            const char *eq;
+            const opt_desc_t *o;
+            if (strncmp(*e, "MCE_", 4) != 0 || (eq = strchr(*e, '=')) == NULL)
+                continue;
+            snprintf(who, sizeof(who), "environment variable %.*s",
+                     (int)(eq - *e), *e);
+            if (env_to_option(*e + 4, (size_t)(eq - *e - 4), name,
+                              sizeof(name)) != MCE_OK ||
+                (o = find_option(name, strlen(name))) == NULL) {
+                snprintf(err, errlen, "%s is not an mcemu setting (see --mce-help)",
+                         who);
+                return MCE_ERR_CONFIG;
+            }
+            if (strcmp(o->name, "config") == 0)
+                continue; /* handled above */
+            if ((rc = apply(cfg, o, eq + 1, who, err, errlen)) != MCE_OK)
+                return MCE_ERR_CONFIG;
+        }
+    }
+
+    /* 3. --mce-* options, removed from argv. */
+    for (i = 1, j = 1; i < *argc; i++) {
+        const char *a = argv[i], *eq;
+        const opt_desc_t *o;
+        size_t len;
+        if (strcmp(a, "--") == 0) {
+            /* Everything after "--" belongs to the program. */
+            for (; i < *argc; i++)
+                argv[j++] = argv[i];
+            break;
+        }
+        if (!is_mce_arg(a)) {
+            argv[j++] = argv[i];
+            continue;
+        }
+        eq = strchr(a, '=');
+        len = eq ? (size_t)(eq - a - 6) : strlen(a + 6);
+        o = find_option(a + 6, len);
+        snprintf(who, sizeof(who), "option %.*s", (int)(len + 6), a);
+        if (o == NULL) {
+            snprintf(err, errlen, "unknown option '%s' (see --mce-help)", a);
+            return MCE_ERR_CONFIG;
+        }
+        if (strcmp(o->name, "config") == 0 && eq != NULL) {
+            if ((rc = apply(cfg, o, eq + 1, who, err, errlen)) != MCE_OK)
+                return MCE_ERR_CONFIG;
+            continue;
+        }
+        if (eq == NULL && o->kind != OPT_FLAG && i + 1 < *argc &&
+            !is_mce_arg(argv[i + 1])) {
+            /* "--mce-nodes 64" form. */
+            rc = apply(cfg, o, argv[++i], who, err, errlen);
+        } else {
+            rc = apply(cfg, o, eq ? eq + 1 : NULL, who, err, errlen);
+        }
+        if (rc != MCE_OK)
+            return MCE_ERR_CONFIG;
+    }
+    argv[j] = NULL;
+    *argc = j;
+    return MCE_OK;
+}

@@ -1,0 +1,71 @@
+/* Run configuration and key = value description files. */
+#ifndef MCEI_CONF_H
+#define MCEI_CONF_H
+
+#include "mcei.h"
+
+/* One "key = value" entry of a description file. */
+typedef struct mcei_kv {
+    char *key;
+    char *value;
+    char *origin; /* "file:line" for messages */
+    int used;     /* consumed by some reader; unused keys are typos */
+} mcei_kv_t;
+
+typedef struct mcei_kvlist {
+    mcei_kv_t *items;
+    size_t count, cap;
+} mcei_kvlist_t;
+
+/* Parse a description file; later duplicates override earlier ones. */
+int mcei_kv_load(mcei_kvlist_t *list, const char *path, char *err, size_t errlen);
+int mcei_kv_set(mcei_kvlist_t *list, const char *key, const char *value,
+                const char *origin);
+mcei_kv_t *mcei_kv_find(mcei_kvlist_t *list, const char *key);
+void mcei_kv_free(mcei_kvlist_t *list);
+
+typedef enum mcei_placement {
+    MCEI_PLACE_BLOCK = 0,
+    MCEI_PLACE_CYCLIC = 1
+} mcei_placement_t;
+
+typedef enum mcei_privatize {
+    MCEI_PRIV_AUTO = 0, /* privatise when several nodes share a process */
+    MCEI_PRIV_ON = 1,
+    MCEI_PRIV_OFF = 2   /* the program declares itself reentrant */
+} mcei_privatize_t;
+
+typedef struct mcei_config {
+    uint64_t nodes; /* 0: one per rank */
+    char *machine;
+    char *machine_path;
+    char *trace;
+    char *config_file;
+    mce_compute_mode_t compute;
+    mcei_placement_t placement;
+    mcei_privatize_t privatize;
+    uint64_t stack_size;
+    uint64_t seed;
+    int summary;
+    int help;
+    int verbose;
+    mcei_kvlist_t overrides; /* --mce-set=key=value for the machine file */
+} mcei_config_t;
+
+void mcei_config_defaults(mcei_config_t *cfg);
+void mcei_config_free(mcei_config_t *cfg);
+
+/*
+ * Fill @p cfg from the config file, the MCE_* variables of @p envp and the
+ * --mce-* options of argv (increasing precedence), removing the options
+ * from argv (argc updated).  On error writes a message naming the option
+ * into err and returns MCE_ERR_CONFIG.
+ */
+int mcei_config_parse(mcei_config_t *cfg, int *argc, char **argv, char **envp,
+                      char *err, size_t errlen);
+
+/* Print the option list (for --mce-help). */
+#include <stdio.h>
+void mcei_config_help(FILE *out);
+
+#endif

@@ -1,0 +1,828 @@
+/* The virtual-time engine.
+ *
+ * Conservative windows: T is the earliest next action of any node or the
+ * network; every node may act while its clock is below H = T + L (L the
+ * model's lookahead), because nothing sent at or after T can affect
+ * anything before H.  Within a window nodes never interact, so the order
+ * they run in cannot change any timestamp.  At the window's end every
+ * rank learns every injection, feeds the replicated network model in
+ * (time, source, sequence) order and the model delivers arrivals before
+ * the next horizon.  A single rank makes no MPI call at all. */
+#define _GNU_SOURCE 1
+#include "engine.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "hwinfo.h"
+#include "privatize.h"
+#include "trace.h"
+#include "transport.h"
+
+mcei_engine_t *mcei_eng;
+static mcei_engine_t engine_storage;
+
+/* ---- queues -------------------------------------------------------------- */
+
+void mcei_msgq_push(mcei_msgq_t *q, mcei_msg_t *m)
+{
+    m->next = NULL;
+    m->prev = q->tail;
+    if (q->tail)
+        q->tail->next = m;
+    else
+        q->head = m;
+    q->tail = m;
+    q->count++;
+}
+
+void mcei_msgq_remove(mcei_msgq_t *q, mcei_msg_t *m)
+{
+    if (m->prev)
+        m->prev->next = m->next;
+    else
+        q->head = m->next;
+    if (m->next)
+        m->next->prev = m->prev;
+    else
+        q->tail = m->prev;
+    m->prev = m->next = NULL;
+    q->count--;
+}
+
+/* ---- messages ------------------------------------------------------------ */
+
+static mcei_msg_t *msg_alloc(mcei_engine_t *eng)
+{
+    mcei_msg_t *m = eng->free_msgs;
+    if (m != NULL) {
+        eng->free_msgs = m->next;
+    } else if ((m = malloc(sizeof(*m))) == NULL) {
+        return NULL;
+    }
+    memset(m, 0, offsetof(mcei_msg_t, w.data));
+    m->arrival = 0;
+    m->payload = NULL;
+    m->prev = m->next = NULL;
+    m->net_state = NULL;
+    return m;
+}
+
+void mcei_msg_release(mcei_msg_t *m)
+{
+    free(m->payload);
+    m->payload = NULL;
+    m->next = mcei_eng->free_msgs;
+    mcei_eng->free_msgs = m;
+}
+
+/* Allocate a descriptor-only message (used by the transport for remote
+ * injections). */
+mcei_msg_t *mcei_msg_from_wire(const mcei_wire_t *w);
+mcei_msg_t *mcei_msg_from_wire(const mcei_wire_t *w)
+{
+    mcei_msg_t *m = msg_alloc(mcei_eng);
+    if (m != NULL)
+        m->w = *w;
+    return m;
+}
+
+/* ---- run queue ----------------------------------------------------------- */
+
+static int vn_less(const void *a, const void *b)
+{
+    const mcei_vn_t *x = a, *y = b;
+    if (x->clock != y->clock)
+        return x->clock < y->clock;
+    return x->id < y->id;
+}
+
+static void runq_push(mcei_engine_t *eng, mcei_vn_t *vn)
+{
+    if (vn->in_runq)
+        return;
+    if (mcei_heap_push(&eng->runq, vn) != MCE_OK)
+        mcei_fatal("out of memory in the scheduler");
+    vn->in_runq = 1;
+}
+
+/* ---- arrivals in node time ----------------------------------------------- */
+
+static void default_on_arrival(mcei_vn_t *vn, mcei_msg_t *m)
+{
+    mcei_msgq_push(&vn->inbox, m);
+}
+
+static const mcei_proto_ops_t default_proto = {
+    .name = "native",
+    .on_arrival = default_on_arrival,
+};
+
+static void process_arrival(mcei_engine_t *eng, mcei_vn_t *vn, mcei_msg_t *m)
+{
+    mcei_msgq_remove(&vn->arrivals, m);
+    eng->proto->on_arrival(vn, m);
+}
+
+/* Process every pending arrival at or before the node's clock. */
+static void process_until_clock(mcei_engine_t *eng, mcei_vn_t *vn)
+{
+    while (vn->arrivals.head && vn->arrivals.head->arrival <= vn->clock)
+        process_arrival(eng, vn, vn->arrivals.head);
+}
+
+static void wake(mcei_engine_t *eng, mcei_vn_t *vn, mce_time_t at)
+{
+    mce_time_t c = mcei_time_max(vn->clock, at);
+    vn->t_wait += c - vn->clock;
+    vn->clock = c;
+    vn->state = MCEI_VN_RUNNABLE;
+    runq_push(eng, vn);
+}
+
+static void vn_of(mcei_engine_t *eng, int node, mcei_vn_t **out)
+{
+    if (mcei_place_rank_of(&eng->place, node) != eng->rank) {
+        *out = NULL;
+        return;
+    }
+    *out = &eng->vns[mcei_place_local_index(&eng->place, node)];
+}
+
+/* Network model delivery callback (scheduler context). */
+static void deliver(void *ctx, mcei_msg_t *m, mce_time_t arrival)
+{
+    mcei_engine_t *eng = ctx;
+    mcei_vn_t *vn;
+    uint64_t h;
+
+    vn_of(eng, m->w.dst, &vn);
+    if (vn == NULL) {
+        mcei_msg_release(m); /* another rank's node: it accounts for it */
+        return;
+    }
+    m->arrival = arrival;
+    h = vn->digest;
+    h = mcei_mix64(h, (uint64_t)m->w.src);
+    h = mcei_mix64(h, m->w.seq);
+    h = mcei_mix64(h, m->w.ts);
+    h = mcei_mix64(h, arrival);
+    h = mcei_mix64(h, m->w.size);
+    vn->digest = h;
+    eng->msgs_total++;
+
+    mcei_msgq_push(&vn->arrivals, m);
+    /* A node's state only changes when it acts, so an arrival no later than
+     * its clock (or any arrival while it is blocked or finished) can be
+     * processed now with exactly the state it had at the arrival time. */
+    if (vn->arrivals.head != m)
+        return;
+    switch (vn->state) {
+    case MCEI_VN_BLOCKED:
+        process_arrival(eng, vn, m);
+        if (vn->ready(vn, vn->ready_arg))
+            wake(eng, vn, arrival);
+        break;
+    case MCEI_VN_DONE:
+        process_arrival(eng, vn, m);
+        break;
+    default:
+        if (arrival <= vn->clock)
+            process_arrival(eng, vn, m);
+        break;
+    }
+}
+
+/* ---- node services ------------------------------------------------------- */
+
+static uint64_t thread_cpu_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+mcei_vn_t *mcei_enter(void)
+{
+    mcei_engine_t *eng = mcei_eng;
+    mcei_vn_t *vn;
+    if (eng == NULL || (vn = eng->current) == NULL)
+        return NULL;
+    if (eng->cfg.compute == MCE_COMPUTE_MEASURED && vn->cpu_mark != 0) {
+        uint64_t now = thread_cpu_ns(), ns = now - vn->cpu_mark;
+        /* host ns x 1000 ps/ns x machine/host ratio */
+        unsigned __int128 ps =
+            (unsigned __int128)ns * 1000u * eng->costs.cpu_scale_micro / 1000000u;
+        if (ps >= MCEI_TIME_INF)
+            mcei_vn_fatal(vn, "virtual clock overflow in measured compute time");
+        mcei_charge(vn, (mce_time_t)ps);
+        vn->t_compute += (mce_time_t)ps;
+        vn->cpu_mark = 0;
+    }
+    return vn;
+}
+
+void mcei_leave(mcei_vn_t *vn)
+{
+    if (mcei_eng->cfg.compute == MCE_COMPUTE_MEASURED)
+        vn->cpu_mark = thread_cpu_ns();
+}
+
+void mcei_charge(mcei_vn_t *vn, mce_time_t t)
+{
+    mce_time_t c;
+    if (mcei_time_add(vn->clock, t, &c) != MCE_OK)
+        mcei_vn_fatal(vn, "virtual clock overflow (clock %" PRIu64
+                          " ps + %" PRIu64 " ps)",
+                      vn->clock, t);
+    vn->clock = c;
+}
+
+static void yield(mcei_engine_t *eng, mcei_vn_t *vn)
+{
+    eng->switches++;
+    mcei_fiber_switch(&vn->fiber, &eng->sched);
+}
+
+void mcei_sync(mcei_vn_t *vn)
+{
+    mcei_engine_t *eng = mcei_eng;
+    while (vn->clock >= eng->horizon) {
+        /* Everything delivered so far is before the horizon, hence before
+         * our clock: process it with the state of our last action. */
+        while (vn->arrivals.head)
+            process_arrival(eng, vn, vn->arrivals.head);
+        runq_push(eng, vn);
+        yield(eng, vn);
+    }
+    process_until_clock(eng, vn);
+}
+
+void mcei_wait(mcei_vn_t *vn, mcei_ready_fn ready, void *arg, const char *call,
+               const char *what)
+{
+    mcei_engine_t *eng = mcei_eng;
+    mcei_sync(vn);
+    while (!ready(vn, arg)) {
+        mcei_msg_t *m = vn->arrivals.head;
+        if (m != NULL) {
+            /* Known arrival later than our clock: wait until it. */
+            vn->t_wait += m->arrival - vn->clock;
+            vn->clock = m->arrival;
+            process_arrival(eng, vn, m);
+            continue;
+        }
+        vn->ready = ready;
+        vn->ready_arg = arg;
+        vn->wait_call = call;
+        snprintf(vn->wait_what, sizeof(vn->wait_what), "%s", what);
+        vn->wait_since = vn->clock;
+        vn->state = MCEI_VN_BLOCKED;
+        yield(eng, vn);
+        vn->ready = NULL;
+        vn->wait_call = NULL;
+    }
+}
+
+int mcei_send(mcei_vn_t *vn, int dst, uint32_t ctx, int64_t type,
+              const void *buf, size_t size, const uint64_t aux[2],
+              mcei_msg_t **out)
+{
+    mcei_engine_t *eng = mcei_eng;
+    mcei_msg_t *m;
+
+    if (dst < 0 || dst >= eng->nodes)
+        return MCE_ERR_NODE;
+    if (size > 0 && buf == NULL)
+        return MCE_ERR_INVAL;
+    if ((m = msg_alloc(eng)) == NULL)
+        return MCE_ERR_NOMEM;
+    if (size > MCEI_INLINE) {
+        if ((m->payload = malloc(size)) == NULL) {
+            mcei_msg_release(m);
+            return MCE_ERR_NOMEM;
+        }
+        memcpy(m->payload, buf, size);
+    } else if (size > 0) {
+        memcpy(m->w.data, buf, size);
+    }
+    m->w.ts = vn->clock;
+    m->w.seq = vn->send_seq++;
+    m->w.size = size;
+    m->w.type = type;
+    m->w.src = vn->id;
+    m->w.dst = dst;
+    m->w.ctx = ctx;
+    if (aux != NULL) {
+        m->w.aux[0] = aux[0];
+        m->w.aux[1] = aux[1];
+    }
+    if (eng->ninj == eng->capinj) {
+        size_t ncap = eng->capinj ? 2 * eng->capinj : 1024;
+        mcei_msg_t **n = realloc(eng->inj, ncap * sizeof(*n));
+        if (n == NULL) {
+            mcei_msg_release(m);
+            return MCE_ERR_NOMEM;
+        }
+        eng->inj = n;
+        eng->capinj = ncap;
+    }
+    eng->inj[eng->ninj++] = m;
+    vn->nsent++;
+    if (out != NULL)
+        *out = m;
+    return MCE_OK;
+}
+
+static int matches(const mcei_msg_t *m, int src, int64_t type, uint32_t ctx)
+{
+    return m->w.ctx == ctx && (src < 0 || m->w.src == src) &&
+           (type < 0 || m->w.type == type);
+}
+
+mcei_msg_t *mcei_match(mcei_vn_t *vn, int src, int64_t type, uint32_t ctx)
+{
+    for (mcei_msg_t *m = vn->inbox.head; m != NULL; m = m->next)
+        if (matches(m, src, type, ctx))
+            return m;
+    return NULL;
+}
+
+void mcei_consume(mcei_vn_t *vn, mcei_msg_t *m)
+{
+    mcei_msgq_remove(&vn->inbox, m);
+    vn->nrecv++;
+    mcei_msg_release(m);
+}
+
+void mcei_vn_exit(mcei_vn_t *vn, int status)
+{
+    mcei_engine_t *eng = mcei_eng;
+    vn->exit_status = status;
+    vn->state = MCEI_VN_DONE;
+    /* Pending arrivals are processed (and kept) for the record. */
+    while (vn->arrivals.head)
+        process_arrival(eng, vn, vn->arrivals.head);
+    eng->switches++;
+    mcei_fiber_switch(&vn->fiber, &eng->sched);
+    abort(); /* a finished node is never resumed */
+}
+
+void mcei_vn_fatal(mcei_vn_t *vn, const char *fmt, ...)
+{
+    char msg[768], t[48];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof(msg), fmt, ap);
+    va_end(ap);
+    mcei_log("node %d at virtual time %s: %s", vn->id,
+             mcei_time_format(vn->clock, t, sizeof(t)), msg);
+    mcei_engine_abort(1);
+}
+
+/* ---- signals: stack overflows and crashes name the node ----------------- */
+
+static char altstack[64 * 1024];
+
+static void crash_handler(int sig, siginfo_t *si, void *uc)
+{
+    mcei_engine_t *eng = mcei_eng;
+    char buf[512];
+    (void)uc;
+    if (eng != NULL && eng->current != NULL) {
+        mcei_vn_t *vn = eng->current;
+        char t[48];
+        mcei_time_format(vn->clock, t, sizeof(t));
+        if ((sig == SIGSEGV || sig == SIGBUS) &&
+            mcei_fiber_is_overflow(&vn->fiber, si->si_addr))
+            snprintf(buf, sizeof(buf),
+                     "mcemu: node %d overflowed its %zu-byte stack at virtual "
+                     "time %s (raise --mce-stack-size)\n",
+                     vn->id, mcei_fiber_stack_size(&vn->fiber), t);
+        else
+            snprintf(buf, sizeof(buf),
+                     "mcemu: node %d crashed with signal %d (%s) at virtual "
+                     "time %s, fault address %p\n",
+                     vn->id, sig, strsignal(sig), t, si->si_addr);
+        if (write(STDERR_FILENO, buf, strlen(buf)) < 0)
+            _exit(128 + sig);
+    }
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+static void install_signals(void)
+{
+    static const int sigs[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
+    stack_t ss = {.ss_sp = altstack, .ss_size = sizeof(altstack), .ss_flags = 0};
+    struct sigaction sa;
+    sigaltstack(&ss, NULL);
+    memset(&sa, 0, sizeof(sa));
+    sa.sa_sigaction = crash_handler;
+    sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER;
+    sigemptyset(&sa.sa_mask);
+    for (size_t i = 0; i < MCEI_ARRAY_SIZE(sigs); i++)
+        sigaction(sigs[i], &sa, NULL);
+}
+
+/* ---- boot ---------------------------------------------------------------- */
+
+extern int mce_user_main(int argc, char **argv);
+
+static void vn_main(void *arg)
+{
+    mcei_vn_t *vn = arg;
+    mcei_leave(vn);
+    int status = mce_user_main(mcei_eng->user_argc, vn->argv);
+    mcei_vn_exit(vn, status);
+}
+
+void mcei_engine_abort(int status)
+{
+    fflush(stdout);
+    fflush(stderr);
+    if (mcei_eng != NULL && mcei_eng->use_mpi && mcei_eng->nranks > 1)
+        mcei_transport_abort(status);
+    _exit(status);
+}
+
+/* Leave during boot: every rank reaches the same verdict from the same
+ * inputs, so each one exits on its own without a collective. */
+static void boot_exit(mcei_engine_t *eng, int status, const char *msg)
+{
+    if (msg != NULL && eng->rank == 0)
+        mcei_log("%s", msg);
+    if (eng->use_mpi)
+        mcei_transport_finalize();
+    exit(status);
+}
+
+static int load_costs(mcei_engine_t *eng, char *err, size_t errlen)
+{
+    mcei_machine_t *m = &eng->machine;
+    mcei_costs_t *c = &eng->costs;
+    int rc;
+    if ((rc = mcei_machine_time(m, "send_overhead", 0, 0, &c->send_overhead, err,
+                                errlen)) ||
+        (rc = mcei_machine_time(m, "recv_overhead", 0, 0, &c->recv_overhead, err,
+                                errlen)) ||
+        (rc = mcei_machine_time(m, "probe_cost", 1, 0, &c->probe_cost, err,
+                                errlen)) ||
+        (rc = mcei_machine_time(m, "cycle_time", 1, 0, &c->cycle_time, err,
+                                errlen)) ||
+        (rc = mcei_machine_micro(m, "cpu_scale", 0, 1000000, &c->cpu_scale_micro,
+                                 err, errlen)))
+        return rc;
+    if (c->probe_cost == 0) {
+        snprintf(err, errlen,
+                 "machine '%s': probe_cost must be positive so that polling "
+                 "loops advance in virtual time",
+                 m->name);
+        return MCE_ERR_MACHINE;
+    }
+    return MCE_OK;
+}
+
+int mcei_engine_boot(int *argc, char ***argv, char **envp)
+{
+    mcei_engine_t *eng = &engine_storage;
+    char err[2048], msg[2300];
+    const mcei_net_ops_t *ops;
+    const char *model;
+    int rc;
+
+    memset(eng, 0, sizeof(*eng));
+    mcei_eng = eng;
+    eng->proto = &default_proto;
+    mcei_config_defaults(&eng->cfg);
+    if (mcei_transport_init(argc, argv, &eng->rank, &eng->nranks,
+                            &eng->use_mpi) != MCE_OK)
+        boot_exit(eng, 1, "cannot initialise MPI");
+
+    if (mcei_config_parse(&eng->cfg, argc, *argv, envp, err, sizeof(err)) !=
+        MCE_OK) {
+        snprintf(msg, sizeof(msg), "%s", err);
+        boot_exit(eng, 2, msg);
+    }
+    if (eng->cfg.help) {
+        if (eng->rank == 0) {
+            printf("usage: %s [program options] [--mce-OPTION...]\n",
+                   (*argv)[0]);
+            mcei_config_help(stdout);
+            fflush(stdout);
+        }
+        boot_exit(eng, 0, NULL);
+    }
+
+    rc = mcei_machine_load(&eng->machine,
+                           eng->cfg.machine ? eng->cfg.machine : "ideal",
+                           eng->cfg.machine_path, &eng->cfg.overrides, err,
+                           sizeof(err));
+    if (rc != MCE_OK)
+        boot_exit(eng, 2, err);
+    model = mcei_machine_str(&eng->machine, "network", NULL);
+    if (model == NULL) {
+        snprintf(msg, sizeof(msg), "machine '%s' (%s) has no 'network' key",
+                 eng->machine.name, eng->machine.path);
+        boot_exit(eng, 2, msg);
+    }
+    mcei_machine_str(&eng->machine, "name", NULL);
+    mcei_machine_str(&eng->machine, "description", NULL);
+    if ((ops = mcei_net_lookup(model)) == NULL) {
+        snprintf(msg, sizeof(msg),
+                 "machine '%s': unknown network model '%s' (known: %s)",
+                 eng->machine.name, model, mcei_net_names());
+        boot_exit(eng, 2, msg);
+    }
+    eng->nodes = eng->cfg.nodes ? (int)eng->cfg.nodes : eng->nranks;
+    eng->net.ops = ops;
+    eng->net.nodes = eng->nodes;
+    eng->net.deliver = deliver;
+    eng->net.deliver_ctx = eng;
+    if (ops->init(&eng->net, &eng->machine, err, sizeof(err)) != MCE_OK ||
+        load_costs(eng, err, sizeof(err)) != MCE_OK ||
+        mcei_machine_check_unused(&eng->machine, err, sizeof(err)) != MCE_OK)
+        boot_exit(eng, 2, err);
+    eng->lookahead = ops->lookahead(&eng->net);
+    if (eng->lookahead == 0) {
+        snprintf(msg, sizeof(msg),
+                 "machine '%s': network model '%s' declares a zero lookahead "
+                 "(give it a positive latency)",
+                 eng->machine.name, model);
+        boot_exit(eng, 2, msg);
+    }
+
+    if (eng->nodes < eng->nranks) {
+        snprintf(msg, sizeof(msg),
+                 "%d virtual nodes cannot fill %d MPI ranks: use "
+                 "--mce-nodes=N with N >= %d",
+                 eng->nodes, eng->nranks, eng->nranks);
+        boot_exit(eng, 2, msg);
+    }
+    if (mcei_place_init(&eng->place, eng->nodes, eng->nranks,
+                        eng->cfg.placement) != MCE_OK)
+        boot_exit(eng, 2, "invalid placement");
+    eng->nlocal = mcei_place_count(&eng->place, eng->rank);
+
+    if (eng->nlocal > 1 && eng->cfg.privatize != MCEI_PRIV_OFF) {
+        if (mcei_priv_init((size_t)eng->nlocal, err, sizeof(err)) != MCE_OK) {
+            snprintf(msg, sizeof(msg),
+                     "%d virtual nodes share this process but their globals "
+                     "cannot be privatised (%s): run one node per rank, or "
+                     "pass --mce-privatize=off if the program keeps no "
+                     "state in writable globals",
+                     eng->nlocal, err);
+            boot_exit(eng, 2, msg);
+        }
+    }
+
+    eng->user_argc = *argc;
+    eng->user_argv = *argv;
+    eng->vns = calloc((size_t)eng->nlocal, sizeof(*eng->vns));
+    if (eng->vns == NULL)
+        boot_exit(eng, 1, "out of memory allocating virtual nodes");
+    mcei_heap_init(&eng->runq, vn_less);
+    mcei_fiber_init_main(&eng->sched);
+    for (int i = 0; i < eng->nlocal; i++) {
+        mcei_vn_t *vn = &eng->vns[i];
+        vn->id = mcei_place_node(&eng->place, eng->rank, i);
+        vn->local = i;
+        vn->state = MCEI_VN_RUNNABLE;
+        vn->trace_on = 1;
+        vn->digest = mcei_mix64(0x6d63656d75ULL, (uint64_t)vn->id);
+        /* Each node gets its own argv array: programs modify it. */
+        vn->argv = calloc((size_t)*argc + 1, sizeof(char *));
+        if (vn->argv == NULL)
+            boot_exit(eng, 1, "out of memory allocating virtual nodes");
+        memcpy(vn->argv, *argv, (size_t)*argc * sizeof(char *));
+        rc = mcei_fiber_create(&vn->fiber, eng->cfg.stack_size, vn_main, vn);
+        if (rc != MCE_OK) {
+            snprintf(msg, sizeof(msg),
+                     "cannot map a %" PRIu64 "-byte stack for node %d",
+                     eng->cfg.stack_size, vn->id);
+            boot_exit(eng, 1, msg);
+        }
+        runq_push(eng, vn);
+    }
+    if (eng->cfg.trace != NULL &&
+        mcei_trace_open(eng, err, sizeof(err)) != MCE_OK)
+        boot_exit(eng, 2, err);
+    install_signals();
+    if (eng->cfg.verbose)
+        mcei_hwinfo_report(eng);
+    eng->started = 1;
+    return MCE_OK;
+}
+
+/* ---- the window loop ----------------------------------------------------- */
+
+static int inj_less(const void *a, const void *b)
+{
+    const mcei_msg_t *x = *(const mcei_msg_t *const *)a;
+    const mcei_msg_t *y = *(const mcei_msg_t *const *)b;
+    if (mcei_order_less(x->w.ts, &x->w, y->w.ts, &y->w))
+        return -1;
+    if (mcei_order_less(y->w.ts, &y->w, x->w.ts, &x->w))
+        return 1;
+    return 0;
+}
+
+static void run_window(mcei_engine_t *eng)
+{
+    mcei_vn_t *vn;
+    while ((vn = mcei_heap_top(&eng->runq)) != NULL &&
+           vn->clock < eng->horizon) {
+        mcei_heap_pop(&eng->runq);
+        vn->in_runq = 0;
+        mcei_priv_switch((size_t)vn->local);
+        eng->current = vn;
+        eng->switches++;
+        mcei_fiber_switch(&eng->sched, &vn->fiber);
+        eng->current = NULL;
+    }
+}
+
+typedef struct deadlock_rec {
+    int32_t node;
+    char text[220];
+} deadlock_rec_t;
+
+static int report_deadlock(mcei_engine_t *eng)
+{
+    deadlock_rec_t *mine = calloc((size_t)eng->nlocal + 1, sizeof(*mine));
+    void *all = NULL;
+    size_t n = 0, nall = 0;
+    char t[48];
+    if (mine == NULL)
+        return MCE_ERR_NOMEM;
+    for (int i = 0; i < eng->nlocal; i++) {
+        mcei_vn_t *vn = &eng->vns[i];
+        mine[n].node = vn->id;
+        if (vn->state == MCEI_VN_BLOCKED)
+            snprintf(mine[n].text, sizeof(mine[n].text),
+                     "node %d: blocked in %s waiting for %s since virtual "
+                     "time %s",
+                     vn->id, vn->wait_call ? vn->wait_call : "?", vn->wait_what,
+                     mcei_time_format(vn->wait_since, t, sizeof(t)));
+        else
+            snprintf(mine[n].text, sizeof(mine[n].text),
+                     "node %d: finished with status %d at virtual time %s",
+                     vn->id, vn->exit_status,
+                     mcei_time_format(vn->clock, t, sizeof(t)));
+        n++;
+    }
+    mcei_transport_gather(mine, n, sizeof(*mine), &all, &nall);
+    if (eng->rank == 0) {
+        deadlock_rec_t *r = all;
+        deadlock_rec_t **order = calloc(nall ? nall : 1, sizeof(*order));
+        mcei_log("deadlock: every node is blocked or finished and no message "
+                 "is in flight; wait states:");
+        if (order != NULL) {
+            for (size_t i = 0; i < nall; i++)
+                order[r[i].node] = &r[i];
+            for (size_t i = 0; i < nall; i++)
+                if (order[i] != NULL)
+                    fprintf(stderr, "mcemu:   %s\n", order[i]->text);
+        }
+        fflush(stderr);
+        free(order);
+    }
+    free(all);
+    free(mine);
+    return MCE_OK;
+}
+
+typedef struct final_rec {
+    uint64_t node, clock, digest;
+    int64_t status;
+} final_rec_t;
+
+static int finish(mcei_engine_t *eng)
+{
+    final_rec_t *mine = calloc((size_t)eng->nlocal + 1, sizeof(*mine));
+    void *all = NULL;
+    size_t nall = 0;
+    int status = 0, gstatus = 0;
+
+    if (mine == NULL)
+        mcei_fatal("out of memory at finalisation");
+    for (int i = 0; i < eng->nlocal; i++) {
+        mcei_vn_t *vn = &eng->vns[i];
+        mine[i].node = (uint64_t)vn->id;
+        mine[i].clock = vn->clock;
+        mine[i].digest = mcei_mix64(vn->digest, vn->clock);
+        mine[i].status = vn->exit_status;
+        if (vn->exit_status != 0 && status == 0)
+            status = vn->exit_status & 0xff ? vn->exit_status & 0xff : 1;
+    }
+    mcei_transport_gather(mine, (size_t)eng->nlocal, sizeof(*mine), &all,
+                          &nall);
+    if (eng->rank == 0) {
+        final_rec_t *r = all;
+        uint64_t *dig = calloc((size_t)eng->nodes, sizeof(*dig));
+        uint64_t d = 0x6d63656d75ULL, tmax = 0;
+        for (size_t i = 0; i < nall; i++) {
+            if (dig != NULL)
+                dig[r[i].node] = r[i].digest;
+            if (r[i].clock > tmax)
+                tmax = r[i].clock;
+            if (r[i].status != 0)
+                mcei_log("node %" PRIu64 " exited with status %" PRId64,
+                         r[i].node, r[i].status);
+        }
+        for (int i = 0; i < eng->nodes && dig != NULL; i++)
+            d = mcei_mix64(d, dig[i]);
+        free(dig);
+        fflush(stdout);
+        if (eng->cfg.summary)
+            printf("mcemu: machine=%s nodes=%d ranks=%d vtime_max_ps=%" PRIu64
+                   " digest=%016" PRIx64 "\n",
+                   eng->machine.name, eng->nodes, eng->nranks, tmax, d);
+        if (eng->cfg.verbose)
+            printf("mcemu: windows=%" PRIu64 " messages=%" PRIu64
+                   " (rank 0) context_switches=%" PRIu64 " (rank 0)\n",
+                   eng->windows, eng->msgs_total, eng->switches);
+        fflush(stdout);
+    }
+    free(all);
+    free(mine);
+    if (eng->cfg.trace != NULL)
+        mcei_trace_close(eng);
+    mcei_transport_max_int(status, &gstatus);
+    return gstatus;
+}
+
+int mcei_engine_run(void)
+{
+    mcei_engine_t *eng = mcei_eng;
+    mce_time_t T;
+    int status;
+
+    eng->window_start = 0;
+    eng->horizon = eng->lookahead;
+    for (;;) {
+        mcei_window_info_t mine = {0}, all;
+        mcei_msg_t **msgs;
+        size_t nmsgs;
+        mcei_vn_t *top;
+
+        run_window(eng);
+        eng->windows++;
+
+        top = mcei_heap_top(&eng->runq);
+        mine.ninj = eng->ninj;
+        mine.next = top ? top->clock : MCEI_TIME_INF;
+        for (int i = 0; i < eng->nlocal; i++) {
+            mine.blocked += eng->vns[i].state == MCEI_VN_BLOCKED;
+            mine.done += eng->vns[i].state == MCEI_VN_DONE;
+        }
+        if (eng->use_mpi && eng->nranks > 1) {
+            if (mcei_transport_window(eng, &mine, &all, &msgs, &nmsgs) !=
+                MCE_OK)
+                mcei_fatal("window exchange failed");
+        } else {
+            all = mine;
+            msgs = eng->inj;
+            nmsgs = eng->ninj;
+        }
+        qsort(msgs, nmsgs, sizeof(*msgs), inj_less);
+        for (size_t i = 0; i < nmsgs; i++)
+            if (eng->net.ops->inject(&eng->net, msgs[i]) != MCE_OK)
+                mcei_fatal("network model '%s' rejected a message from node %d",
+                           eng->net.ops->name, msgs[i]->w.src);
+        if (msgs != eng->inj)
+            free(msgs);
+        eng->ninj = 0;
+
+        T = mcei_time_min(all.next, eng->net.ops->next_event(&eng->net));
+        if (T == MCEI_TIME_INF) {
+            if (all.blocked > 0) {
+                report_deadlock(eng);
+                if (eng->cfg.trace != NULL)
+                    mcei_trace_close(eng);
+                if (eng->use_mpi)
+                    mcei_transport_finalize();
+                fflush(stdout);
+                _exit(3);
+            }
+            break; /* every node finished, nothing in flight */
+        }
+        eng->window_start = T;
+        if (mcei_time_add(T, eng->lookahead, &eng->horizon) != MCE_OK)
+            eng->horizon = MCEI_TIME_INF;
+        if (eng->net.ops->advance(&eng->net, eng->horizon) != MCE_OK)
+            mcei_fatal("network model '%s' failed", eng->net.ops->name);
+    }
+    eng->finished = 1;
+    status = finish(eng);
+    mcei_priv_fini();
+    if (eng->use_mpi)
+        mcei_transport_finalize();
+    return status;
+}

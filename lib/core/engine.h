@@ -1,0 +1,142 @@
+/* The virtual-time engine: virtual nodes, scheduler, conservative windows. */
+#ifndef MCEI_ENGINE_H
+#define MCEI_ENGINE_H
+
+#include "conf.h"
+#include "fiber.h"
+#include "heap.h"
+#include "machine.h"
+#include "msg.h"
+#include "net.h"
+#include "place.h"
+
+typedef struct mcei_vn mcei_vn_t;
+
+typedef enum mcei_vn_state {
+    MCEI_VN_NEW = 0,
+    MCEI_VN_RUNNABLE,
+    MCEI_VN_BLOCKED,
+    MCEI_VN_DONE
+} mcei_vn_state_t;
+
+/* A blocked node's condition, re-checked after every arrival it processes. */
+typedef int (*mcei_ready_fn)(mcei_vn_t *vn, void *arg);
+
+typedef struct mcei_msgq {
+    mcei_msg_t *head, *tail;
+    size_t count;
+} mcei_msgq_t;
+
+struct mcei_vn {
+    int id;                 /* global node number */
+    int local;              /* index on this rank (privatisation slot) */
+    mcei_vn_state_t state;
+    mce_time_t clock;
+    mce_time_t irq_free;    /* end of the last arrival handler's stolen time */
+    uint64_t send_seq;
+    mcei_fiber_t fiber;
+    mcei_msgq_t arrivals;   /* delivered, not yet processed in node time */
+    mcei_msgq_t inbox;      /* processed, matchable */
+    size_t runq_pos;
+    int in_runq;
+    /* wait state, for blocking and for the deadlock report */
+    mcei_ready_fn ready;
+    void *ready_arg;
+    const char *wait_call;
+    char wait_what[96];
+    mce_time_t wait_since;
+    /* statistics */
+    mce_time_t t_compute, t_wait, t_comm;
+    uint64_t nsent, nrecv;
+    uint64_t digest;
+    int exit_status;
+    int trace_on;
+    int trace_depth;
+    uint64_t cpu_mark;      /* measured mode: host CPU ns at last return */
+    char **argv;
+    void *proto;            /* machine protocol per-node state */
+};
+
+/* Machine protocol hook: process one arrival in the node's own timeline
+ * (called in order, at the arrival's time, before the node acts later than
+ * it).  The default appends user messages to the inbox. */
+typedef struct mcei_proto_ops {
+    const char *name;
+    void (*on_arrival)(mcei_vn_t *vn, mcei_msg_t *msg);
+} mcei_proto_ops_t;
+
+typedef struct mcei_costs {
+    mce_time_t send_overhead, recv_overhead, probe_cost, cycle_time;
+    uint64_t cpu_scale_micro; /* measured mode: machine/host time x 1e6 */
+} mcei_costs_t;
+
+typedef struct mcei_engine {
+    mcei_config_t cfg;
+    mcei_machine_t machine;
+    mcei_net_t net;
+    mcei_place_t place;
+    const mcei_proto_ops_t *proto;
+    mcei_costs_t costs;
+    int rank, nranks, nodes, nlocal;
+    int use_mpi;
+    mcei_vn_t *vns;         /* nlocal entries */
+    mcei_vn_t *current;
+    mcei_fiber_t sched;
+    mcei_heap_t runq;       /* runnable nodes by (clock, id) */
+    mce_time_t window_start, horizon, lookahead;
+    mcei_msg_t **inj;       /* this window's injections */
+    size_t ninj, capinj;
+    mcei_msg_t *free_msgs;
+    int user_argc;
+    char **user_argv;
+    int started, finished;
+    uint64_t windows, msgs_total, switches;
+    size_t guard_hits;
+} mcei_engine_t;
+
+extern mcei_engine_t *mcei_eng;
+
+/* Boot: config, machine, model, placement, nodes.  Returns 0 or an error
+ * already printed. */
+int mcei_engine_boot(int *argc, char ***argv, char **envp);
+/* Run every node to completion; returns the process exit status. */
+int mcei_engine_run(void);
+/* Terminate everything (all ranks) with @p status. */
+void mcei_engine_abort(int status) __attribute__((noreturn));
+
+/* ---- services for the API layers (called on a node's fiber) ---------- */
+
+/* The calling node, or NULL outside a node; counts the call for measured
+ * mode and charges host CPU time since the node last left the library. */
+mcei_vn_t *mcei_enter(void);
+/* Leave the library back to user code (measured-mode bookkeeping). */
+void mcei_leave(mcei_vn_t *vn);
+/* Wait until the window reaches the node's clock and process arrivals up
+ * to it: required before any action that others can observe. */
+void mcei_sync(mcei_vn_t *vn);
+/* Charge time to the node's clock (MCE_ERR_OVERFLOW aborts the node). */
+void mcei_charge(mcei_vn_t *vn, mce_time_t t);
+/* Block until ready(vn, arg) holds, processing arrivals in time order.
+ * @p call and @p what describe the wait for the deadlock report. */
+void mcei_wait(mcei_vn_t *vn, mcei_ready_fn ready, void *arg, const char *call,
+               const char *what);
+/* Inject a message sent now by @p vn; copies the payload. */
+int mcei_send(mcei_vn_t *vn, int dst, uint32_t ctx, int64_t type,
+              const void *buf, size_t size, const uint64_t aux[2],
+              mcei_msg_t **out);
+/* First inbox message matching (src, type, ctx); -1 wildcards. */
+mcei_msg_t *mcei_match(mcei_vn_t *vn, int src, int64_t type, uint32_t ctx);
+/* Remove a message from the inbox and release it. */
+void mcei_consume(mcei_vn_t *vn, mcei_msg_t *msg);
+void mcei_msg_release(mcei_msg_t *msg);
+/* Finish the node: never returns. */
+void mcei_vn_exit(mcei_vn_t *vn, int status) __attribute__((noreturn));
+/* Report an emulated-program error on @p vn and end the run. */
+void mcei_vn_fatal(mcei_vn_t *vn, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3), noreturn));
+
+/* Queue helpers. */
+void mcei_msgq_push(mcei_msgq_t *q, mcei_msg_t *m);
+void mcei_msgq_remove(mcei_msgq_t *q, mcei_msg_t *m);
+
+#endif

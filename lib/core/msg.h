@@ -1,0 +1,56 @@
+/* Message descriptors as the engine, the transport and the network models
+ * see them. */
+#ifndef MCEI_MSG_H
+#define MCEI_MSG_H
+
+#include "mcei.h"
+
+/* Payloads up to this size travel inside the descriptor. */
+#define MCEI_INLINE 32
+
+/* Communication contexts keep personalities' internal traffic apart. */
+enum {
+    MCEI_CTX_USER = 0,     /* native and personality user messages */
+    MCEI_CTX_SYSTEM = 1,   /* collectives and system messages */
+    MCEI_CTX_PROTOCOL = 2  /* machine protocol control (PROBE, ACK, ...) */
+};
+
+/* Fixed-size descriptor exchanged between ranks. */
+typedef struct mcei_wire {
+    mce_time_t ts;    /* virtual send time */
+    uint64_t seq;     /* per-source-node send sequence */
+    uint64_t size;    /* payload bytes */
+    int64_t type;
+    int32_t src, dst;
+    uint32_t ctx;
+    uint32_t flags;
+    uint64_t aux[2];  /* for machine protocols */
+    uint8_t data[MCEI_INLINE];
+} mcei_wire_t;
+
+typedef struct mcei_msg mcei_msg_t;
+struct mcei_msg {
+    mcei_wire_t w;
+    mce_time_t arrival;
+    void *payload;            /* NULL when size <= MCEI_INLINE */
+    mcei_msg_t *prev, *next;  /* queue links */
+    void *net_state;          /* owned by the network model */
+};
+
+static inline const void *mcei_msg_data(const mcei_msg_t *m)
+{
+    return m->w.size <= MCEI_INLINE ? (const void *)m->w.data : m->payload;
+}
+
+/* (time, source, sequence): the fixed tie-break of the contract. */
+static inline int mcei_order_less(mce_time_t ta, const mcei_wire_t *a,
+                                  mce_time_t tb, const mcei_wire_t *b)
+{
+    if (ta != tb)
+        return ta < tb;
+    if (a->src != b->src)
+        return a->src < b->src;
+    return a->seq < b->seq;
+}
+
+#endif

@@ -1,0 +1,50 @@
+/* Network model plug-in interface (implemented by lib/net).  The model is
+ * replicated: every rank feeds it the same injections in the same order
+ * and gets the same arrival times. */
+#ifndef MCEI_NET_H
+#define MCEI_NET_H
+
+#include "machine.h"
+#include "msg.h"
+
+typedef struct mcei_net mcei_net_t;
+
+/* Called by the model for each message it delivers, in (time, source,
+ * sequence) order, with the virtual arrival time. */
+typedef void (*mcei_net_deliver_fn)(void *ctx, mcei_msg_t *msg,
+                                    mce_time_t arrival);
+
+typedef struct mcei_net_ops {
+    const char *name;
+    const char *description;
+    /* Read the model's keys from the machine description. */
+    int (*init)(mcei_net_t *net, mcei_machine_t *m, char *err, size_t errlen);
+    void (*fini)(mcei_net_t *net);
+    /* Least virtual time between an injection and its earliest effect
+     * (> 0): the conservative synchronisation window. */
+    mce_time_t (*lookahead)(const mcei_net_t *net);
+    /* Accept a message sent at msg->w.ts; called in (ts, src, seq) order
+     * with ts never below the last horizon's window start. */
+    int (*inject)(mcei_net_t *net, mcei_msg_t *msg);
+    /* Time of the earliest pending event, MCEI_TIME_INF when idle. */
+    mce_time_t (*next_event)(const mcei_net_t *net);
+    /* Process every event before @p horizon, delivering messages. */
+    int (*advance)(mcei_net_t *net, mce_time_t horizon);
+    /* Messages injected and not yet delivered. */
+    size_t (*in_flight)(const mcei_net_t *net);
+} mcei_net_ops_t;
+
+struct mcei_net {
+    const mcei_net_ops_t *ops;
+    void *priv;
+    int nodes;
+    mcei_net_deliver_fn deliver;
+    void *deliver_ctx;
+};
+
+/* Models are found by name; the table lives in the network layer. */
+const mcei_net_ops_t *mcei_net_lookup(const char *name);
+/* Comma-separated list of known model names, for messages. */
+const char *mcei_net_names(void);
+
+#endif

@@ -1,0 +1,42 @@
+/* Everything that crosses ranks.  The only part of the library that
+ * includes <mpi.h>. */
+#ifndef MCEI_TRANSPORT_H
+#define MCEI_TRANSPORT_H
+
+#include "engine.h"
+
+/* Per-rank window summary, combined over all ranks. */
+typedef struct mcei_window_info {
+    uint64_t ninj;     /* injections this window (sum) */
+    uint64_t next;     /* earliest runnable node clock (min) */
+    uint64_t blocked;  /* blocked nodes (sum) */
+    uint64_t done;     /* finished nodes (sum) */
+} mcei_window_info_t;
+
+/* Start MPI when launched by mpirun/srun (detected from the launcher's
+ * environment); otherwise run as a single rank without MPI. */
+int mcei_transport_init(int *argc, char ***argv, int *rank, int *nranks,
+                        int *use_mpi);
+void mcei_transport_finalize(void);
+void mcei_transport_abort(int status) __attribute__((noreturn));
+
+/*
+ * End of a window: exchange every rank's injections (descriptors to all,
+ * payloads point to point to the destination's rank) and combine the
+ * window summaries.  On return *all holds every injection of the window,
+ * local and remote, as messages owned by the engine.
+ */
+int mcei_transport_window(mcei_engine_t *eng, const mcei_window_info_t *mine,
+                          mcei_window_info_t *global, mcei_msg_t ***all,
+                          size_t *nall);
+
+/* Gather fixed-size records from every rank to rank 0 (*out malloc'ed on
+ * rank 0 only, *nout records). */
+int mcei_transport_gather(const void *recs, size_t nrec, size_t recsize,
+                          void **out, size_t *nout);
+/* Stream every rank's file contents to rank 0's @p out, in rank order. */
+int mcei_transport_gather_stream(FILE *mine, FILE *out);
+/* Maximum over ranks. */
+int mcei_transport_max_int(int v, int *out);
+
+#endif

@@ -1,0 +1,126 @@
+/* The ideal network: arrival = send time + latency + bytes x per_byte, no
+ * contention.  Pending messages wait in a heap ordered by (arrival,
+ * source, sequence). */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "../core/heap.h"
+#include "../core/net.h"
+
+typedef struct ideal {
+    mce_time_t latency, per_byte;
+    mcei_heap_t pending;
+} ideal_t;
+
+static int pending_less(const void *a, const void *b)
+{
+    const mcei_msg_t *x = a, *y = b;
+    return mcei_order_less(x->arrival, &x->w, y->arrival, &y->w);
+}
+
+static int ideal_init(mcei_net_t *net, mcei_machine_t *m, char *err,
+                      size_t errlen)
+{
+    ideal_t *s = calloc(1, sizeof(*s));
+    int rc;
+    if (s == NULL)
+        return MCE_ERR_NOMEM;
+    if ((rc = mcei_machine_time(m, "latency", 1, 0, &s->latency, err,
+                                errlen)) != MCE_OK ||
+        (rc = mcei_machine_time(m, "per_byte", 1, 0, &s->per_byte, err,
+                                errlen)) != MCE_OK) {
+        free(s);
+        return rc;
+    }
+    if (s->latency == 0) {
+        snprintf(err, errlen,
+                 "machine '%s': latency must be positive (it is the engine's "
+                 "lookahead)",
+                 m->name);
+        free(s);
+        return MCE_ERR_MACHINE;
+    }
+    mcei_heap_init(&s->pending, pending_less);
+    net->priv = s;
+    return MCE_OK;
+}
+
+static void ideal_fini(mcei_net_t *net)
+{
+    ideal_t *s = net->priv;
+    if (s == NULL)
+        return;
+    mcei_heap_fini(&s->pending);
+    free(s);
+    net->priv = NULL;
+}
+
+static mce_time_t ideal_lookahead(const mcei_net_t *net)
+{
+    const ideal_t *s = net->priv;
+    return s->latency;
+}
+
+/* Arrival time of @p bytes sent at @p ts (exported for tests and tools). */
+int mcei_net_ideal_arrival(mce_time_t latency, mce_time_t per_byte,
+                           mce_time_t ts, uint64_t bytes, mce_time_t *out);
+int mcei_net_ideal_arrival(mce_time_t latency, mce_time_t per_byte,
+                           mce_time_t ts, uint64_t bytes, mce_time_t *out)
+{
+    mce_time_t wire, t;
+    if (mcei_time_mul(per_byte, bytes, &wire) != MCE_OK ||
+        mcei_time_add(ts, latency, &t) != MCE_OK ||
+        mcei_time_add(t, wire, &t) != MCE_OK)
+        return MCE_ERR_OVERFLOW;
+    *out = t;
+    return MCE_OK;
+}
+
+static int ideal_inject(mcei_net_t *net, mcei_msg_t *msg)
+{
+    ideal_t *s = net->priv;
+    mce_time_t a;
+    int rc = mcei_net_ideal_arrival(s->latency, s->per_byte, msg->w.ts,
+                                    msg->w.size, &a);
+    if (rc != MCE_OK)
+        return rc;
+    msg->arrival = a;
+    return mcei_heap_push(&s->pending, msg);
+}
+
+static mce_time_t ideal_next_event(const mcei_net_t *net)
+{
+    const ideal_t *s = net->priv;
+    const mcei_msg_t *m = mcei_heap_top(&s->pending);
+    return m ? m->arrival : MCEI_TIME_INF;
+}
+
+static int ideal_advance(mcei_net_t *net, mce_time_t horizon)
+{
+    ideal_t *s = net->priv;
+    mcei_msg_t *m;
+    while ((m = mcei_heap_top(&s->pending)) != NULL && m->arrival < horizon) {
+        mcei_heap_pop(&s->pending);
+        net->deliver(net->deliver_ctx, m, m->arrival);
+    }
+    return MCE_OK;
+}
+
+static size_t ideal_in_flight(const mcei_net_t *net)
+{
+    const ideal_t *s = net->priv;
+    return s->pending.count;
+}
+
+const mcei_net_ops_t mcei_net_ideal_ops = {
+    .name = "ideal",
+    .description = "latency + bytes x per_byte, no contention",
+    .init = ideal_init,
+    .fini = ideal_fini,
+    .lookahead = ideal_lookahead,
+    .inject = ideal_inject,
+    .next_event = ideal_next_event,
+    .advance = ideal_advance,
+    .in_flight = ideal_in_flight,
+};
