@@ -1,0 +1,43 @@
+#!/bin/sh
+# mcemu benchmarks (make bench): figures are printed, never asserted.
+#   - emulated 8-byte messages per wall second, 64- and 1024-node rings in
+#     one process, and the 64-node ring on 2 ranks
+#   - fiber context-switch cost
+#   - resident memory per virtual node (4096 nodes in one process)
+# Targets to report against: >= 1,000,000 messages/s in one process;
+# 4096 nodes in one process under 1 GiB resident.
+set -u
+B=${top_builddir:-.}
+MPIEXEC=${MPIEXEC:-mpirun}
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+export OMPI_MCA_rmaps_base_oversubscribe=1
+ring=$B/apps/ring
+
+# ring_rate LABEL NODES ROUNDS [LAUNCH...]: prints messages per wall second
+ring_rate() {
+    label=$1 nodes=$2 rounds=$3; shift 3
+    out=$("$@" "$ring" --mce-nodes="$nodes" --rounds="$rounds" --bytes=8 \
+        --mce-verbose 2>/dev/null | grep 'wall_s=')
+    wall=$(echo "$out" | sed 's/.*wall_s=\([0-9.]*\).*/\1/')
+    rss=$(echo "$out" | sed 's/.*peak_rss_kib=\([0-9]*\).*/\1/')
+    awk -v l="$label" -v n="$nodes" -v r="$rounds" -v w="$wall" -v k="$rss" 'BEGIN {
+        m = n * r
+        printf "%-34s %9d msgs in %7.3f s wall: %10.0f msgs/s (peak RSS %d KiB)\n",
+            l, m, w, m / w, k }'
+}
+
+echo "== mcemu benchmarks ($(nproc) cores) =="
+ring_rate "ring 64 nodes, 1 process" 64 40000
+ring_rate "ring 1024 nodes, 1 process" 1024 2500
+ring_rate "ring 64 nodes, --mce-privatize=off" 64 40000 env MCE_PRIVATIZE=off
+ring_rate "ring 64 nodes, 2 ranks" 64 5000 "$MPIEXEC" -np 2
+"$B/bench/ctxswitch" 10000000
+
+# Memory per node: 4096 nodes against 1 node, same program.
+one=$("$ring" --mce-nodes=1 --rounds=10 --mce-verbose 2>/dev/null |
+    sed -n 's/.*peak_rss_kib=\([0-9]*\).*/\1/p')
+many=$("$ring" --mce-nodes=4096 --rounds=10 --mce-verbose 2>/dev/null |
+    sed -n 's/.*peak_rss_kib=\([0-9]*\).*/\1/p')
+awk -v a="$one" -v b="$many" 'BEGIN {
+    printf "memory: 4096 nodes peak RSS %.1f MiB (1 node: %.1f MiB): %.1f KiB per node\n",
+        b / 1024, a / 1024, (b - a) / 4095 }'

@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -498,6 +499,7 @@ int mcei_engine_boot(int *argc, char ***argv, char **envp)
     int rc;
 
     memset(eng, 0, sizeof(*eng));
+    clock_gettime(CLOCK_MONOTONIC, &eng->wall_start);
     mcei_eng = eng;
     eng->proto = &default_proto;
     mcei_config_defaults(&eng->cfg);
@@ -744,10 +746,18 @@ static int finish(mcei_engine_t *eng)
             printf("mcemu: machine=%s nodes=%d ranks=%d vtime_max_ps=%" PRIu64
                    " digest=%016" PRIx64 "\n",
                    eng->machine.name, eng->nodes, eng->nranks, tmax, d);
-        if (eng->cfg.verbose)
-            printf("mcemu: windows=%" PRIu64 " messages=%" PRIu64
-                   " (rank 0) context_switches=%" PRIu64 " (rank 0)\n",
-                   eng->windows, eng->msgs_total, eng->switches);
+        if (eng->cfg.verbose) {
+            struct rusage ru;
+            struct timespec now;
+            getrusage(RUSAGE_SELF, &ru);
+            clock_gettime(CLOCK_MONOTONIC, &now);
+            printf("mcemu: rank 0: windows=%" PRIu64 " deliveries=%" PRIu64
+                   " context_switches=%" PRIu64 " wall_s=%.6f peak_rss_kib=%ld\n",
+                   eng->windows, eng->msgs_total, eng->switches,
+                   (double)(now.tv_sec - eng->wall_start.tv_sec) +
+                       1e-9 * (double)(now.tv_nsec - eng->wall_start.tv_nsec),
+                   ru.ru_maxrss);
+        }
         fflush(stdout);
     }
     free(all);

@@ -2,6 +2,8 @@
 #ifndef MCEI_ENGINE_H
 #define MCEI_ENGINE_H
 
+#include <time.h>
+
 #include "conf.h"
 #include "fiber.h"
 #include "heap.h"
@@ -91,7 +93,7 @@ typedef struct mcei_engine {
     char **user_argv;
     int started, finished;
     uint64_t windows, msgs_total, switches;
-    size_t guard_hits;
+    struct timespec wall_start;
 } mcei_engine_t;
 
 extern mcei_engine_t *mcei_eng;

@@ -1,2 +1,26 @@
 #!/bin/sh
-exit 0
+# Two nodes that both receive first: the run ends non-zero within 10 s and
+# reports every node's wait state (call, what it waits for, virtual time).
+. "$top_srcdir/tests/lib.sh"
+
+for np in 0 2; do
+    if [ "$np" = 0 ]; then
+        timeout 10 "$B/tests/progs/recv_first" --mce-nodes=3 > "$TMP/out" 2>&1
+    else
+        timeout 10 "$MPIEXEC" -np "$np" "$B/tests/progs/recv_first" \
+            --mce-nodes=3 > "$TMP/out" 2>&1
+    fi
+    rc=$?
+    if [ "$rc" -ne 0 ] && [ "$rc" -ne 124 ]; then
+        pass "np=$np deadlock exits non-zero ($rc)"
+    else
+        fail "np=$np deadlock exit status $rc (124: not reported within 10 s)"
+    fi
+    expect_grep "np=$np report header" "deadlock: every node is blocked" "$TMP/out"
+    expect_grep "np=$np node 0 wait" \
+        "node 0: blocked in mce_recv waiting for a message from node 1 of type 5 since virtual time 0.000000000000 s" "$TMP/out"
+    expect_grep "np=$np node 1 wait" \
+        "node 1: blocked in mce_recv waiting for a message from node 0 of type 5 since virtual time 0.000003000000 s" "$TMP/out"
+    expect_grep "np=$np finished node listed" "node 2: finished with status 0" "$TMP/out"
+done
+finish

@@ -1,2 +1,46 @@
 #!/bin/sh
-exit 0
+# make install puts libmcemu, mcemu.h, mcemu.pc, mcecc and the machine
+# files in place; mcecc builds a program that runs from the installed tree.
+. "$top_srcdir/tests/lib.sh"
+
+dest=$TMP/root
+make -s -C "$B" install DESTDIR="$dest" > "$TMP/inst" 2>&1
+expect_eq "make install" $? 0
+prefix=$(sed -n 's/^prefix=//p' "$B/mcemu.pc")
+libdir=$(find "$dest" -name 'libmcemu.so' -printf '%h\n' | head -n 1)
+incdir=$(find "$dest" -name 'mcemu.h' -printf '%h\n' | head -n 1)
+mcecc=$(find "$dest" -name mcecc | head -n 1)
+pc=$(find "$dest" -name mcemu.pc | head -n 1)
+conf=$(find "$dest" -name ideal.conf | head -n 1)
+for f in "$libdir" "$incdir" "$mcecc" "$pc" "$conf"; do
+    [ -n "$f" ] && pass "installed $(basename "$f")" || fail "something was not installed"
+done
+cat > "$TMP/hello.c" <<'C'
+#include <stdio.h>
+#include "mcemu.h"
+int main(int argc, char **argv)
+{
+    long token = 0;
+    (void)argv;
+    if (mce_node() == 0)
+        mce_send(1 % mce_nodes(), 3, &token, sizeof(token));
+    if (mce_recv(MCE_ANY_SOURCE, 3, &token, sizeof(token), NULL) != MCE_OK)
+        return 1;
+    token++;
+    if (mce_node() != 0)
+        mce_send((mce_node() + 1) % mce_nodes(), 3, &token, sizeof(token));
+    else
+        printf("hello: token passed %ld times, argc %d\n", token, argc);
+    return 0;
+}
+C
+MCECC_INCLUDEDIR=$incdir MCECC_LIBDIR=$libdir "$mcecc" -O2 -o "$TMP/hello" "$TMP/hello.c"
+expect_eq "mcecc compiles and links" $? 0
+"$TMP/hello" --mce-nodes=5 --mce-machine="$conf" extra > "$TMP/o" 2>&1
+expect_grep "installed program runs" "hello: token passed 5 times, argc 2" "$TMP/o"
+MCECC_INCLUDEDIR=$incdir MCECC_LIBDIR=$libdir "$mcecc" --showme -o x x.c > "$TMP/show"
+expect_grep "mcecc --showme" "-lmcemu" "$TMP/show"
+PKG_CONFIG_PATH=$(dirname "$pc") pkg-config --libs mcemu > "$TMP/pc" 2>&1
+expect_grep "pkg-config --libs mcemu" "-lmcemu" "$TMP/pc"
+expect_eq "installed prefix recorded" "$(grep -c "^prefix=$prefix" "$pc")" 1
+finish
