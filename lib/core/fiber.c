@@ -17,13 +17,6 @@
 #define VALGRIND_STACK_DEREGISTER(id) ((void)(id))
 #endif
 
-#if defined(__SANITIZE_ADDRESS__)
-#define MCEI_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define MCEI_ASAN 1
-#endif
-#endif
 #ifdef MCEI_ASAN
 void __sanitizer_start_switch_fiber(void **fake_stack_save, const void *bottom,
                                     size_t size);

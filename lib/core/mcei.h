@@ -10,6 +10,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#if defined(__SANITIZE_ADDRESS__)
+#define MCEI_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define MCEI_ASAN 1
+#endif
+#endif
+
 #define MCEI_HIDDEN __attribute__((visibility("hidden")))
 #define MCEI_LIKELY(x) __builtin_expect(!!(x), 1)
 #define MCEI_UNLIKELY(x) __builtin_expect(!!(x), 0)

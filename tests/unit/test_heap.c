@@ -1,1 +1,258 @@
-int main(void){return 0;}
+/* Unit tests for the binary min-heap (lib/core/heap.c). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "heap.h"
+
+typedef struct item {
+    uint32_t key;
+    size_t id;   /* index in the test's array */
+    int popped;  /* set when the heap hands it back */
+} item_t;
+
+static int item_less(const void *a, const void *b)
+{
+    const item_t *x = a, *y = b;
+    return x->key < y->key;
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* Fixed-seed generator so every run sees the same sequence. */
+static uint64_t rng_state;
+static void rng_seed(uint64_t s)
+{
+    rng_state = s;
+}
+static uint32_t rng_next(void)
+{
+    rng_state = rng_state * 6364136223846793005ULL + 1442695040888963407ULL;
+    return (uint32_t)(rng_state >> 33);
+}
+
+/* Push all n items, then pop everything and compare with a sorted copy of
+ * the keys; every item must come back exactly once. */
+static void push_pop_check(item_t *items, size_t n)
+{
+    mcei_heap_t h;
+    uint32_t *ref = malloc(n * sizeof(*ref));
+    assert_non_null(ref);
+    mcei_heap_init(&h, item_less);
+    for (size_t i = 0; i < n; i++) {
+        items[i].id = i;
+        items[i].popped = 0;
+        ref[i] = items[i].key;
+        assert_int_equal(mcei_heap_push(&h, &items[i]), MCE_OK);
+        assert_int_equal(h.count, i + 1);
+        assert_true(h.cap >= h.count);
+    }
+    qsort(ref, n, sizeof(*ref), cmp_u32);
+    for (size_t i = 0; i < n; i++) {
+        item_t *top = mcei_heap_top(&h);
+        item_t *it = mcei_heap_pop(&h);
+        assert_non_null(it);
+        assert_ptr_equal(top, it);
+        assert_int_equal(it->key, ref[i]);
+        assert_false(it->popped);
+        it->popped = 1;
+        assert_int_equal(h.count, n - i - 1);
+    }
+    for (size_t i = 0; i < n; i++)
+        assert_true(items[i].popped);
+    assert_null(mcei_heap_top(&h));
+    assert_null(mcei_heap_pop(&h));
+    mcei_heap_fini(&h);
+    free(ref);
+}
+
+static void test_heap_empty(void **state)
+{
+    (void)state;
+    mcei_heap_t h;
+    mcei_heap_init(&h, item_less);
+    assert_int_equal(h.count, 0);
+    assert_null(mcei_heap_top(&h));
+    assert_null(mcei_heap_pop(&h));
+    assert_null(mcei_heap_pop(&h));
+    assert_int_equal(h.count, 0);
+
+    item_t one = {.key = 5};
+    assert_int_equal(mcei_heap_push(&h, &one), MCE_OK);
+    assert_ptr_equal(mcei_heap_top(&h), &one);
+    assert_ptr_equal(mcei_heap_pop(&h), &one);
+    assert_null(mcei_heap_pop(&h));
+    assert_int_equal(h.count, 0);
+    mcei_heap_fini(&h);
+    assert_null(h.items);
+    assert_int_equal(h.count, 0);
+    assert_int_equal(h.cap, 0);
+    /* usable again after fini */
+    assert_int_equal(mcei_heap_push(&h, &one), MCE_OK);
+    assert_ptr_equal(mcei_heap_pop(&h), &one);
+    mcei_heap_fini(&h);
+}
+
+static void test_heap_random(void **state)
+{
+    (void)state;
+    static const size_t sizes[] = {1, 2, 3, 7, 63, 64, 65, 100, 1000, 5000};
+    rng_seed(12345);
+    for (size_t s = 0; s < MCEI_ARRAY_SIZE(sizes); s++) {
+        size_t n = sizes[s];
+        item_t *items = calloc(n, sizeof(*items));
+        assert_non_null(items);
+        for (size_t i = 0; i < n; i++)
+            items[i].key = rng_next();
+        push_pop_check(items, n);
+        free(items);
+    }
+}
+
+static void test_heap_sorted_inputs(void **state)
+{
+    (void)state;
+    enum { N = 300 };
+    item_t items[N];
+    for (size_t i = 0; i < N; i++)
+        items[i].key = (uint32_t)i; /* ascending */
+    push_pop_check(items, N);
+    for (size_t i = 0; i < N; i++)
+        items[i].key = (uint32_t)(N - i); /* descending */
+    push_pop_check(items, N);
+    for (size_t i = 0; i < N; i++)
+        items[i].key = 7; /* all equal */
+    push_pop_check(items, N);
+}
+
+static void test_heap_duplicates(void **state)
+{
+    (void)state;
+    enum { N = 777 };
+    item_t items[N];
+    size_t hist[10] = {0};
+    rng_seed(99);
+    for (size_t i = 0; i < N; i++) {
+        items[i].key = rng_next() % 10;
+        hist[items[i].key]++;
+    }
+    push_pop_check(items, N);
+
+    /* the same with explicit checks of the per-key multiplicity */
+    mcei_heap_t h;
+    size_t seen[10] = {0};
+    uint32_t last = 0;
+    mcei_heap_init(&h, item_less);
+    for (size_t i = 0; i < N; i++)
+        assert_int_equal(mcei_heap_push(&h, &items[i]), MCE_OK);
+    for (item_t *it; (it = mcei_heap_pop(&h)) != NULL;) {
+        assert_true(it->key >= last);
+        last = it->key;
+        seen[it->key]++;
+    }
+    for (size_t k = 0; k < 10; k++)
+        assert_int_equal(seen[k], hist[k]);
+    mcei_heap_fini(&h);
+}
+
+static void test_heap_growth(void **state)
+{
+    (void)state;
+    /* far past the initial allocation, forcing several reallocations */
+    enum { N = 64 * 16 + 3 };
+    item_t *items = calloc(N, sizeof(*items));
+    mcei_heap_t h;
+    size_t grows = 0, lastcap = 0;
+    assert_non_null(items);
+    mcei_heap_init(&h, item_less);
+    rng_seed(7);
+    for (size_t i = 0; i < N; i++) {
+        items[i].key = rng_next() % 1000;
+        assert_int_equal(mcei_heap_push(&h, &items[i]), MCE_OK);
+        if (h.cap != lastcap) {
+            grows++;
+            lastcap = h.cap;
+        }
+        assert_true(h.cap >= h.count);
+    }
+    assert_int_equal(h.count, N);
+    assert_true(grows >= 5);
+    /* pops are non-decreasing and return every item once */
+    uint32_t last = 0;
+    size_t popped = 0;
+    for (item_t *it; (it = mcei_heap_pop(&h)) != NULL; popped++) {
+        assert_true(it->key >= last);
+        last = it->key;
+        assert_false(it->popped);
+        it->popped = 1;
+    }
+    assert_int_equal(popped, N);
+    mcei_heap_fini(&h);
+    free(items);
+}
+
+/* Interleaved pushes and pops against a simple sorted-array model. */
+static void test_heap_interleaved(void **state)
+{
+    (void)state;
+    enum { OPS = 4000 };
+    item_t *items = calloc(OPS, sizeof(*items));
+    uint32_t *model = calloc(OPS, sizeof(*model));
+    size_t nmodel = 0, nitems = 0;
+    mcei_heap_t h;
+    assert_non_null(items);
+    assert_non_null(model);
+    mcei_heap_init(&h, item_less);
+    rng_seed(2024);
+    for (size_t op = 0; op < OPS; op++) {
+        if (rng_next() % 3 != 0 || nmodel == 0) {
+            item_t *it = &items[nitems++];
+            it->key = rng_next() % 500;
+            assert_int_equal(mcei_heap_push(&h, it), MCE_OK);
+            /* insert into the model keeping it sorted */
+            size_t k = nmodel++;
+            while (k > 0 && model[k - 1] > it->key) {
+                model[k] = model[k - 1];
+                k--;
+            }
+            model[k] = it->key;
+        } else {
+            item_t *it = mcei_heap_pop(&h);
+            assert_non_null(it);
+            assert_int_equal(it->key, model[0]);
+            memmove(model, model + 1, (nmodel - 1) * sizeof(*model));
+            nmodel--;
+        }
+        assert_int_equal(h.count, nmodel);
+        if (nmodel)
+            assert_int_equal(((item_t *)mcei_heap_top(&h))->key, model[0]);
+        else
+            assert_null(mcei_heap_top(&h));
+    }
+    mcei_heap_fini(&h);
+    free(items);
+    free(model);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_heap_empty),
+        cmocka_unit_test(test_heap_random),
+        cmocka_unit_test(test_heap_sorted_inputs),
+        cmocka_unit_test(test_heap_duplicates),
+        cmocka_unit_test(test_heap_growth),
+        cmocka_unit_test(test_heap_interleaved),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
