@@ -35,10 +35,31 @@ mpi_env() {
     export OMPI_MCA_rmaps_base_oversubscribe=1
 }
 
+# configure DIR [FLAGS...]: out-of-tree build in DIR
 configure() {
-    (cd "$top" && autoreconf -fi >/dev/null)
-    mkdir -p "$build"
-    (cd "$build" && "$top/configure" --enable-werror ${CONFIGURE_FLAGS:-})
+    dir=$1; shift
+    if [ ! -x "$top/configure" ] || [ "$top/configure.ac" -nt "$top/configure" ] ||
+        [ "$top/Makefile.am" -nt "$top/Makefile.in" ]; then
+        (cd "$top" && autoreconf -fi >/dev/null)
+    fi
+    mkdir -p "$dir"
+    (cd "$dir" && "$top/configure" --enable-werror "$@" ${CONFIGURE_FLAGS:-})
+}
+
+# run_check DIR LABEL: make check, printing the failing logs on failure
+run_check() {
+    if ! make -C "$1" -j"$jobs" check; then
+        echo "build.sh: $2: test failures; logs follow" >&2
+        for f in $(find "$1/tests" -name '*.log'); do
+            grep -q '^FAIL\|^ERROR' "$f" 2>/dev/null && { echo "== $f"; cat "$f"; }
+        done
+        exit 1
+    fi
+}
+
+# count DIR KEY: a figure from DIR/test-suite.log ("# PASS:  12")
+count() {
+    sed -n "s/^# $2: *//p" "$1/test-suite.log" | head -n 1
 }
 
 case "$cmd" in
@@ -48,7 +69,7 @@ deps)
 demo)
     deps
     mpi_env
-    configure
+    configure "$build"
     make -C "$build" -j"$jobs"
     echo
     echo "== demo: 64 virtual nodes in one process, 10 rounds of a 1 KiB ring =="
@@ -59,10 +80,21 @@ demo)
 check)
     deps
     mpi_env
-    configure
+    # 1. the normal build: unit, fidelity, MPI and valgrind tests
+    configure "$build"
     make -C "$build" -j"$jobs"
-    make -C "$build" -j"$jobs" check
+    run_check "$build" "default build"
+    # 2. the same suite built with AddressSanitizer and UBSan
+    configure "$build-sanitizers" --enable-sanitizers
+    make -C "$build-sanitizers" -j"$jobs"
+    run_check "$build-sanitizers" "sanitizer build"
+    # 3. the distribution tarball builds and passes on its own
     make -C "$build" -j"$jobs" distcheck DISTCHECK_CONFIGURE_FLAGS=--enable-werror
+    p=$(( $(count "$build" PASS) + $(count "$build-sanitizers" PASS) ))
+    f=$(( $(count "$build" FAIL) + $(count "$build" ERROR) +
+          $(count "$build-sanitizers" FAIL) + $(count "$build-sanitizers" ERROR) ))
+    echo "build.sh check: default and sanitizer builds, distcheck passed"
+    echo "$p passed, $f failed"
     ;;
 *)
     echo "usage: $0 demo|check|deps" >&2

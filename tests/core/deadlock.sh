@@ -7,7 +7,7 @@ for np in 0 2; do
     if [ "$np" = 0 ]; then
         timeout 10 "$B/tests/progs/recv_first" --mce-nodes=3 > "$TMP/out" 2>&1
     else
-        timeout 10 "$MPIEXEC" -np "$np" "$B/tests/progs/recv_first" \
+        timeout 10 $MPIRUN -np "$np" "$B/tests/progs/recv_first" \
             --mce-nodes=3 > "$TMP/out" 2>&1
     fi
     rc=$?

@@ -69,7 +69,7 @@ bad "config file syntax" "expected 'key = value'" "$ring" --mce-config="$TMP/bad
 printf 'nodez = 4\n' > "$TMP/badcfg"
 bad "config file unknown key" "key 'nodez' is not an mcemu option" "$ring" --mce-config="$TMP/badcfg"
 bad "fewer nodes than ranks" "2 virtual nodes cannot fill 4 MPI ranks" \
-    "$MPIEXEC" -np 4 "$ring" --mce-nodes=2
+    $MPIRUN -np 4 "$ring" --mce-nodes=2
 
 # Machine variants need no code: inherit and override a key.
 printf 'inherit = ideal\nname = slow-ideal\nlatency = 50 us\n' > "$TMP/slow.conf"

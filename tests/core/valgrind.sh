@@ -1,0 +1,28 @@
+#!/bin/sh
+# memcheck over the engine: fibers (registered stacks), privatisation in
+# both methods, big payloads, deadlock exit, trace writing.  Any error or
+# definite leak fails.
+. "$top_srcdir/tests/lib.sh"
+
+if [ -z "${VALGRIND:-}" ] || [ "$VALGRIND" = no ]; then
+    fail "valgrind not found by configure (build.sh installs it)"
+    finish; exit 1
+fi
+vg() {
+    "$VALGRIND" -q --error-exitcode=99 --leak-check=full \
+        --errors-for-leak-kinds=definite "$@"
+}
+vg "$B/apps/ring" --mce-nodes=16 --rounds=4 --bytes=100 --mce-summary \
+    --mce-trace="$TMP/t.json" > "$TMP/o" 2>&1
+expect_eq "ring under valgrind" $? 0
+vg "$B/tests/progs/globals" --mce-nodes=3 > "$TMP/o" 2>&1
+expect_eq "globals (copy) under valgrind" $? 0
+vg "$B/tests/progs/globals" big --mce-nodes=3 > "$TMP/o" 2>&1
+expect_eq "globals (memfd) under valgrind" $? 0
+vg "$B/tests/progs/misuse" --mce-nodes=2 > "$TMP/o" 2>&1
+expect_eq "misuse under valgrind" $? 0
+vg "$B/apps/pingpong" --mce-nodes=2 --sizes=0,4096,1048576 --reps=2 > "$TMP/o" 2>&1
+expect_eq "pingpong under valgrind" $? 0
+vg "$B/tests/progs/recv_first" --mce-nodes=2 > "$TMP/o" 2>&1
+expect_eq "deadlock under valgrind exits 3 without errors" $? 3
+finish
