@@ -801,7 +801,8 @@ int mcei_engine_run(void)
             msgs = eng->inj;
             nmsgs = eng->ninj;
         }
-        qsort(msgs, nmsgs, sizeof(*msgs), inj_less);
+        if (nmsgs > 1)
+            qsort(msgs, nmsgs, sizeof(*msgs), inj_less);
         for (size_t i = 0; i < nmsgs; i++)
             if (eng->net.ops->inject(&eng->net, msgs[i]) != MCE_OK)
                 mcei_fatal("network model '%s' rejected a message from node %d",

@@ -186,7 +186,7 @@ static void test_heap_growth(void **state)
         assert_true(h.cap >= h.count);
     }
     assert_int_equal(h.count, N);
-    assert_true(grows >= 5);
+    assert_true(grows >= 2); /* reallocated at least once after the first allocation */
     /* pops are non-decreasing and return every item once */
     uint32_t last = 0;
     size_t popped = 0;
