@@ -96,11 +96,14 @@ mcei_msg_t *mcei_msg_from_wire(const mcei_wire_t *w)
 
 /* ---- run queue ----------------------------------------------------------- */
 
+/* Ordered by the clock at queueing time: protocol handlers may later
+ * push a queued node's clock forward, which only makes the key
+ * conservative (earlier), never wrong. */
 static int vn_less(const void *a, const void *b)
 {
     const mcei_vn_t *x = a, *y = b;
-    if (x->clock != y->clock)
-        return x->clock < y->clock;
+    if (x->runq_key != y->runq_key)
+        return x->runq_key < y->runq_key;
     return x->id < y->id;
 }
 
@@ -108,22 +111,13 @@ static void runq_push(mcei_engine_t *eng, mcei_vn_t *vn)
 {
     if (vn->in_runq)
         return;
+    vn->runq_key = vn->clock;
     if (mcei_heap_push(&eng->runq, vn) != MCE_OK)
         mcei_fatal("out of memory in the scheduler");
     vn->in_runq = 1;
 }
 
 /* ---- arrivals in node time ----------------------------------------------- */
-
-static void default_on_arrival(mcei_vn_t *vn, mcei_msg_t *m)
-{
-    mcei_msgq_push(&vn->inbox, m);
-}
-
-static const mcei_proto_ops_t default_proto = {
-    .name = "native",
-    .on_arrival = default_on_arrival,
-};
 
 static void process_arrival(mcei_engine_t *eng, mcei_vn_t *vn, mcei_msg_t *m)
 {
@@ -140,7 +134,7 @@ static void process_until_clock(mcei_engine_t *eng, mcei_vn_t *vn)
 
 static void wake(mcei_engine_t *eng, mcei_vn_t *vn, mce_time_t at)
 {
-    mce_time_t c = mcei_time_max(vn->clock, at);
+    mce_time_t c = mcei_time_max(mcei_time_max(vn->clock, at), vn->busy_until);
     vn->t_wait += c - vn->clock;
     vn->clock = c;
     vn->state = MCEI_VN_RUNNABLE;
@@ -198,6 +192,24 @@ static void deliver(void *ctx, mcei_msg_t *m, mce_time_t arrival)
             process_arrival(eng, vn, m);
         break;
     }
+}
+
+mce_time_t mcei_vn_steal(mcei_vn_t *vn, mce_time_t at, mce_time_t dur)
+{
+    mce_time_t start = mcei_time_max(at, vn->busy_until), end;
+    if (mcei_time_add(start, dur, &end) != MCE_OK)
+        mcei_vn_fatal(vn, "virtual clock overflow in a protocol handler");
+    vn->busy_until = end;
+    /* A program that was computing at that time is delayed by it. */
+    if (vn->state == MCEI_VN_RUNNABLE && vn->clock >= at)
+        mcei_charge(vn, dur);
+    return end;
+}
+
+void mcei_vn_recheck(mcei_vn_t *vn, mce_time_t at)
+{
+    if (vn->state == MCEI_VN_BLOCKED && vn->ready(vn, vn->ready_arg))
+        wake(mcei_eng, vn, at);
 }
 
 /* ---- node services ------------------------------------------------------- */
@@ -277,6 +289,11 @@ void mcei_wait(mcei_vn_t *vn, mcei_ready_fn ready, void *arg, const char *call,
             vn->t_wait += m->arrival - vn->clock;
             vn->clock = m->arrival;
             process_arrival(eng, vn, m);
+            if (vn->busy_until > vn->clock && ready(vn, arg)) {
+                /* The handler that satisfied us ran until busy_until. */
+                vn->t_wait += vn->busy_until - vn->clock;
+                vn->clock = vn->busy_until;
+            }
             continue;
         }
         vn->ready = ready;
@@ -294,6 +311,13 @@ void mcei_wait(mcei_vn_t *vn, mcei_ready_fn ready, void *arg, const char *call,
 int mcei_send(mcei_vn_t *vn, int dst, uint32_t ctx, int64_t type,
               const void *buf, size_t size, const uint64_t aux[2],
               mcei_msg_t **out)
+{
+    return mcei_send_at(vn, vn->clock, dst, ctx, type, buf, size, aux, out);
+}
+
+int mcei_send_at(mcei_vn_t *vn, mce_time_t t, int dst, uint32_t ctx,
+                 int64_t type, const void *buf, size_t size,
+                 const uint64_t aux[2], mcei_msg_t **out)
 {
     mcei_engine_t *eng = mcei_eng;
     mcei_msg_t *m;
@@ -313,7 +337,11 @@ int mcei_send(mcei_vn_t *vn, int dst, uint32_t ctx, int64_t type,
     } else if (size > 0) {
         memcpy(m->w.data, buf, size);
     }
-    m->w.ts = vn->clock;
+    if (t < eng->window_start)
+        mcei_vn_fatal(vn, "protocol sent at %" PRIu64 " ps, before the window "
+                          "start %" PRIu64 " ps (causality)",
+                      t, eng->window_start);
+    m->w.ts = t;
     m->w.seq = vn->send_seq++;
     m->w.size = size;
     m->w.type = type;
@@ -434,13 +462,11 @@ static void install_signals(void)
 
 /* ---- boot ---------------------------------------------------------------- */
 
-extern int mce_user_main(int argc, char **argv);
-
 static void vn_main(void *arg)
 {
     mcei_vn_t *vn = arg;
     mcei_leave(vn);
-    int status = mce_user_main(mcei_eng->user_argc, vn->argv);
+    int status = mcei_eng->personality.main(mcei_eng->user_argc, vn->argv);
     mcei_vn_exit(vn, status);
 }
 
@@ -501,7 +527,6 @@ int mcei_engine_boot(int *argc, char ***argv, char **envp)
     memset(eng, 0, sizeof(*eng));
     clock_gettime(CLOCK_MONOTONIC, &eng->wall_start);
     mcei_eng = eng;
-    eng->proto = &default_proto;
     mcei_config_defaults(&eng->cfg);
     if (mcei_transport_init(argc, argv, &eng->rank, &eng->nranks,
                             &eng->use_mpi) != MCE_OK)
@@ -522,8 +547,11 @@ int mcei_engine_boot(int *argc, char ***argv, char **envp)
         boot_exit(eng, 0, NULL);
     }
 
+    if (mcei_api_resolve(&eng->personality, err, sizeof(err)) != MCE_OK)
+        boot_exit(eng, 2, err);
     rc = mcei_machine_load(&eng->machine,
-                           eng->cfg.machine ? eng->cfg.machine : "ideal",
+                           eng->cfg.machine ? eng->cfg.machine
+                                            : eng->personality.default_machine,
                            eng->cfg.machine_path, &eng->cfg.overrides, err,
                            sizeof(err));
     if (rc != MCE_OK)
@@ -542,12 +570,22 @@ int mcei_engine_boot(int *argc, char ***argv, char **envp)
                  eng->machine.name, model, mcei_net_names());
         boot_exit(eng, 2, msg);
     }
+    {
+        const char *pname = mcei_machine_str(&eng->machine, "protocol", "native");
+        if ((eng->proto = mcei_proto_lookup(pname)) == NULL) {
+            snprintf(msg, sizeof(msg),
+                     "machine '%s': unknown protocol '%s' (known: %s)",
+                     eng->machine.name, pname, mcei_proto_names());
+            boot_exit(eng, 2, msg);
+        }
+    }
     eng->nodes = eng->cfg.nodes ? (int)eng->cfg.nodes : eng->nranks;
     eng->net.ops = ops;
     eng->net.nodes = eng->nodes;
     eng->net.deliver = deliver;
     eng->net.deliver_ctx = eng;
     if (ops->init(&eng->net, &eng->machine, err, sizeof(err)) != MCE_OK ||
+        eng->proto->init(eng, &eng->machine, err, sizeof(err)) != MCE_OK ||
         load_costs(eng, err, sizeof(err)) != MCE_OK ||
         mcei_machine_check_unused(&eng->machine, err, sizeof(err)) != MCE_OK)
         boot_exit(eng, 2, err);
@@ -603,6 +641,8 @@ int mcei_engine_boot(int *argc, char ***argv, char **envp)
         if (vn->argv == NULL)
             boot_exit(eng, 1, "out of memory allocating virtual nodes");
         memcpy(vn->argv, *argv, (size_t)*argc * sizeof(char *));
+        if (eng->proto->node_init(vn) != MCE_OK)
+            boot_exit(eng, 1, "out of memory initialising node protocol state");
         rc = mcei_fiber_create(&vn->fiber, eng->cfg.stack_size, vn_main, vn);
         if (rc != MCE_OK) {
             snprintf(msg, sizeof(msg),
@@ -639,7 +679,7 @@ static void run_window(mcei_engine_t *eng)
 {
     mcei_vn_t *vn;
     while ((vn = mcei_heap_top(&eng->runq)) != NULL &&
-           vn->clock < eng->horizon) {
+           vn->runq_key < eng->horizon) {
         mcei_heap_pop(&eng->runq);
         vn->in_runq = 0;
         mcei_priv_switch((size_t)vn->local);
@@ -787,7 +827,7 @@ int mcei_engine_run(void)
 
         top = mcei_heap_top(&eng->runq);
         mine.ninj = eng->ninj;
-        mine.next = top ? top->clock : MCEI_TIME_INF;
+        mine.next = top ? top->runq_key : MCEI_TIME_INF;
         for (int i = 0; i < eng->nlocal; i++) {
             mine.blocked += eng->vns[i].state == MCEI_VN_BLOCKED;
             mine.done += eng->vns[i].state == MCEI_VN_DONE;

@@ -36,6 +36,8 @@ struct mcei_vn {
     mce_time_t clock;
     mce_time_t irq_free;    /* end of the last arrival handler's stolen time */
     uint64_t send_seq;
+    mce_time_t runq_key;    /* clock when queued: never above the clock */
+    mce_time_t busy_until;  /* end of the last protocol handler's CPU use */
     mcei_fiber_t fiber;
     mcei_msgq_t arrivals;   /* delivered, not yet processed in node time */
     mcei_msgq_t inbox;      /* processed, matchable */
@@ -59,20 +61,49 @@ struct mcei_vn {
     void *proto;            /* machine protocol per-node state */
 };
 
-/* Machine protocol hook: process one arrival in the node's own timeline
- * (called in order, at the arrival's time, before the node acts later than
- * it).  The default appends user messages to the inbox. */
+typedef struct mcei_engine mcei_engine_t;
+
+/*
+ * A machine protocol (lib/machines): node-local protocol state machines
+ * driven by arrivals.  on_arrival runs in the node's own timeline, at the
+ * arrival's virtual time, in (time, source, sequence) order and before the
+ * node acts at any later time; it may keep the message (push it to the
+ * inbox), release it, charge handler time with mcei_vn_steal() and send
+ * with mcei_send_at() no earlier than the arrival.  It runs on the
+ * scheduler's stack and must not block.
+ */
 typedef struct mcei_proto_ops {
     const char *name;
+    const char *description;
+    int (*init)(mcei_engine_t *eng, mcei_machine_t *m, char *err,
+                size_t errlen);
+    void (*fini)(mcei_engine_t *eng);
+    int (*node_init)(mcei_vn_t *vn);
+    void (*node_fini)(mcei_vn_t *vn);
     void (*on_arrival)(mcei_vn_t *vn, mcei_msg_t *msg);
 } mcei_proto_ops_t;
+
+/* Protocols are found by the machine file's "protocol" key (default
+ * "native"); the table lives in the machines layer. */
+const mcei_proto_ops_t *mcei_proto_lookup(const char *name);
+const char *mcei_proto_names(void);
+
+/* The program's entry point and the machine its personality defaults to;
+ * resolved by the API layer from the renamed main the program defines. */
+typedef int (*mcei_main_fn)(int argc, char **argv);
+typedef struct mcei_personality {
+    const char *name;            /* "native", ... */
+    const char *default_machine; /* used without --mce-machine */
+    mcei_main_fn main;
+} mcei_personality_t;
+int mcei_api_resolve(mcei_personality_t *out, char *err, size_t errlen);
 
 typedef struct mcei_costs {
     mce_time_t send_overhead, recv_overhead, probe_cost, cycle_time;
     uint64_t cpu_scale_micro; /* measured mode: machine/host time x 1e6 */
 } mcei_costs_t;
 
-typedef struct mcei_engine {
+struct mcei_engine {
     mcei_config_t cfg;
     mcei_machine_t machine;
     mcei_net_t net;
@@ -94,7 +125,9 @@ typedef struct mcei_engine {
     int started, finished;
     uint64_t windows, msgs_total, switches;
     struct timespec wall_start;
-} mcei_engine_t;
+    mcei_personality_t personality;
+    void *proto_state;      /* the machine protocol's global state */
+};
 
 extern mcei_engine_t *mcei_eng;
 
@@ -126,6 +159,18 @@ void mcei_wait(mcei_vn_t *vn, mcei_ready_fn ready, void *arg, const char *call,
 int mcei_send(mcei_vn_t *vn, int dst, uint32_t ctx, int64_t type,
               const void *buf, size_t size, const uint64_t aux[2],
               mcei_msg_t **out);
+/* The same at an explicit time @p t, for protocol handlers (t no earlier
+ * than the arrival being handled) and for deferred sends. */
+int mcei_send_at(mcei_vn_t *vn, mce_time_t t, int dst, uint32_t ctx,
+                 int64_t type, const void *buf, size_t size,
+                 const uint64_t aux[2], mcei_msg_t **out);
+/* A protocol handler on @p vn wants the CPU at @p at for @p dur: it runs
+ * once earlier handlers finish; the time is stolen from the user program
+ * if that was computing.  Returns when the handler ends. */
+mce_time_t mcei_vn_steal(mcei_vn_t *vn, mce_time_t at, mce_time_t dur);
+/* Re-check a blocked node's wait condition after node-local state changed
+ * outside an arrival (e.g. a protocol completion at time @p at). */
+void mcei_vn_recheck(mcei_vn_t *vn, mce_time_t at);
 /* First inbox message matching (src, type, ctx); -1 wildcards. */
 mcei_msg_t *mcei_match(mcei_vn_t *vn, int src, int64_t type, uint32_t ctx);
 /* Remove a message from the inbox and release it. */

@@ -1,0 +1,44 @@
+/* Personalities: each header renames the program's main to its own entry
+ * symbol (mcemu.h: mce_user_main), so the library learns which API the
+ * program was written against, and hence its default machine, from the
+ * one entry point the executable defines.  The references are weak: a
+ * program defines exactly one. */
+#include <stdio.h>
+
+#include "../core/engine.h"
+
+extern int mce_user_main(int argc, char **argv) __attribute__((weak));
+
+static const struct {
+    const char *name, *default_machine, *symbol;
+} entries[] = {
+    {"native", "ideal", "mce_user_main"},
+};
+
+int mcei_api_resolve(mcei_personality_t *out, char *err, size_t errlen)
+{
+    mcei_main_fn fns[] = {mce_user_main};
+    int found = -1;
+    for (size_t i = 0; i < MCEI_ARRAY_SIZE(entries); i++) {
+        if (fns[i] == NULL)
+            continue;
+        if (found >= 0) {
+            snprintf(err, errlen,
+                     "the program defines both %s and %s: include only one "
+                     "personality header in the file that defines main",
+                     entries[found].symbol, entries[i].symbol);
+            return MCE_ERR_CONFIG;
+        }
+        found = (int)i;
+    }
+    if (found < 0) {
+        snprintf(err, errlen,
+                 "the program has no main for mcemu: include mcemu.h (or a "
+                 "personality header) in the file that defines main");
+        return MCE_ERR_CONFIG;
+    }
+    out->name = entries[found].name;
+    out->default_machine = entries[found].default_machine;
+    out->main = fns[found];
+    return MCE_OK;
+}
