@@ -83,6 +83,17 @@ typedef enum mce_compute_mode {
     MCE_COMPUTE_MEASURED = 2  /**< host CPU time x machine speed ratio */
 } mce_compute_mode_t;
 
+/** Where a node's virtual time went (see mce_stats()). */
+typedef struct mce_node_stats {
+    mce_time_t now;        /**< current virtual time */
+    mce_time_t compute;    /**< charged computation */
+    mce_time_t comm;       /**< send/receive/probe overheads of API calls */
+    mce_time_t wait;       /**< blocked waiting for messages or completions */
+    mce_time_t stolen;     /**< protocol interrupt handlers (machine models) */
+    uint64_t sent;         /**< messages sent by the program */
+    uint64_t received;     /**< messages received by the program */
+} mce_node_stats_t;
+
 /** Text of a status code (never NULL). */
 MCE_EXPORT const char *mce_strerror(int status);
 
@@ -135,6 +146,9 @@ MCE_EXPORT int mce_probe(int source, long type, mce_msg_info_t *info);
 MCE_EXPORT int mce_iprobe(int source, long type, int *flag,
                           mce_msg_info_t *info);
 
+/** Statistics of the calling node so far. */
+MCE_EXPORT int mce_stats(mce_node_stats_t *stats);
+
 /** Finish the calling node with exit status @p status; does not return. */
 MCE_EXPORT void mce_exit(int status) __attribute__((noreturn));
 
@@ -149,7 +163,9 @@ MCE_EXPORT int mce_trace_end(void);
 
 /**
  * Read a numeric parameter of the machine description (a time in
- * picoseconds for time-valued keys, the plain value otherwise).
+ * picoseconds for time-valued keys, the plain value otherwise).  Keys
+ * named "app.*" are reserved for programs (e.g. app.sobel_pixel = 40 us)
+ * and are not checked by the library.
  */
 MCE_EXPORT int mce_machine_param(const char *key, int64_t *value);
 

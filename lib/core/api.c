@@ -312,3 +312,23 @@ MCE_EXPORT int mce_machine_param(const char *key, int64_t *value)
     *value = (int64_t)v;
     return MCE_OK;
 }
+
+MCE_EXPORT int mce_stats(mce_node_stats_t *stats)
+{
+    mcei_vn_t *vn = mcei_enter();
+    if (vn == NULL)
+        return MCE_ERR_NOT_IN_NODE;
+    if (stats == NULL) {
+        mcei_leave(vn);
+        return MCE_ERR_INVAL;
+    }
+    stats->now = vn->clock;
+    stats->compute = vn->t_compute;
+    stats->comm = vn->t_comm;
+    stats->wait = vn->t_wait;
+    stats->stolen = vn->t_stolen;
+    stats->sent = vn->nsent;
+    stats->received = vn->nrecv;
+    mcei_leave(vn);
+    return MCE_OK;
+}

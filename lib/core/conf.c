@@ -389,17 +389,24 @@ int mcei_config_parse(mcei_config_t *cfg, int *argc, char **argv, char **envp,
     int rc, i, j;
 
     /* 1. Find the config file: the option wins over MCE_CONFIG. */
-    for (i = 1; i < *argc; i++)
+    const char *file_who = "option --mce-config";
+    for (i = 1; i < *argc && strcmp(argv[i], "--") != 0; i++) {
         if (strncmp(argv[i], "--mce-config=", 13) == 0)
             file = argv[i] + 13;
+        else if (strcmp(argv[i], "--mce-config") == 0 && i + 1 < *argc &&
+                 !is_mce_arg(argv[i + 1]))
+            file = argv[++i];
+    }
     if (file == NULL && envp != NULL)
         for (char **e = envp; *e; e++)
-            if (strncmp(*e, "MCE_CONFIG=", 11) == 0)
+            if (strncmp(*e, "MCE_CONFIG=", 11) == 0) {
                 file = *e + 11;
+                file_who = "environment variable MCE_CONFIG";
+            }
     if (file != NULL) {
         mcei_kvlist_t kv = {0};
         if (!*file) {
-            snprintf(err, errlen, "option --mce-config: empty file name");
+            snprintf(err, errlen, "%s: empty file name", file_who);
             return MCE_ERR_CONFIG;
         }
         rc = mcei_kv_load(&kv, file, err, errlen);
@@ -427,6 +434,9 @@ int mcei_config_parse(mcei_config_t *cfg, int *argc, char **argv, char **envp,
             }
         }
         mcei_kv_free(&kv);
+        free(cfg->config_file);
+        if ((cfg->config_file = strdup(file)) == NULL)
+            return MCE_ERR_NOMEM;
     }
 
     /* 2. MCE_* environment variables. */

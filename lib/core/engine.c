@@ -72,6 +72,7 @@ static mcei_msg_t *msg_alloc(mcei_engine_t *eng)
     m->payload = NULL;
     m->prev = m->next = NULL;
     m->net_state = NULL;
+    m->cookie = NULL;
     return m;
 }
 
@@ -150,6 +151,8 @@ static void vn_of(mcei_engine_t *eng, int node, mcei_vn_t **out)
     *out = &eng->vns[mcei_place_local_index(&eng->place, node)];
 }
 
+static void accept_arrival(mcei_engine_t *eng, mcei_vn_t *vn, mcei_msg_t *m);
+
 /* Network model delivery callback (scheduler context). */
 static void deliver(void *ctx, mcei_msg_t *m, mce_time_t arrival)
 {
@@ -172,7 +175,31 @@ static void deliver(void *ctx, mcei_msg_t *m, mce_time_t arrival)
     vn->digest = h;
     eng->msgs_total++;
 
-    mcei_msgq_push(&vn->arrivals, m);
+    accept_arrival(eng, vn, m);
+}
+
+/* Queue an arrival (or timer) in (time, source, sequence) order and
+ * process it at once when the node's state allows. */
+static void accept_arrival(mcei_engine_t *eng, mcei_vn_t *vn, mcei_msg_t *m)
+{
+    mce_time_t arrival = m->arrival;
+    mcei_msg_t *after = vn->arrivals.tail;
+    while (after != NULL &&
+           mcei_order_less(arrival, &m->w, after->arrival, &after->w))
+        after = after->prev;
+    if (after == vn->arrivals.tail) {
+        mcei_msgq_push(&vn->arrivals, m);
+    } else {
+        mcei_msg_t *next = after ? after->next : vn->arrivals.head;
+        m->prev = after;
+        m->next = next;
+        next->prev = m;
+        if (after)
+            after->next = m;
+        else
+            vn->arrivals.head = m;
+        vn->arrivals.count++;
+    }
     /* A node's state only changes when it acts, so an arrival no later than
      * its clock (or any arrival while it is blocked or finished) can be
      * processed now with exactly the state it had at the arrival time. */
@@ -194,12 +221,54 @@ static void deliver(void *ctx, mcei_msg_t *m, mce_time_t arrival)
     }
 }
 
+static int timer_less(const void *a, const void *b)
+{
+    const mcei_msg_t *x = a, *y = b;
+    return mcei_order_less(x->arrival, &x->w, y->arrival, &y->w);
+}
+
+int mcei_timer_at(mcei_vn_t *vn, mce_time_t t, int64_t kind,
+                  const uint64_t aux[2], void *cookie)
+{
+    mcei_engine_t *eng = mcei_eng;
+    mcei_msg_t *m;
+    if (t < eng->window_start)
+        mcei_vn_fatal(vn, "protocol timer at %" PRIu64 " ps, before the "
+                          "window start %" PRIu64 " ps (causality)",
+                      t, eng->window_start);
+    if ((m = msg_alloc(eng)) == NULL)
+        return MCE_ERR_NOMEM;
+    m->w.ts = t;
+    m->w.seq = vn->timer_seq++;
+    m->w.type = kind;
+    m->w.src = m->w.dst = vn->id;
+    m->w.ctx = MCEI_CTX_TIMER;
+    if (aux != NULL) {
+        m->w.aux[0] = aux[0];
+        m->w.aux[1] = aux[1];
+    }
+    m->arrival = t;
+    m->cookie = cookie;
+    /* Before the horizon it belongs to this window's node-time order. */
+    if (t < eng->horizon) {
+        accept_arrival(eng, vn, m);
+        return MCE_OK;
+    }
+    return mcei_heap_push(&eng->timers, m);
+}
+
+void mcei_vn_memory(mcei_vn_t *vn)
+{
+    mcei_priv_switch((size_t)vn->local);
+}
+
 mce_time_t mcei_vn_steal(mcei_vn_t *vn, mce_time_t at, mce_time_t dur)
 {
     mce_time_t start = mcei_time_max(at, vn->busy_until), end;
     if (mcei_time_add(start, dur, &end) != MCE_OK)
         mcei_vn_fatal(vn, "virtual clock overflow in a protocol handler");
     vn->busy_until = end;
+    vn->t_stolen += dur;
     /* A program that was computing at that time is delayed by it. */
     if (vn->state == MCEI_VN_RUNNABLE && vn->clock >= at)
         mcei_charge(vn, dur);
@@ -628,6 +697,7 @@ int mcei_engine_boot(int *argc, char ***argv, char **envp)
     if (eng->vns == NULL)
         boot_exit(eng, 1, "out of memory allocating virtual nodes");
     mcei_heap_init(&eng->runq, vn_less);
+    mcei_heap_init(&eng->timers, timer_less);
     mcei_fiber_init_main(&eng->sched);
     for (int i = 0; i < eng->nlocal; i++) {
         mcei_vn_t *vn = &eng->vns[i];
@@ -828,6 +898,10 @@ int mcei_engine_run(void)
         top = mcei_heap_top(&eng->runq);
         mine.ninj = eng->ninj;
         mine.next = top ? top->runq_key : MCEI_TIME_INF;
+        if (eng->timers.count) {
+            const mcei_msg_t *tm = mcei_heap_top(&eng->timers);
+            mine.next = mcei_time_min(mine.next, tm->arrival);
+        }
         for (int i = 0; i < eng->nlocal; i++) {
             mine.blocked += eng->vns[i].state == MCEI_VN_BLOCKED;
             mine.done += eng->vns[i].state == MCEI_VN_DONE;
@@ -869,6 +943,15 @@ int mcei_engine_run(void)
             eng->horizon = MCEI_TIME_INF;
         if (eng->net.ops->advance(&eng->net, eng->horizon) != MCE_OK)
             mcei_fatal("network model '%s' failed", eng->net.ops->name);
+        for (;;) {
+            mcei_msg_t *tm = mcei_heap_top(&eng->timers);
+            mcei_vn_t *tv;
+            if (tm == NULL || tm->arrival >= eng->horizon)
+                break;
+            mcei_heap_pop(&eng->timers);
+            vn_of(eng, tm->w.dst, &tv);
+            accept_arrival(eng, tv, tm);
+        }
     }
     eng->finished = 1;
     status = finish(eng);

@@ -36,6 +36,7 @@ struct mcei_vn {
     mce_time_t clock;
     mce_time_t irq_free;    /* end of the last arrival handler's stolen time */
     uint64_t send_seq;
+    uint64_t timer_seq;
     mce_time_t runq_key;    /* clock when queued: never above the clock */
     mce_time_t busy_until;  /* end of the last protocol handler's CPU use */
     mcei_fiber_t fiber;
@@ -50,7 +51,7 @@ struct mcei_vn {
     char wait_what[96];
     mce_time_t wait_since;
     /* statistics */
-    mce_time_t t_compute, t_wait, t_comm;
+    mce_time_t t_compute, t_wait, t_comm, t_stolen;
     uint64_t nsent, nrecv;
     uint64_t digest;
     int exit_status;
@@ -116,6 +117,7 @@ struct mcei_engine {
     mcei_vn_t *current;
     mcei_fiber_t sched;
     mcei_heap_t runq;       /* runnable nodes by (clock, id) */
+    mcei_heap_t timers;     /* local timers beyond the current horizon */
     mce_time_t window_start, horizon, lookahead;
     mcei_msg_t **inj;       /* this window's injections */
     size_t ninj, capinj;
@@ -164,6 +166,14 @@ int mcei_send(mcei_vn_t *vn, int dst, uint32_t ctx, int64_t type,
 int mcei_send_at(mcei_vn_t *vn, mce_time_t t, int dst, uint32_t ctx,
                  int64_t type, const void *buf, size_t size,
                  const uint64_t aux[2], mcei_msg_t **out);
+/* A node-local event at time @p t (>= the current window start): the
+ * protocol's on_arrival receives a message with ctx MCEI_CTX_TIMER, type
+ * @p kind, the given aux words and cookie, in the node's time order. */
+int mcei_timer_at(mcei_vn_t *vn, mce_time_t t, int64_t kind,
+                  const uint64_t aux[2], void *cookie);
+/* Make @p vn's private globals live before a protocol handler or a wait
+ * condition touches the node's memory (flags, receive buffers). */
+void mcei_vn_memory(mcei_vn_t *vn);
 /* A protocol handler on @p vn wants the CPU at @p at for @p dur: it runs
  * once earlier handlers finish; the time is stolen from the user program
  * if that was computing.  Returns when the handler ends. */

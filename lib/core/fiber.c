@@ -1,6 +1,9 @@
 /* Context switching: a few instructions of assembly on x86-64, ucontext
  * elsewhere.  Stacks are mmap'ed with a PROT_NONE guard below them so an
  * overflow faults instead of corrupting a neighbour's stack. */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
 #include "fiber.h"
 
 #include <pthread.h>
@@ -214,13 +217,10 @@ void mcei_fiber_switch(mcei_fiber_t *from, mcei_fiber_t *to)
 int mcei_fiber_is_overflow(const mcei_fiber_t *f, const void *addr)
 {
     const char *a = addr;
-    /* Large frames can jump over the guard: count a fault up to 16 MiB
-     * below the stack as an overflow too. */
-    const size_t below = 16u << 20;
+    /* Only the guard itself: below it lies another node's stack. */
     if (f->map == NULL)
         return 0;
-    return a < f->map + f->guard_len &&
-           (uintptr_t)a + below >= (uintptr_t)f->map;
+    return a >= f->map && a < f->map + f->guard_len;
 }
 
 size_t mcei_fiber_stack_size(const mcei_fiber_t *f)

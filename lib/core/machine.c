@@ -120,8 +120,16 @@ static int load_rec(mcei_machine_t *m, const char *name, const char *search,
             return rc;
         }
     }
-    if (depth == 0 && (m->path = strdup(path)) == NULL)
-        rc = MCE_ERR_NOMEM;
+    if (depth == 0) {
+        mcei_kv_t *nm = mcei_kv_find(&kv, "name");
+        const char *b = strrchr(path, '/');
+        b = b ? b + 1 : path;
+        /* A variant without a name of its own is named after its file. */
+        if ((m->path = strdup(path)) == NULL ||
+            (m->name = nm ? strdup(nm->value) : strndup(b, strcspn(b, ".")))
+                == NULL)
+            rc = MCE_ERR_NOMEM;
+    }
     mcei_kv_free(&kv);
     return rc;
 }
@@ -145,17 +153,16 @@ int mcei_machine_load(mcei_machine_t *m, const char *name_or_path,
                 goto fail;
         }
     }
-    nm = mcei_machine_str(&tmp, "name", NULL);
-    if (nm == NULL) {
-        const char *b = strrchr(name_or_path, '/');
-        b = b ? b + 1 : name_or_path;
-        tmp.name = strndup(b, strcspn(b, "."));
-    } else {
-        tmp.name = strdup(nm);
-    }
-    if (tmp.name == NULL) {
-        rc = MCE_ERR_NOMEM;
-        goto fail;
+    mcei_machine_str(&tmp, "name", NULL); /* consumed: it is tmp.name */
+    for (size_t i = 0; overrides != NULL && i < overrides->count; i++) {
+        if (strcmp(overrides->items[i].key, "name") != 0)
+            continue;
+        if ((nm = strdup(overrides->items[i].value)) == NULL) {
+            rc = MCE_ERR_NOMEM;
+            goto fail;
+        }
+        free(tmp.name);
+        tmp.name = (char *)nm;
     }
     *m = tmp;
     return MCE_OK;
@@ -241,12 +248,15 @@ int mcei_machine_micro(mcei_machine_t *m, const char *key, int required,
 int mcei_machine_check_unused(mcei_machine_t *m, char *err, size_t errlen)
 {
     for (size_t i = 0; i < m->kv.count; i++) {
+        if (strncmp(m->kv.items[i].key, "app.", 4) == 0)
+            continue; /* read by programs through mce_machine_param() */
         if (!m->kv.items[i].used) {
+            mcei_kv_t *net = mcei_kv_find(&m->kv, "network");
             snprintf(err, errlen,
                      "%s: unknown key '%s' for machine '%s' (network model "
                      "'%s')",
                      m->kv.items[i].origin, m->kv.items[i].key, m->name,
-                     mcei_machine_str(m, "network", "?"));
+                     net ? net->value : "?");
             return MCE_ERR_MACHINE;
         }
     }

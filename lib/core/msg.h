@@ -12,7 +12,8 @@
 enum {
     MCEI_CTX_USER = 0,     /* native and personality user messages */
     MCEI_CTX_SYSTEM = 1,   /* collectives and system messages */
-    MCEI_CTX_PROTOCOL = 2  /* machine protocol control (PROBE, ACK, ...) */
+    MCEI_CTX_PROTOCOL = 2, /* machine protocol control (PROBE, ACK, ...) */
+    MCEI_CTX_TIMER = 3     /* node-local timer (never crosses the network) */
 };
 
 /* Fixed-size descriptor exchanged between ranks. */
@@ -35,6 +36,7 @@ struct mcei_msg {
     void *payload;            /* NULL when size <= MCEI_INLINE */
     mcei_msg_t *prev, *next;  /* queue links */
     void *net_state;          /* owned by the network model */
+    void *cookie;             /* owned by the machine protocol (local) */
 };
 
 static inline const void *mcei_msg_data(const mcei_msg_t *m)

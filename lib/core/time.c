@@ -14,8 +14,8 @@ static const char *skip_space(const char *s)
 }
 
 /*
- * Parse "<digits>[.<digits>]" scaled by 10^6 into *micro, exact when the
- * fraction has at most 6 digits beyond which only zeros follow.
+ * Parse "<digits>[.<digits>]" into its integer part, its fraction digits
+ * (up to 18, further digits must be zeros) and their count.
  */
 static int parse_decimal(const char *s, const char **end, uint64_t *ipart,
                          uint64_t *frac, unsigned *fdigits)
@@ -164,6 +164,7 @@ int mcei_parse_size(const char *s, uint64_t *out)
     s = skip_space(s);
     if ((rc = parse_decimal(s, &p, &ip, &fp, &nf)) != MCE_OK)
         return rc;
+    p = skip_space(p);
     switch (*p) {
     case 'k': case 'K': unit = 1ULL << 10; p++; break;
     case 'm': case 'M': unit = 1ULL << 20; p++; break;

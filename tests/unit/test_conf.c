@@ -17,17 +17,7 @@
 #include "conf.h"
 #include "machine.h"
 
-/* The convenience library's engine refers to the program's main (provided
- * by the emulated program in real builds); the unit tests never run it. */
-int mce_user_main(int argc, char **argv);
-int mce_user_main(int argc, char **argv)
-{
-    (void)argc;
-    (void)argv;
-    return 0;
-}
-
-/* ---- temporary files ---------------------------------------------------- */
+/* ---- temporary files --------------------------------------------------- */
 
 #define MAX_TMP 64
 static char *tmp_files[MAX_TMP];
@@ -51,12 +41,14 @@ static void write_all(const char *path, int fd, const char *text)
     }
 }
 
-/* A new file with @p text made by mkstemp; removed by the teardown. */
+/* A new file with @p text made by mkstemp in the test's directory;
+ * removed by the teardown. */
 static char *tmp_file(const char *text)
 {
-    char *path = strdup("/tmp/mcemu-test-conf-XXXXXX");
+    char *path = malloc(strlen(tmp_dir) + sizeof("/cfg-XXXXXX"));
     int fd;
     assert_non_null(path);
+    sprintf(path, "%s/cfg-XXXXXX", tmp_dir);
     fd = mkstemp(path);
     assert_true(fd >= 0);
     write_all(path, fd, text);
@@ -101,7 +93,7 @@ static int group_teardown(void **state)
     return 0;
 }
 
-/* ---- argv helpers -------------------------------------------------------- */
+/* ---- argv helpers ------------------------------------------------------ */
 
 #define MAX_ARGS 32
 
@@ -156,7 +148,7 @@ static void expect_override(mcei_config_t *cfg, const char *key,
     assert_string_equal(kv->value, value);
 }
 
-/* ---- mcei_config_parse ---------------------------------------------------- */
+/* ---- mcei_config_parse ------------------------------------------------- */
 
 static void test_config_defaults(void **state)
 {
@@ -164,8 +156,8 @@ static void test_config_defaults(void **state)
     mcei_config_t cfg;
     args_t a;
     char err[512];
-    char *env[] = {"HOME=/root", "PATH=/bin:/usr/bin", "MCEX=1",
-                   "NOT_MCE_NODES=3", "mce_nodes=4", NULL};
+    char *env[] = {"HOME=/root",      "PATH=/bin:/usr/bin", "MCEX=1",
+                   "NOT_MCE_NODES=3", "mce_nodes=4",        NULL};
     static const char *const argl[] = {"prog", NULL};
     assert_int_equal(parse(&cfg, &a, argl, env, err, sizeof(err)), MCE_OK);
     expect_argv(&a, argl);
@@ -197,18 +189,24 @@ static void test_config_options_removed(void **state)
     mcei_config_t cfg;
     args_t a;
     char err[512];
-    static const char *const argl[] = {
-        "prog",           "a",
-        "--mce-nodes=4",  "b",
-        "--mce-summary",  "c",
-        "--mce-machine=foo", "-x",
-        "--mce-set=latency=3us", "--mce-set=per_byte=1 ns",
-        "--mce-placement=cyclic", "--mce",
-        "d",              "--mce-set=latency=4us",
-        "-mce-nodes=9",   NULL};
-    static const char *const want[] = {"prog", "a",  "b",           "c",
-                                       "-x",   "--mce", "d",        "-mce-nodes=9",
+    static const char *const argl[] = {"prog",
+                                       "a",
+                                       "--mce-nodes=4",
+                                       "b",
+                                       "--mce-summary",
+                                       "c",
+                                       "--mce-machine=foo",
+                                       "-x",
+                                       "--mce-set=latency=3us",
+                                       "--mce-set=per_byte=1 ns",
+                                       "--mce-placement=cyclic",
+                                       "--mce",
+                                       "d",
+                                       "--mce-set=latency=4us",
+                                       "-mce-nodes=9",
                                        NULL};
+    static const char *const want[] = {
+        "prog", "a", "b", "c", "-x", "--mce", "d", "-mce-nodes=9", NULL};
     assert_int_equal(parse(&cfg, &a, argl, NULL, err, sizeof(err)), MCE_OK);
     expect_argv(&a, want);
     assert_int_equal(cfg.nodes, 4);
@@ -264,9 +262,12 @@ static void test_config_every_option(void **state)
     assert_int_equal(cfg.summary, 0);
     mcei_config_free(&cfg);
 
-    static const char *const argl2[] = {
-        "prog", "--mce-compute=none", "--mce-privatize=on",
-        "--mce-stack-size=4G", "--mce-seed=18446744073709551615", NULL};
+    static const char *const argl2[] = {"prog",
+                                        "--mce-compute=none",
+                                        "--mce-privatize=on",
+                                        "--mce-stack-size=4G",
+                                        "--mce-seed=18446744073709551615",
+                                        NULL};
     assert_int_equal(parse(&cfg, &a, argl2, NULL, err, sizeof(err)), MCE_OK);
     assert_int_equal(cfg.compute, MCE_COMPUTE_NONE);
     assert_int_equal(cfg.privatize, MCEI_PRIV_ON);
@@ -289,14 +290,15 @@ static void test_config_double_dash(void **state)
     args_t a;
     char err[512];
     static const char *const argl[] = {
-        "prog", "--mce-nodes=2", "x",           "--",
-        "--mce-nodes=5", "--mce-bogus", "--mce-summary=maybe", "y",
-        "--",   NULL};
+        "prog",        "--mce-nodes=2",       "x", "--", "--mce-nodes=5",
+        "--mce-bogus", "--mce-summary=maybe", "y", "--", NULL};
     /* Nothing after "--" is parsed; the program gets it all, in order.
      * The "--" itself is passed on too (current behaviour). */
-    static const char *const want[] = {
-        "prog", "x", "--", "--mce-nodes=5", "--mce-bogus",
-        "--mce-summary=maybe", "y", "--", NULL};
+    static const char *const want[] = {"prog",        "x",
+                                       "--",          "--mce-nodes=5",
+                                       "--mce-bogus", "--mce-summary=maybe",
+                                       "y",           "--",
+                                       NULL};
     assert_int_equal(parse(&cfg, &a, argl, NULL, err, sizeof(err)), MCE_OK);
     expect_argv(&a, want);
     assert_int_equal(cfg.nodes, 2);
@@ -326,9 +328,11 @@ static void test_config_two_word(void **state)
     mcei_config_free(&cfg);
 
     static const char *const argl2[] = {
-        "prog", "--mce-machine", "box",  "--mce-set", "k=v",
-        "--mce-stack-size", "2M", "bar", "--mce-compute", "none",
-        "--mce-seed", "77", NULL};
+        "prog",      "--mce-machine", "box",
+        "--mce-set", "k=v",           "--mce-stack-size",
+        "2M",        "bar",           "--mce-compute",
+        "none",      "--mce-seed",    "77",
+        NULL};
     static const char *const want2[] = {"prog", "bar", NULL};
     assert_int_equal(parse(&cfg, &a, argl2, NULL, err, sizeof(err)), MCE_OK);
     expect_argv(&a, want2);
@@ -363,16 +367,15 @@ static void test_config_flag_values(void **state)
     static const struct {
         const char *text;
         int value;
-    } cases[] = {{"1", 1},    {"yes", 1},  {"true", 1}, {"on", 1},
-                 {"0", 0},    {"no", 0},   {"false", 0}, {"off", 0}};
+    } cases[] = {{"1", 1}, {"yes", 1}, {"true", 1},  {"on", 1},
+                 {"0", 0}, {"no", 0},  {"false", 0}, {"off", 0}};
     for (size_t i = 0; i < MCEI_ARRAY_SIZE(cases); i++) {
         mcei_config_t cfg;
         args_t a;
         char err[512], opt[64], envv[64];
         snprintf(opt, sizeof(opt), "--mce-verbose=%s", cases[i].text);
         const char *argl[] = {"prog", "--mce-summary", opt, NULL};
-        assert_int_equal(parse(&cfg, &a, argl, NULL, err, sizeof(err)),
-                         MCE_OK);
+        assert_int_equal(parse(&cfg, &a, argl, NULL, err, sizeof(err)), MCE_OK);
         assert_int_equal(cfg.verbose, cases[i].value);
         assert_int_equal(cfg.summary, 1);
         mcei_config_free(&cfg);
@@ -381,8 +384,7 @@ static void test_config_flag_values(void **state)
         snprintf(envv, sizeof(envv), "MCE_SUMMARY=%s", cases[i].text);
         char *env[] = {envv, NULL};
         const char *argl2[] = {"prog", NULL};
-        assert_int_equal(parse(&cfg, &a, argl2, env, err, sizeof(err)),
-                         MCE_OK);
+        assert_int_equal(parse(&cfg, &a, argl2, env, err, sizeof(err)), MCE_OK);
         assert_int_equal(cfg.summary, cases[i].value);
         mcei_config_free(&cfg);
     }
@@ -416,8 +418,8 @@ static void test_config_environment(void **state)
     expect_override(&cfg, "latency", "2us");
     assert_string_equal(cfg.trace, "t.json");
     assert_int_equal(cfg.seed, 42);
-    assert_non_null(strstr(mcei_kv_find(&cfg.overrides, "latency")->origin,
-                           "MCE_SET"));
+    assert_non_null(
+        strstr(mcei_kv_find(&cfg.overrides, "latency")->origin, "MCE_SET"));
     mcei_config_free(&cfg);
 }
 
@@ -443,11 +445,11 @@ static void test_config_precedence(void **state)
     {
         char *env[] = {"MCE_NODES=16", "MCE_SEED=6", "MCE_SUMMARY=no",
                        "MCE_SET=latency=8us", NULL};
-        const char *argl[] = {"prog",       opt, "--mce-nodes=32",
-                              "--mce-set=per_byte=2ns", "arg", NULL};
+        const char *argl[] = {
+            "prog", opt, "--mce-nodes=32", "--mce-set=per_byte=2ns",
+            "arg",  NULL};
         const char *want[] = {"prog", "arg", NULL};
-        assert_int_equal(parse(&cfg, &a, argl, env, err, sizeof(err)),
-                         MCE_OK);
+        assert_int_equal(parse(&cfg, &a, argl, env, err, sizeof(err)), MCE_OK);
         expect_argv(&a, want);
         assert_int_equal(cfg.nodes, 32);                 /* option */
         assert_int_equal(cfg.seed, 6);                   /* environment */
@@ -465,8 +467,7 @@ static void test_config_precedence(void **state)
     {
         char *env[] = {envc, NULL};
         const char *argl[] = {"prog", NULL};
-        assert_int_equal(parse(&cfg, &a, argl, env, err, sizeof(err)),
-                         MCE_OK);
+        assert_int_equal(parse(&cfg, &a, argl, env, err, sizeof(err)), MCE_OK);
         assert_int_equal(cfg.nodes, 8);
         assert_int_equal(cfg.seed, 5);
         assert_int_equal(cfg.summary, 1);
@@ -478,8 +479,7 @@ static void test_config_precedence(void **state)
     {
         char *env[] = {"MCE_NODES=16", envc, NULL};
         const char *argl[] = {"prog", NULL};
-        assert_int_equal(parse(&cfg, &a, argl, env, err, sizeof(err)),
-                         MCE_OK);
+        assert_int_equal(parse(&cfg, &a, argl, env, err, sizeof(err)), MCE_OK);
         assert_int_equal(cfg.nodes, 16);
         assert_int_equal(cfg.seed, 5);
         mcei_config_free(&cfg);
@@ -490,8 +490,7 @@ static void test_config_precedence(void **state)
         char *env[] = {envc, NULL};
         const char *argl[] = {"prog", opt, NULL};
         const char *want[] = {"prog", NULL};
-        assert_int_equal(parse(&cfg, &a, argl, env, err, sizeof(err)),
-                         MCE_OK);
+        assert_int_equal(parse(&cfg, &a, argl, env, err, sizeof(err)), MCE_OK);
         expect_argv(&a, want);
         assert_int_equal(cfg.nodes, 3);
         assert_int_equal(cfg.seed, 1);
@@ -552,23 +551,32 @@ static void test_config_errors(void **state)
          {NULL},
          "option --mce-nodes",
          "'99999999999999999999999'"},
-        {{"--mce-nodes=1073741825"}, {NULL}, "option --mce-nodes",
+        {{"--mce-nodes=1073741825"},
+         {NULL},
+         "option --mce-nodes",
          "'1073741825'"},
         {{"--mce-nodes", "0"}, {NULL}, "option --mce-nodes", "'0'"},
         {{"--mce-compute=fast"}, {NULL}, "option --mce-compute", "'fast'"},
-        {{"--mce-compute=Explicit"}, {NULL}, "option --mce-compute",
+        {{"--mce-compute=Explicit"},
+         {NULL},
+         "option --mce-compute",
          "'Explicit'"},
-        {{"--mce-placement=random"}, {NULL}, "option --mce-placement",
+        {{"--mce-placement=random"},
+         {NULL},
+         "option --mce-placement",
          "'random'"},
-        {{"--mce-privatize=maybe"}, {NULL}, "option --mce-privatize",
+        {{"--mce-privatize=maybe"},
+         {NULL},
+         "option --mce-privatize",
          "'maybe'"},
         {{"--mce-summary=maybe"}, {NULL}, "option --mce-summary", "'maybe'"},
         {{"--mce-summary="}, {NULL}, "option --mce-summary", NULL},
         {{"--mce-help=2"}, {NULL}, "option --mce-help", "'2'"},
         {{"--mce-stack-size=1"}, {NULL}, "option --mce-stack-size", "'1'"},
-        {{"--mce-stack-size=12Q"}, {NULL}, "option --mce-stack-size",
-         "'12Q'"},
-        {{"--mce-stack-size=16383"}, {NULL}, "option --mce-stack-size",
+        {{"--mce-stack-size=12Q"}, {NULL}, "option --mce-stack-size", "'12Q'"},
+        {{"--mce-stack-size=16383"},
+         {NULL},
+         "option --mce-stack-size",
          "'16383'"},
         {{"--mce-stack-size=5G"}, {NULL}, "option --mce-stack-size", "'5G'"},
         {{"--mce-seed=-1"}, {NULL}, "option --mce-seed", "'-1'"},
@@ -576,34 +584,52 @@ static void test_config_errors(void **state)
         {{"--mce-set=latency"}, {NULL}, "option --mce-set", "'latency'"},
         {{"--mce-set==5"}, {NULL}, "option --mce-set", "'=5'"},
         {{"--mce-set=latency="}, {NULL}, "option --mce-set", "'latency='"},
-        {{"--mce-set=bad key=1"}, {NULL}, "option --mce-set",
+        {{"--mce-set=bad key=1"},
+         {NULL},
+         "option --mce-set",
          "invalid key 'bad key'"},
         {{"--mce-machine="}, {NULL}, "option --mce-machine", "empty"},
         {{"--mce-trace="}, {NULL}, "option --mce-trace", "empty"},
         {{"--mce-config="}, {NULL}, "--mce-config", "empty"},
         /* a good option before a bad one does not hide the error */
-        {{"--mce-nodes=4", "x", "--mce-compute=slow"}, {NULL},
-         "option --mce-compute", "'slow'"},
+        {{"--mce-nodes=4", "x", "--mce-compute=slow"},
+         {NULL},
+         "option --mce-compute",
+         "'slow'"},
         /* environment */
-        {{NULL}, {"MCE_BOGUS=1"}, "environment variable MCE_BOGUS",
+        {{NULL},
+         {"MCE_BOGUS=1"},
+         "environment variable MCE_BOGUS",
          "not an mcemu setting"},
         {{NULL}, {"MCE_nodes=4"}, "environment variable MCE_nodes", NULL},
         {{NULL}, {"MCE_=4"}, "environment variable MCE_", NULL},
-        {{NULL}, {"MCE_NODES=many"}, "environment variable MCE_NODES",
+        {{NULL},
+         {"MCE_NODES=many"},
+         "environment variable MCE_NODES",
          "'many'"},
         {{NULL}, {"MCE_NODES=0"}, "environment variable MCE_NODES", "'0'"},
-        {{NULL}, {"MCE_COMPUTE=fast"}, "environment variable MCE_COMPUTE",
+        {{NULL},
+         {"MCE_COMPUTE=fast"},
+         "environment variable MCE_COMPUTE",
          "'fast'"},
-        {{NULL}, {"MCE_SUMMARY=maybe"}, "environment variable MCE_SUMMARY",
+        {{NULL},
+         {"MCE_SUMMARY=maybe"},
+         "environment variable MCE_SUMMARY",
          "'maybe'"},
-        {{NULL}, {"MCE_STACK_SIZE=1"}, "environment variable MCE_STACK_SIZE",
+        {{NULL},
+         {"MCE_STACK_SIZE=1"},
+         "environment variable MCE_STACK_SIZE",
          "'1'"},
-        {{NULL}, {"MCE_SET=novalue"}, "environment variable MCE_SET",
+        {{NULL},
+         {"MCE_SET=novalue"},
+         "environment variable MCE_SET",
          "'novalue'"},
         /* a bad environment value fails even when an option would override
          * it */
-        {{"--mce-nodes=2"}, {"MCE_NODES=many"},
-         "environment variable MCE_NODES", "'many'"},
+        {{"--mce-nodes=2"},
+         {"MCE_NODES=many"},
+         "environment variable MCE_NODES",
+         "'many'"},
     };
     for (size_t i = 0; i < MCEI_ARRAY_SIZE(cases); i++)
         check_error(cases[i].argv, (char **)cases[i].env, cases[i].want1,
@@ -654,7 +680,7 @@ static void test_config_file_errors(void **state)
     }
 }
 
-/* ---- key = value files ---------------------------------------------------- */
+/* ---- key = value files ------------------------------------------------- */
 
 static void test_kv_load_good(void **state)
 {
@@ -760,8 +786,7 @@ static void test_kv_load_bad(void **state)
         mcei_kvlist_t kv = {0};
         char err[512] = "", path[256];
         snprintf(path, sizeof(path), "%s/absent.conf", tmp_dir);
-        assert_int_equal(mcei_kv_load(&kv, path, err, sizeof(err)),
-                         MCE_ERR_IO);
+        assert_int_equal(mcei_kv_load(&kv, path, err, sizeof(err)), MCE_ERR_IO);
         assert_non_null(strstr(err, path));
         assert_int_equal(kv.count, 0);
     }
@@ -797,7 +822,7 @@ static void test_kv_set(void **state)
     mcei_kv_free(&kv);
 }
 
-/* ---- machine descriptions ------------------------------------------------- */
+/* ---- machine descriptions ---------------------------------------------- */
 
 static char search_path[512];
 
@@ -829,10 +854,10 @@ static void make_machines(void)
                           "latency = 1 us\n"
                           "latncy = 2 us\n");
     dir_file("broken.conf", "latency = 1 us\nlatency 5 us\n");
-    dir_file("badval.conf", "latency = fast\nper_byte = -1\nspeed = 1.0000001\n");
+    dir_file("badval.conf",
+             "latency = fast\nper_byte = -1\nspeed = 1.0000001\n");
     /* a colon list: a missing directory, an empty entry, then ours */
-    snprintf(search_path, sizeof(search_path), "%s/none::%s", tmp_dir,
-             tmp_dir);
+    snprintf(search_path, sizeof(search_path), "%s/none::%s", tmp_dir, tmp_dir);
 }
 
 static void expect_time(mcei_machine_t *m, const char *key, mce_time_t want)
@@ -863,12 +888,11 @@ static void test_machine_by_name(void **state)
     expect_time(&m, "latency", 5 * 1000 * 1000);
     expect_time(&m, "per_byte", 10 * 1000);
     expect_time(&m, "bare", 3 * 1000 * 1000); /* bare numbers are us */
-    assert_int_equal(mcei_machine_micro(&m, "scale", 1, 0, &u, err,
-                                        sizeof(err)),
-                     MCE_OK);
-    assert_int_equal(u, 1250000);
     assert_int_equal(
-        mcei_machine_u64(&m, "count", 1, 0, &u, err, sizeof(err)), MCE_OK);
+        mcei_machine_micro(&m, "scale", 1, 0, &u, err, sizeof(err)), MCE_OK);
+    assert_int_equal(u, 1250000);
+    assert_int_equal(mcei_machine_u64(&m, "count", 1, 0, &u, err, sizeof(err)),
+                     MCE_OK);
     assert_int_equal(u, 7);
     /* every key read: nothing unused */
     assert_int_equal(mcei_machine_check_unused(&m, err, sizeof(err)), MCE_OK);
@@ -893,11 +917,11 @@ static void test_machine_inherit(void **state)
     assert_string_equal(m.path, path);
     expect_time(&m, "latency", 2 * 1000 * 1000); /* child overrides */
     expect_time(&m, "per_byte", 10 * 1000);      /* inherited */
-    assert_int_equal(
-        mcei_machine_u64(&m, "extra", 1, 0, &u, err, sizeof(err)), MCE_OK);
+    assert_int_equal(mcei_machine_u64(&m, "extra", 1, 0, &u, err, sizeof(err)),
+                     MCE_OK);
     assert_int_equal(u, 9);
-    assert_int_equal(
-        mcei_machine_u64(&m, "count", 1, 0, &u, err, sizeof(err)), MCE_OK);
+    assert_int_equal(mcei_machine_u64(&m, "count", 1, 0, &u, err, sizeof(err)),
+                     MCE_OK);
     assert_int_equal(u, 7);
     assert_null(mcei_kv_find(&m.kv, "inherit"));
     /* origins tell which file each key came from */
@@ -914,8 +938,8 @@ static void test_machine_inherit(void **state)
     assert_string_equal(m.name, "grand");
     expect_time(&m, "per_byte", 1);
     expect_time(&m, "latency", 2 * 1000 * 1000);
-    assert_int_equal(
-        mcei_machine_u64(&m, "extra", 1, 0, &u, err, sizeof(err)), MCE_OK);
+    assert_int_equal(mcei_machine_u64(&m, "extra", 1, 0, &u, err, sizeof(err)),
+                     MCE_OK);
     assert_int_equal(u, 9);
     mcei_machine_free(&m);
 
@@ -988,40 +1012,40 @@ static void test_machine_errors(void **state)
     make_machines();
 
     /* unknown name: the message says where it looked */
-    assert_int_equal(mcei_machine_load(&m, "cray-9", search_path, NULL, err,
-                                       sizeof(err)),
-                     MCE_ERR_MACHINE);
+    assert_int_equal(
+        mcei_machine_load(&m, "cray-9", search_path, NULL, err, sizeof(err)),
+        MCE_ERR_MACHINE);
     assert_non_null(strstr(err, "unknown machine 'cray-9'"));
     snprintf(where, sizeof(where), "%s/cray-9.conf", tmp_dir);
     assert_non_null(strstr(err, where));
     assert_null(m.name);
 
-    assert_int_equal(mcei_machine_load(&m, "bad name!", search_path, NULL,
-                                       err, sizeof(err)),
-                     MCE_ERR_MACHINE);
+    assert_int_equal(
+        mcei_machine_load(&m, "bad name!", search_path, NULL, err, sizeof(err)),
+        MCE_ERR_MACHINE);
     assert_non_null(strstr(err, "bad name!"));
 
     /* inherit loops, direct and through another file */
     static const char *const loops[] = {"loopa", "loopb", "self"};
     for (size_t i = 0; i < MCEI_ARRAY_SIZE(loops); i++) {
         err[0] = '\0';
-        assert_int_equal(mcei_machine_load(&m, loops[i], search_path, NULL,
-                                           err, sizeof(err)),
+        assert_int_equal(mcei_machine_load(&m, loops[i], search_path, NULL, err,
+                                           sizeof(err)),
                          MCE_ERR_MACHINE);
         assert_non_null(strstr(err, "inherit"));
         assert_null(m.name);
     }
 
     /* inherit of a machine that does not exist */
-    assert_int_equal(mcei_machine_load(&m, "orphan", search_path, NULL, err,
-                                       sizeof(err)),
-                     MCE_ERR_MACHINE);
+    assert_int_equal(
+        mcei_machine_load(&m, "orphan", search_path, NULL, err, sizeof(err)),
+        MCE_ERR_MACHINE);
     assert_non_null(strstr(err, "does-not-exist"));
 
     /* syntax error in the file */
-    assert_int_equal(mcei_machine_load(&m, "broken", search_path, NULL, err,
-                                       sizeof(err)),
-                     MCE_ERR_MACHINE);
+    assert_int_equal(
+        mcei_machine_load(&m, "broken", search_path, NULL, err, sizeof(err)),
+        MCE_ERR_MACHINE);
     snprintf(where, sizeof(where), "%s/broken.conf:2", tmp_dir);
     assert_non_null(strstr(err, where));
     assert_null(m.name);
@@ -1069,14 +1093,12 @@ static void test_machine_getters(void **state)
 
     /* missing keys: the default when optional, a named error when required */
     t = 123;
-    assert_int_equal(mcei_machine_time(&m, "nope", 0, 77, &t, err,
-                                       sizeof(err)),
+    assert_int_equal(mcei_machine_time(&m, "nope", 0, 77, &t, err, sizeof(err)),
                      MCE_OK);
     assert_int_equal(t, 77);
     t = 123;
     err[0] = '\0';
-    assert_int_equal(mcei_machine_time(&m, "nope", 1, 77, &t, err,
-                                       sizeof(err)),
+    assert_int_equal(mcei_machine_time(&m, "nope", 1, 77, &t, err, sizeof(err)),
                      MCE_ERR_MACHINE);
     assert_int_equal(t, 123);
     assert_non_null(strstr(err, "required key 'nope' missing"));
@@ -1104,16 +1126,16 @@ static void test_machine_getters(void **state)
         mcei_machine_load(&m, "badval", search_path, NULL, err, sizeof(err)),
         MCE_OK);
     t = 123;
-    assert_int_equal(mcei_machine_time(&m, "latency", 1, 0, &t, err,
-                                       sizeof(err)),
-                     MCE_ERR_MACHINE);
+    assert_int_equal(
+        mcei_machine_time(&m, "latency", 1, 0, &t, err, sizeof(err)),
+        MCE_ERR_MACHINE);
     assert_int_equal(t, 123);
     snprintf(where, sizeof(where), "%s/badval.conf:1", tmp_dir);
     assert_non_null(strstr(err, where));
     assert_non_null(strstr(err, "key 'latency': 'fast' is not a time"));
-    assert_int_equal(mcei_machine_time(&m, "per_byte", 0, 0, &t, err,
-                                       sizeof(err)),
-                     MCE_ERR_MACHINE);
+    assert_int_equal(
+        mcei_machine_time(&m, "per_byte", 0, 0, &t, err, sizeof(err)),
+        MCE_ERR_MACHINE);
     assert_non_null(strstr(err, "'per_byte'"));
     assert_int_equal(
         mcei_machine_micro(&m, "speed", 0, 0, &u, err, sizeof(err)),
@@ -1133,9 +1155,8 @@ static void test_machine_check_unused(void **state)
         mcei_machine_load(&m, "typo", search_path, NULL, err, sizeof(err)),
         MCE_OK);
     assert_string_equal(mcei_machine_str(&m, "network", NULL), "ideal");
-    assert_int_equal(mcei_machine_time(&m, "latency", 1, 0, &t, err,
-                                       sizeof(err)),
-                     MCE_OK);
+    assert_int_equal(
+        mcei_machine_time(&m, "latency", 1, 0, &t, err, sizeof(err)), MCE_OK);
     err[0] = '\0';
     assert_int_equal(mcei_machine_check_unused(&m, err, sizeof(err)),
                      MCE_ERR_MACHINE);

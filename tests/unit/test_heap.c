@@ -13,8 +13,8 @@
 
 typedef struct item {
     uint32_t key;
-    size_t id;   /* index in the test's array */
-    int popped;  /* set when the heap hands it back */
+    size_t id;  /* index in the test's array */
+    int popped; /* set when the heap hands it back */
 } item_t;
 
 static int item_less(const void *a, const void *b)
@@ -186,7 +186,8 @@ static void test_heap_growth(void **state)
         assert_true(h.cap >= h.count);
     }
     assert_int_equal(h.count, N);
-    assert_true(grows >= 2); /* reallocated at least once after the first allocation */
+    /* reallocated at least once after the first allocation */
+    assert_true(grows >= 2);
     /* pops are non-decreasing and return every item once */
     uint32_t last = 0;
     size_t popped = 0;

@@ -18,10 +18,10 @@ typedef struct np {
 
 /* Hand-picked shapes: N == P, N == P + 1, prime N, one rank, many ranks. */
 static const np_t special[] = {
-    {1, 1},    {2, 2},    {7, 7},    {64, 64},   {2, 1},    {8, 7},
-    {65, 64},  {1000, 999}, {97, 2}, {97, 3},    {97, 7},   {97, 10},
-    {97, 96},  {97, 97},  {101, 4},  {101, 100}, {1009, 16}, {1009, 1000},
-    {13, 5},   {12, 5},   {10, 3},   {1024, 1},  {1024, 3}, {4096, 64},
+    {1, 1},   {2, 2},      {7, 7},   {64, 64},   {2, 1},     {8, 7},
+    {65, 64}, {1000, 999}, {97, 2},  {97, 3},    {97, 7},    {97, 10},
+    {97, 96}, {97, 97},    {101, 4}, {101, 100}, {1009, 16}, {1009, 1000},
+    {13, 5},  {12, 5},     {10, 3},  {1024, 1},  {1024, 3},  {4096, 64},
 };
 
 /* Checks common to both policies. */
@@ -180,8 +180,8 @@ static void test_place_examples(void **state)
 
     /* N == P: one node per rank, node i on rank i, both policies */
     for (int pol = MCEI_PLACE_BLOCK; pol <= MCEI_PLACE_CYCLIC; pol++) {
-        assert_int_equal(
-            mcei_place_init(&p, 9, 9, (mcei_placement_t)pol), MCE_OK);
+        assert_int_equal(mcei_place_init(&p, 9, 9, (mcei_placement_t)pol),
+                         MCE_OK);
         for (int node = 0; node < 9; node++) {
             assert_int_equal(mcei_place_rank_of(&p, node), node);
             assert_int_equal(mcei_place_local_index(&p, node), 0);
@@ -204,14 +204,14 @@ static void test_place_init_rejects(void **state)
     static const struct {
         int nodes, ranks, policy;
     } bad[] = {
-        {3, 4, MCEI_PLACE_BLOCK},  /* fewer nodes than ranks */
+        {3, 4, MCEI_PLACE_BLOCK}, /* fewer nodes than ranks */
         {0, 1, MCEI_PLACE_CYCLIC},
         {1, 2, MCEI_PLACE_CYCLIC},
-        {4, 0, MCEI_PLACE_BLOCK},  /* ranks <= 0 */
+        {4, 0, MCEI_PLACE_BLOCK}, /* ranks <= 0 */
         {4, -1, MCEI_PLACE_BLOCK},
         {0, 0, MCEI_PLACE_BLOCK},
         {-5, -5, MCEI_PLACE_CYCLIC},
-        {4, 2, 2},                 /* no such policy */
+        {4, 2, 2}, /* no such policy */
         {4, 2, -1},
         {4, 2, 99},
     };

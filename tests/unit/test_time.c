@@ -20,7 +20,7 @@ typedef struct time_case {
     mce_time_t expect;
 } time_case_t;
 
-/* ---- mcei_time_parse: accepted input ---------------------------------- */
+/* ---- mcei_time_parse: accepted input ----------------------------------- */
 
 static void test_time_parse_units(void **state)
 {
@@ -96,7 +96,7 @@ static void test_time_parse_unit_ratios(void **state)
     assert_int_equal(MCE_S, 1000000000000ULL);
 }
 
-/* ---- mcei_time_parse: rejected input ---------------------------------- */
+/* ---- mcei_time_parse: rejected input ----------------------------------- */
 
 typedef struct bad_case {
     const char *text;
@@ -145,9 +145,8 @@ static void test_time_parse_rejects(void **state)
         mce_time_t out = SENTINEL;
         int rc = mcei_time_parse(cases[i].text, 1, &out);
         if (rc != cases[i].expect_rc || out != SENTINEL)
-            print_error("case '%s': rc %d (want %d), out %llu\n",
-                        cases[i].text, rc, cases[i].expect_rc,
-                        (unsigned long long)out);
+            print_error("case '%s': rc %d (want %d), out %llu\n", cases[i].text,
+                        rc, cases[i].expect_rc, (unsigned long long)out);
         assert_int_equal(rc, cases[i].expect_rc);
         assert_int_equal(out, SENTINEL); /* untouched on error */
     }
@@ -211,12 +210,12 @@ static void test_time_mul(void **state)
     assert_int_equal(out, 10000ULL * 1048576ULL);
 
     const uint64_t bad[][2] = {
-        {UINT64_MAX, 1},            /* == INF */
-        {1, UINT64_MAX},            /* == INF */
-        {UINT64_MAX / 3, 3},        /* 0x5555... x 3 == UINT64_MAX */
-        {UINT64_MAX / 5, 5},        /* 0x3333... x 5 == UINT64_MAX */
-        {1ULL << 32, 1ULL << 32},   /* wraps to 0 */
-        {1ULL << 63, 2},            /* wraps to 0 */
+        {UINT64_MAX, 1},          /* == INF */
+        {1, UINT64_MAX},          /* == INF */
+        {UINT64_MAX / 3, 3},      /* 0x5555... x 3 == UINT64_MAX */
+        {UINT64_MAX / 5, 5},      /* 0x3333... x 5 == UINT64_MAX */
+        {1ULL << 32, 1ULL << 32}, /* wraps to 0 */
+        {1ULL << 63, 2},          /* wraps to 0 */
         {UINT64_MAX, UINT64_MAX},
     };
     for (size_t i = 0; i < MCEI_ARRAY_SIZE(bad); i++) {
@@ -261,8 +260,8 @@ static void test_time_format(void **state)
     mcei_time_format(UINT64_MAX - 1, small, sizeof(small));
     assert_string_equal(small, "18446744.073709551614 s");
     /* round trip through the parser */
-    const mce_time_t samples[] = {0, 1, 999, 360000, 5 * MCE_US + 7,
-                                  123456789012345ULL, UINT64_MAX - 1};
+    const mce_time_t samples[] = {
+        0, 1, 999, 360000, 5 * MCE_US + 7, 123456789012345ULL, UINT64_MAX - 1};
     for (size_t i = 0; i < MCEI_ARRAY_SIZE(samples); i++) {
         mce_time_t back = SENTINEL;
         mcei_time_format(samples[i], buf, sizeof(buf));
@@ -271,7 +270,7 @@ static void test_time_format(void **state)
     }
 }
 
-/* ---- sizes, integers, millionths -------------------------------------- */
+/* ---- sizes, integers, millionths --------------------------------------- */
 
 typedef struct u64_case {
     const char *text;
@@ -317,9 +316,9 @@ static void test_parse_size(void **state)
         assert_int_equal(out, good[i].expect);
     }
     const char *const bad[] = {
-        "",     "K",     "abc",   "12Q",  "12KQ", "1T",   "1B",
-        "1iB",  "1KiBx", "1KBB",  "-1K",  "+1K",  "1.5",  "1.3K",
-        "0.1M", "1e3",   "1.2.3", "0x10", "1 2",  "K1",   NULL,
+        "",     "K",     "abc",   "12Q",  "12KQ", "1T",  "1B",
+        "1iB",  "1KiBx", "1KBB",  "-1K",  "+1K",  "1.5", "1.3K",
+        "0.1M", "1e3",   "1.2.3", "0x10", "1 2",  "K1",  NULL,
     };
     for (size_t i = 0; i < MCEI_ARRAY_SIZE(bad); i++) {
         uint64_t out = SENTINEL;
@@ -342,20 +341,16 @@ static void test_parse_u64(void **state)
 {
     (void)state;
     const u64_case_t good[] = {
-        {"0", 0},
-        {"42", 42},
-        {" 7 ", 7},
-        {"007", 7},
-        {"1000000", 1000000},
-        {"18446744073709551615", UINT64_MAX},
+        {"0", 0},   {"42", 42},           {" 7 ", 7},
+        {"007", 7}, {"1000000", 1000000}, {"18446744073709551615", UINT64_MAX},
     };
     for (size_t i = 0; i < MCEI_ARRAY_SIZE(good); i++) {
         uint64_t out = SENTINEL;
         assert_int_equal(mcei_parse_u64(good[i].text, &out), MCE_OK);
         assert_int_equal(out, good[i].expect);
     }
-    const char *const bad[] = {"",    " ",   "-1",  "+1",   "1.0", "12a",
-                               "a12", "0x10", "1 2", "1K",  NULL};
+    const char *const bad[] = {"",    " ",    "-1",  "+1", "1.0", "12a",
+                               "a12", "0x10", "1 2", "1K", NULL};
     for (size_t i = 0; i < MCEI_ARRAY_SIZE(bad); i++) {
         uint64_t out = SENTINEL;
         assert_int_equal(mcei_parse_u64(bad[i], &out), MCE_ERR_INVAL);
