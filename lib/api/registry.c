@@ -8,16 +8,18 @@
 #include "../core/engine.h"
 
 extern int mce_user_main(int argc, char **argv) __attribute__((weak));
+extern int mce_vx_main(int argc, char **argv) __attribute__((weak));
 
 static const struct {
     const char *name, *default_machine, *symbol;
 } entries[] = {
     {"native", "ideal", "mce_user_main"},
+    {"vertex", "ncube", "mce_vx_main"},
 };
 
 int mcei_api_resolve(mcei_personality_t *out, char *err, size_t errlen)
 {
-    mcei_main_fn fns[] = {mce_user_main};
+    mcei_main_fn fns[] = {mce_user_main, mce_vx_main};
     int found = -1;
     for (size_t i = 0; i < MCEI_ARRAY_SIZE(entries); i++) {
         if (fns[i] == NULL)

@@ -228,7 +228,8 @@ static int timer_less(const void *a, const void *b)
 }
 
 int mcei_timer_at(mcei_vn_t *vn, mce_time_t t, int64_t kind,
-                  const uint64_t aux[2], void *cookie)
+                  const uint64_t aux[2], void *cookie, const void *buf,
+                  size_t size)
 {
     mcei_engine_t *eng = mcei_eng;
     mcei_msg_t *m;
@@ -238,6 +239,16 @@ int mcei_timer_at(mcei_vn_t *vn, mce_time_t t, int64_t kind,
                       t, eng->window_start);
     if ((m = msg_alloc(eng)) == NULL)
         return MCE_ERR_NOMEM;
+    if (size > MCEI_INLINE) {
+        if ((m->payload = malloc(size)) == NULL) {
+            mcei_msg_release(m);
+            return MCE_ERR_NOMEM;
+        }
+        memcpy(m->payload, buf, size);
+    } else if (size > 0) {
+        memcpy(m->w.data, buf, size);
+    }
+    m->w.size = size;
     m->w.ts = t;
     m->w.seq = vn->timer_seq++;
     m->w.type = kind;

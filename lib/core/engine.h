@@ -168,9 +168,11 @@ int mcei_send_at(mcei_vn_t *vn, mce_time_t t, int dst, uint32_t ctx,
                  const uint64_t aux[2], mcei_msg_t **out);
 /* A node-local event at time @p t (>= the current window start): the
  * protocol's on_arrival receives a message with ctx MCEI_CTX_TIMER, type
- * @p kind, the given aux words and cookie, in the node's time order. */
+ * @p kind, the given aux words, cookie and a copy of @p size bytes of
+ * @p buf (may be NULL/0), in the node's time order. */
 int mcei_timer_at(mcei_vn_t *vn, mce_time_t t, int64_t kind,
-                  const uint64_t aux[2], void *cookie);
+                  const uint64_t aux[2], void *cookie, const void *buf,
+                  size_t size);
 /* Make @p vn's private globals live before a protocol handler or a wait
  * condition touches the node's memory (flags, receive buffers). */
 void mcei_vn_memory(mcei_vn_t *vn);

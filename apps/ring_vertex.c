@@ -1,0 +1,213 @@
+/* ring_vertex: the ring experiment of Mudge, Buzzard and Abdel-Rahman
+ * (1987, section 5, Table 1).  The nodes form a ring embedded in the
+ * hypercube by a Gray code, so every hop is between neighbours; a message
+ * of m bytes goes around the ring R times and the time per hop gives
+ * t_comm(m) = f + x m.  Run for several sizes with standard Vertex
+ * (nwrite/nread) and extended Vertex (send/rcvreq), fit f and x by least
+ * squares and print them beside the seed's values.
+ *
+ *   ./ring_vertex --mce-nodes=16 [--rounds=R] [--sizes=0,256,...]
+ *                 [--scheme=standard|extended|both]
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "vertex.h"
+
+#define MAX_SIZES 32
+
+static int gray(int i)
+{
+    return i ^ (i >> 1);
+}
+
+static int position_of(int node, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (gray(i) == node)
+            return i;
+    return -1;
+}
+
+static int die(int me, const char *what, int rc)
+{
+    fprintf(stderr, "ring_vertex: node %d: %s failed (%d)\n", me, what, rc);
+    return 1;
+}
+
+/* One measurement: seconds of virtual time per hop, on node 0. */
+static int run(int extended, int bytes, int rounds, double *per_hop)
+{
+    int me, pid, host, dim, n = ncubesize();
+    whoami(&me, &pid, &host, &dim);
+    int pos = position_of(me, n);
+    int right = gray((pos + 1) % n), left = gray((pos + n - 1) % n);
+    char *buf = calloc(1, (size_t)bytes + 1);
+    int rflag = 0, sflag = 1, src, type, rc;
+    mce_time_t t0;
+
+    if (buf == NULL)
+        return die(me, "malloc", 0);
+    if (n == 1) {
+        *per_hop = 0;
+        free(buf);
+        return 0;
+    }
+    if (extended) {
+        if ((rc = chanmode(right, VX_EXTENDED)) < 0 ||
+            (rc = chanmode(left, VX_EXTENDED)) < 0 ||
+            (rc = rcvreq(buf, bytes, left, 7, &rflag)) < 0)
+            return die(me, "extended set-up", rc);
+    }
+    /* Everybody is ready (receives posted) before the token starts. */
+    if (me == 0) {
+        for (int i = 1; i < n; i++) {
+            src = -1;
+            type = 9;
+            if ((rc = nread(buf, 0, &src, &type, NULL)) < 0)
+                return die(me, "nread (start)", rc);
+        }
+        for (int i = 1; i < n; i++)
+            if ((rc = nwrite(buf, 0, i, 10, NULL)) < 0)
+                return die(me, "nwrite (start)", rc);
+    } else {
+        src = 0;
+        type = 10;
+        if ((rc = nwrite(buf, 0, 0, 9, NULL)) < 0 ||
+            (rc = nread(buf, 0, &src, &type, NULL)) < 0)
+            return die(me, "start handshake", rc);
+    }
+    /* Round 0 warms up (the start messages may still hold the channels);
+     * the clock starts when the token is back at node 0.  Every node
+     * forwards the token as soon as it has it and re-posts its receive
+     * afterwards, off the token's path. */
+    t0 = 0;
+    if (extended && pos == 0 && (rc = send(buf, bytes, right, 7, &sflag)) < 0)
+        return die(me, "send", rc);
+    for (int r = 0; r <= rounds; r++) {
+        if (extended) {
+            flagwait(&rflag);
+            if (pos == 0 && r == 0)
+                t0 = mce_now();
+            if (pos == 0 && r == rounds)
+                break;
+            if ((rc = send(buf, bytes, right, 7, &sflag)) < 0)
+                return die(me, "send", rc);
+            flagwait(&sflag);
+            if (r < rounds && (rc = rcvreq(buf, bytes, left, 7, &rflag)) < 0)
+                return die(me, "rcvreq", rc);
+        } else {
+            if (r == 1 && pos == 0)
+                t0 = mce_now();
+            if (pos != 0) {
+                src = left;
+                type = 7;
+                if ((rc = nread(buf, bytes, &src, &type, NULL)) != bytes)
+                    return die(me, "nread", rc);
+            }
+            if ((rc = nwrite(buf, bytes, right, 7, NULL)) != bytes)
+                return die(me, "nwrite", rc);
+            if (pos == 0) {
+                src = left;
+                type = 7;
+                if ((rc = nread(buf, bytes, &src, &type, NULL)) != bytes)
+                    return die(me, "nread", rc);
+            }
+        }
+    }
+    *per_hop = (double)(mce_now() - t0) / (double)MCE_S / rounds / n;
+    /* Nobody starts the next measurement (whose interrupts would steal
+     * time from node 0) before node 0 has read its clock. */
+    if (me == 0) {
+        for (int i = 1; i < n; i++)
+            if ((rc = nwrite(buf, 0, i, 11, NULL)) < 0)
+                return die(me, "nwrite (end)", rc);
+    } else {
+        src = 0;
+        type = 11;
+        if ((rc = nread(buf, 0, &src, &type, NULL)) < 0)
+            return die(me, "nread (end)", rc);
+    }
+    if (extended) {
+        chanmode(right, VX_STANDARD);
+        chanmode(left, VX_STANDARD);
+    }
+    free(buf);
+    return 0;
+}
+
+static void fit(const int *m, const double *t, int k, double *f, double *x)
+{
+    double sm = 0, st = 0, smm = 0, smt = 0;
+    for (int i = 0; i < k; i++) {
+        sm += m[i];
+        st += t[i];
+        smm += (double)m[i] * m[i];
+        smt += (double)m[i] * t[i];
+    }
+    *x = (k * smt - sm * st) / (k * smm - sm * sm);
+    *f = (st - *x * sm) / k;
+}
+
+int main(int argc, char **argv)
+{
+    int sizes[MAX_SIZES] = {0, 128, 256, 512, 1024, 2048, 4096};
+    int nsizes = 7, rounds = 20, schemes = 3;
+    int me = mce_node();
+
+    for (int i = 1; i < argc; i++) {
+        char *end;
+        if (strncmp(argv[i], "--rounds=", 9) == 0) {
+            rounds = (int)strtol(argv[i] + 9, &end, 10);
+            if (*end || rounds <= 0)
+                goto usage;
+        } else if (strncmp(argv[i], "--sizes=", 8) == 0) {
+            char *p = argv[i] + 8;
+            for (nsizes = 0; *p && nsizes < MAX_SIZES; nsizes++) {
+                sizes[nsizes] = (int)strtol(p, &end, 10);
+                if (end == p || sizes[nsizes] < 0)
+                    goto usage;
+                p = *end == ',' ? end + 1 : end;
+            }
+            if (nsizes < 2)
+                goto usage;
+        } else if (strcmp(argv[i], "--scheme=standard") == 0) {
+            schemes = 1;
+        } else if (strcmp(argv[i], "--scheme=extended") == 0) {
+            schemes = 2;
+        } else if (strcmp(argv[i], "--scheme=both") == 0) {
+            schemes = 3;
+        } else {
+            goto usage;
+        }
+    }
+    if (me == 0)
+        printf("ring_vertex: %d nodes, %d rounds per size\n", ncubesize(),
+               rounds);
+    for (int s = 1; s <= 2; s++) {
+        double t[MAX_SIZES], f, x;
+        if (!(schemes & s))
+            continue;
+        for (int i = 0; i < nsizes; i++) {
+            if (run(s == 2, sizes[i], rounds, &t[i]) != 0)
+                return 1;
+            if (me == 0)
+                printf("ring_vertex: %-8s %6d bytes %10.2f us per message\n",
+                       s == 2 ? "extended" : "standard", sizes[i], t[i] * 1e6);
+        }
+        if (me == 0) {
+            fit(sizes, t, nsizes, &f, &x);
+            printf("ring_vertex: %-8s fixed %.2f us/message (seed %.2f), "
+                   "incremental %.4f us/byte (seed %.2f)\n",
+                   s == 2 ? "extended" : "standard", f * 1e6,
+                   s == 2 ? 83.20 : 466.40, x * 1e6, s == 2 ? 1.29 : 3.14);
+        }
+    }
+    return 0;
+usage:
+    if (me == 0)
+        fprintf(stderr, "usage: ring_vertex [--rounds=R] [--sizes=A,B,...] "
+                        "[--scheme=standard|extended|both]\n");
+    return 2;
+}

@@ -1,0 +1,284 @@
+/* NCUBE Vertex personality: argument checking and Vertex's conventions
+ * (negative returns, -1 wildcards written back) over the ncube machine
+ * protocol. */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "../../core/engine.h"
+#include "../../machines/ncube/ncube.h"
+#include "vertex.h"
+
+/* The calling node, on an NCUBE machine; a clear end otherwise. */
+static mcei_vn_t *enter(const char *call, const mcei_ncube_costs_t **c)
+{
+    mcei_vn_t *vn = mcei_enter();
+    if (vn == NULL) {
+        mcei_log("%s: called outside a node program", call);
+        return NULL;
+    }
+    if (!mcei_ncube_active(c))
+        mcei_vn_fatal(vn,
+                      "%s: Vertex calls need an NCUBE machine (protocol "
+                      "ncube); machine '%s' is not one (use "
+                      "--mce-machine=ncube)",
+                      call, mcei_eng->machine.name);
+    return vn;
+}
+
+static int fail(mcei_vn_t *vn, const char *call, int code, const char *fmt,
+                ...) __attribute__((format(printf, 4, 5)));
+static int fail(mcei_vn_t *vn, const char *call, int code, const char *fmt,
+                ...)
+{
+    char msg[256];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof(msg), fmt, ap);
+    va_end(ap);
+    mcei_log("node %d: %s: %s", vn->id, call, msg);
+    mcei_leave(vn);
+    return code;
+}
+
+static int neighbour_error(mcei_vn_t *vn, const char *call, int rc, int who)
+{
+    if (rc == MCE_ERR_NODE)
+        return fail(vn, call, VX_ENOTNN,
+                    "node %d is not a nearest neighbour (extended Vertex "
+                    "talks to neighbours only)",
+                    who);
+    if (rc == MCE_ERR_STATE)
+        return fail(vn, call, VX_EMODE,
+                    "the channel to node %d is in standard mode (call "
+                    "chanmode(%d, VX_EXTENDED) first)",
+                    who, who);
+    return fail(vn, call, VX_EINVAL, "%s", mce_strerror(rc));
+}
+
+MCE_EXPORT int mce_vx_nwrite(const void *buf, int nbytes, int dest, int type,
+                             int *flag)
+{
+    const mcei_ncube_costs_t *c;
+    mcei_vn_t *vn = enter("nwrite", &c);
+    int rc;
+    if (vn == NULL)
+        return VX_EINVAL;
+    if (nbytes < 0 || (nbytes > 0 && buf == NULL))
+        return fail(vn, "nwrite", VX_EINVAL, "invalid length %d", nbytes);
+    if ((dest < 0 || dest >= mcei_eng->nodes) && dest != VX_BROADCAST)
+        return fail(vn, "nwrite", VX_ENODE,
+                    "destination %d out of range (0..%d, or 0xffff)", dest,
+                    mcei_eng->nodes - 1);
+    if (type < 0 || type > VX_TYPE_MAX)
+        return fail(vn, "nwrite", VX_EINVAL, "type %d is not 16-bit", type);
+    rc = mcei_ncube_nwrite(vn, buf, (uint32_t)nbytes, dest, type);
+    if (rc == MCE_ERR_SIZE)
+        return fail(vn, "nwrite", VX_ETOOBIG,
+                    "%d bytes do not fit the %" PRIu64
+                    "-byte communication buffer pool",
+                    nbytes, c->pool_bytes);
+    if (rc != MCE_OK)
+        return fail(vn, "nwrite", VX_EINVAL, "%s", mce_strerror(rc));
+    if (flag != NULL)
+        *flag = 0; /* reserved: standard nwrite completes on return */
+    mcei_leave(vn);
+    return nbytes;
+}
+
+MCE_EXPORT int mce_vx_nread(void *buf, int nbytes, int *src, int *type,
+                            int *flag)
+{
+    mcei_vn_t *vn = enter("nread", NULL);
+    uint32_t len;
+    int s, t;
+    if (vn == NULL)
+        return VX_EINVAL;
+    if (nbytes < 0 || (nbytes > 0 && buf == NULL) || src == NULL ||
+        type == NULL)
+        return fail(vn, "nread", VX_EINVAL,
+                    "invalid buffer, length %d or selector pointers", nbytes);
+    s = *src;
+    t = *type;
+    if (s < -1 || s >= mcei_eng->nodes)
+        return fail(vn, "nread", VX_ENODE, "source %d out of range", s);
+    if (t < -1 || t > VX_TYPE_MAX)
+        return fail(vn, "nread", VX_EINVAL, "type %d is not 16-bit or -1", t);
+    if (mcei_ncube_nread(vn, buf, (uint32_t)nbytes, &s, &t, &len) != MCE_OK)
+        return fail(vn, "nread", VX_EINVAL, "receive failed");
+    *src = s;
+    *type = t;
+    if (flag != NULL)
+        *flag = 0;
+    mcei_leave(vn);
+    /* A longer message is truncated to the buffer; the length tells. */
+    return (int)len;
+}
+
+MCE_EXPORT int mce_vx_ntest(int *src, int *type)
+{
+    mcei_vn_t *vn = enter("ntest", NULL);
+    int s, t, rc;
+    if (vn == NULL)
+        return VX_EINVAL;
+    if (src == NULL || type == NULL)
+        return fail(vn, "ntest", VX_EINVAL, "NULL selector pointer");
+    s = *src;
+    t = *type;
+    if (s < -1 || s >= mcei_eng->nodes)
+        return fail(vn, "ntest", VX_ENODE, "source %d out of range", s);
+    rc = mcei_ncube_ntest(vn, &s, &t);
+    if (rc >= 0) {
+        *src = s;
+        *type = t;
+    }
+    mcei_leave(vn);
+    return rc;
+}
+
+MCE_EXPORT void mce_vx_whoami(int *node, int *pid, int *host, int *dim)
+{
+    const mcei_ncube_costs_t *c;
+    mcei_vn_t *vn = enter("whoami", &c);
+    if (vn == NULL)
+        return;
+    mcei_sync(vn);
+    mcei_charge(vn, c->trap_cost);
+    if (node)
+        *node = vn->id;
+    if (pid)
+        *pid = 0;
+    if (host)
+        *host = -1; /* the emulator has no host processor */
+    if (dim)
+        *dim = mcei_ncube_dim();
+    mcei_leave(vn);
+}
+
+MCE_EXPORT int mce_vx_npid(void)
+{
+    mcei_vn_t *vn = enter("npid", NULL);
+    if (vn != NULL)
+        mcei_leave(vn);
+    return 0;
+}
+
+MCE_EXPORT int mce_vx_ncubesize(void)
+{
+    mcei_vn_t *vn = enter("ncubesize", NULL);
+    if (vn != NULL)
+        mcei_leave(vn);
+    return mcei_eng ? mcei_eng->nodes : 0;
+}
+
+MCE_EXPORT int mce_vx_ntime(void)
+{
+    const mcei_ncube_costs_t *c;
+    mcei_vn_t *vn = enter("ntime", &c);
+    mce_time_t t;
+    if (vn == NULL)
+        return 0;
+    /* A trap that costs time: polling loops on a flag advance. */
+    mcei_sync(vn);
+    mcei_charge(vn, c->trap_cost);
+    vn->t_comm += c->trap_cost;
+    t = vn->clock;
+    mcei_leave(vn);
+    return (int)(t / c->tick);
+}
+
+MCE_EXPORT int mce_vx_send(const void *buf, int nbytes, int dest, int type,
+                           int *flag)
+{
+    mcei_vn_t *vn = enter("send", NULL);
+    int rc;
+    if (vn == NULL)
+        return VX_EINVAL;
+    if (nbytes < 0 || (nbytes > 0 && buf == NULL) || flag == NULL)
+        return fail(vn, "send", VX_EINVAL, "invalid length %d or flag",
+                    nbytes);
+    if (dest < 0 || dest >= mcei_eng->nodes)
+        return fail(vn, "send", VX_ENODE, "destination %d out of range", dest);
+    if (type < 0 || type > VX_TYPE_MAX)
+        return fail(vn, "send", VX_EINVAL, "type %d is not 16-bit", type);
+    rc = mcei_ncube_xsend(vn, buf, (uint32_t)nbytes, dest, type, flag);
+    if (rc != MCE_OK)
+        return neighbour_error(vn, "send", rc, dest);
+    mcei_leave(vn);
+    return nbytes;
+}
+
+MCE_EXPORT int mce_vx_rcvreq(void *buf, int nbytes, int src, int type,
+                             int *flag)
+{
+    mcei_vn_t *vn = enter("rcvreq", NULL);
+    int rc;
+    if (vn == NULL)
+        return VX_EINVAL;
+    if (nbytes < 0 || (nbytes > 0 && buf == NULL) || flag == NULL)
+        return fail(vn, "rcvreq", VX_EINVAL, "invalid length %d or flag",
+                    nbytes);
+    if (src < 0 || src >= mcei_eng->nodes)
+        return fail(vn, "rcvreq", VX_ENODE, "source %d out of range", src);
+    if (type < -1 || type > VX_TYPE_MAX)
+        return fail(vn, "rcvreq", VX_EINVAL, "type %d is not 16-bit or -1",
+                    type);
+    rc = mcei_ncube_rcvreq(vn, buf, (uint32_t)nbytes, src, type, flag);
+    if (rc != MCE_OK)
+        return neighbour_error(vn, "rcvreq", rc, src);
+    mcei_leave(vn);
+    return 0;
+}
+
+MCE_EXPORT int mce_vx_bcast(const void *buf, int nbytes, int mask, int type,
+                            int *flag)
+{
+    mcei_vn_t *vn = enter("bcast", NULL);
+    int rc;
+    if (vn == NULL)
+        return VX_EINVAL;
+    if (nbytes < 0 || (nbytes > 0 && buf == NULL) || flag == NULL)
+        return fail(vn, "bcast", VX_EINVAL, "invalid length %d or flag",
+                    nbytes);
+    if (type < 0 || type > VX_TYPE_MAX)
+        return fail(vn, "bcast", VX_EINVAL, "type %d is not 16-bit", type);
+    rc = mcei_ncube_bcast(vn, buf, (uint32_t)nbytes, (unsigned)mask, type,
+                          flag);
+    if (rc == MCE_ERR_NODE)
+        return fail(vn, "bcast", VX_ENOTNN,
+                    "mask 0x%x names no dimension or one beyond the cube's %d",
+                    (unsigned)mask, mcei_ncube_dim());
+    if (rc != MCE_OK)
+        return neighbour_error(vn, "bcast", rc, -1);
+    mcei_leave(vn);
+    return nbytes;
+}
+
+MCE_EXPORT int mce_vx_chanmode(int neighbour, int mode)
+{
+    mcei_vn_t *vn = enter("chanmode", NULL);
+    if (vn == NULL)
+        return VX_EINVAL;
+    if (mode != VX_STANDARD && mode != VX_EXTENDED)
+        return fail(vn, "chanmode", VX_EINVAL, "mode %d is neither standard "
+                                               "nor extended", mode);
+    if (neighbour < 0 || neighbour >= mcei_eng->nodes ||
+        mcei_ncube_chanmode(vn, neighbour, mode) != MCE_OK)
+        return fail(vn, "chanmode", VX_ENOTNN,
+                    "node %d is not a nearest neighbour", neighbour);
+    mcei_leave(vn);
+    return 0;
+}
+
+MCE_EXPORT int mce_vx_flagwait(int *flag)
+{
+    mcei_vn_t *vn = enter("flagwait", NULL);
+    if (vn == NULL)
+        return VX_EINVAL;
+    if (flag == NULL)
+        return fail(vn, "flagwait", VX_EINVAL, "NULL flag");
+    mcei_ncube_flagwait(vn, flag);
+    mcei_leave(vn);
+    return 0;
+}

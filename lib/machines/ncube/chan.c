@@ -1,0 +1,72 @@
+/* Standard Vertex channel handshake state machine. */
+#include "chan.h"
+
+void mcei_vx_chan_init(mcei_vx_chan_t *c)
+{
+    c->state = MCEI_VX_IDLE;
+    c->current = c->head = c->tail = NULL;
+    c->queued = 0;
+    c->free_at = 0;
+}
+
+static mcei_vx_action_t start_next(mcei_vx_chan_t *c)
+{
+    mcei_vx_item_t *it = c->head;
+    if (it == NULL) {
+        c->state = MCEI_VX_IDLE;
+        c->current = NULL;
+        return MCEI_VX_NONE;
+    }
+    c->head = it->next;
+    if (c->head == NULL)
+        c->tail = NULL;
+    it->next = NULL;
+    c->queued--;
+    c->current = it;
+    c->state = MCEI_VX_AWAIT_ACK;
+    return MCEI_VX_SEND_LEN;
+}
+
+mcei_vx_action_t mcei_vx_chan_submit(mcei_vx_chan_t *c, mcei_vx_item_t *it)
+{
+    it->next = NULL;
+    if (c->tail)
+        c->tail->next = it;
+    else
+        c->head = it;
+    c->tail = it;
+    c->queued++;
+    if (c->state != MCEI_VX_IDLE)
+        return MCEI_VX_NONE; /* queued behind the message in progress */
+    return start_next(c);
+}
+
+mcei_vx_action_t mcei_vx_chan_ack(mcei_vx_chan_t *c, int *bad)
+{
+    if (c->state != MCEI_VX_AWAIT_ACK) {
+        *bad = 1;
+        return MCEI_VX_NONE;
+    }
+    *bad = 0;
+    c->state = MCEI_VX_DMA;
+    return MCEI_VX_START_DMA;
+}
+
+mcei_vx_action_t mcei_vx_chan_dma_done(mcei_vx_chan_t *c,
+                                       mcei_vx_item_t **done, int *bad)
+{
+    if (c->state != MCEI_VX_DMA) {
+        *bad = 1;
+        return MCEI_VX_NONE;
+    }
+    *bad = 0;
+    *done = c->current;
+    return start_next(c);
+}
+
+mce_time_t mcei_vx_chan_wire(mcei_vx_chan_t *c, mce_time_t t, mce_time_t dur)
+{
+    mce_time_t start = t > c->free_at ? t : c->free_at;
+    c->free_at = start + dur;
+    return start;
+}

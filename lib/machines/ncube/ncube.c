@@ -1,0 +1,734 @@
+/* The NCUBE machine protocol (Mudge, Buzzard and Abdel-Rahman 1987).
+ *
+ * Standard Vertex, per hop (Figure 1): the sender allocates a buffer from
+ * its pool and copies the data (nwrite returns), sends a 2-byte length
+ * when the channel is free; the receiver's length interrupt allocates a
+ * buffer (or queues the request) and acknowledges; the sender's
+ * acknowledgement interrupt starts the DMA; the end-of-DMA interrupts on
+ * both sides release the sender's buffer and the channel and queue the
+ * message as unclaimed (or forward it one hop further on the e-cube
+ * route).  nread copies it out and frees the buffer.
+ *
+ * Extended Vertex: send() starts the DMA at once to a neighbour whose
+ * channel is in extended mode; the receiver must have posted rcvreq() for
+ * exactly that many bytes; end-of-DMA interrupts set the flags.
+ *
+ * Every interrupt steals its cost from the node's program
+ * (mcei_vn_steal); all the constants come from the machine file. */
+#include "ncube.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "chan.h"
+#include "pool.h"
+
+enum { K_LEN = 1, K_ACK = 2, K_DATA = 3, K_XDATA = 4 };
+enum { T_DMA_DONE = 1, T_XDONE = 2, T_SELF = 3 };
+
+/* A pool buffer shared by the inbox copy and broadcast relays. */
+typedef struct vbuf {
+    uint32_t off;
+    int refs;
+} vbuf_t;
+
+/* A standard-Vertex message on its way out of this node. */
+typedef struct out_msg {
+    mcei_vx_item_t item;
+    vbuf_t *vb;
+    void *payload;
+    uint32_t len;
+    int orig_src, dest, type, bcast_root;
+} out_msg_t;
+
+/* A wait for a pool buffer: the node's own nwrite or a neighbour's length
+ * request. */
+typedef struct pool_req {
+    int remote, dim, granted;
+    uint32_t len, off;
+} pool_req_t;
+
+typedef struct xreq {
+    struct xreq *next;
+    void *buf;
+    uint32_t len;
+    int type;
+    int *flag;
+} xreq_t;
+
+typedef struct node {
+    mcei_vx_pool_t pool;
+    mcei_vx_chan_t out[MCEI_NCUBE_MAXDIM];
+    struct {
+        int expecting;
+        vbuf_t *vb;
+    } in[MCEI_NCUBE_MAXDIM];
+    int mode[MCEI_NCUBE_MAXDIM];
+    xreq_t *xhead[MCEI_NCUBE_MAXDIM], *xtail[MCEI_NCUBE_MAXDIM];
+} node_t;
+
+static mcei_ncube_costs_t costs;
+static int ncube_on, dim;
+
+int mcei_ncube_active(const mcei_ncube_costs_t **c)
+{
+    if (!ncube_on)
+        return 0;
+    if (c != NULL)
+        *c = &costs;
+    return 1;
+}
+
+int mcei_ncube_dim(void)
+{
+    return dim;
+}
+
+/* ---- helpers -------------------------------------------------------- */
+
+static node_t *node_of(mcei_vn_t *vn)
+{
+    return vn->proto;
+}
+
+static int lowest_bit(unsigned x)
+{
+    return __builtin_ctz(x);
+}
+
+static mce_time_t wire_time(uint64_t bytes)
+{
+    return costs.latency + bytes * costs.per_byte;
+}
+
+static void *dup_bytes(const void *p, uint32_t n)
+{
+    void *d = malloc(n ? n : 1);
+    if (d != NULL && n)
+        memcpy(d, p, n);
+    return d;
+}
+
+static void send_ctl(mcei_vn_t *vn, int d, int kind, uint32_t len,
+                     mce_time_t t)
+{
+    node_t *nd = node_of(vn);
+    uint8_t bytes[2] = {(uint8_t)(len & 0xff), (uint8_t)((len >> 8) & 0xff)};
+    uint64_t aux[2] = {len, 0};
+    mce_time_t s = mcei_vx_chan_wire(&nd->out[d], t, wire_time(costs.ctl_bytes));
+    if (mcei_send_at(vn, s, vn->id ^ (1 << d), MCEI_CTX_PROTOCOL, kind, bytes,
+                     (size_t)costs.ctl_bytes < 2 ? (size_t)costs.ctl_bytes : 2,
+                     aux, NULL) != MCE_OK)
+        mcei_vn_fatal(vn, "Vertex: out of memory sending a control message");
+}
+
+static void vbuf_release(mcei_vn_t *vn, vbuf_t *vb, mce_time_t t);
+
+static void grant_loop(mcei_vn_t *vn, mce_time_t t)
+{
+    node_t *nd = node_of(vn);
+    void *cookie;
+    uint32_t off;
+    while (mcei_vx_pool_grant(&nd->pool, &cookie, &off)) {
+        pool_req_t *r = cookie;
+        r->granted = 1;
+        r->off = off;
+        if (r->remote) {
+            vbuf_t *vb = malloc(sizeof(*vb));
+            if (vb == NULL)
+                mcei_vn_fatal(vn, "Vertex: out of memory");
+            vb->off = off;
+            vb->refs = 1;
+            nd->in[r->dim].expecting = 1;
+            nd->in[r->dim].vb = vb;
+            send_ctl(vn, r->dim, K_ACK, r->len, t);
+            free(r);
+        }
+    }
+}
+
+static void vbuf_release(mcei_vn_t *vn, vbuf_t *vb, mce_time_t t)
+{
+    if (--vb->refs > 0)
+        return;
+    if (mcei_vx_pool_free(&node_of(vn)->pool, vb->off) != MCE_OK)
+        mcei_vn_fatal(vn, "Vertex: buffer pool corrupted (free of %u)",
+                      vb->off);
+    free(vb);
+    grant_loop(vn, t);
+}
+
+static void submit(mcei_vn_t *vn, int d, out_msg_t *om, mce_time_t t)
+{
+    node_t *nd = node_of(vn);
+    om->item.data = om;
+    if (mcei_vx_chan_submit(&nd->out[d], &om->item) == MCEI_VX_SEND_LEN)
+        send_ctl(vn, d, K_LEN, om->len, t);
+}
+
+static out_msg_t *out_new(mcei_vn_t *vn, vbuf_t *vb, const void *data,
+                          uint32_t len, int src, int dest, int type, int root)
+{
+    out_msg_t *om = calloc(1, sizeof(*om));
+    if (om == NULL || (om->payload = dup_bytes(data, len)) == NULL)
+        mcei_vn_fatal(vn, "Vertex: out of memory");
+    om->vb = vb;
+    om->len = len;
+    om->orig_src = src;
+    om->dest = dest;
+    om->type = type;
+    om->bcast_root = root;
+    return om;
+}
+
+/* Children of @p me in the binomial spanning tree rooted at @p root. */
+static int bcast_children(int me, int root, int *kids)
+{
+    unsigned rel = (unsigned)(me ^ root);
+    int n = 0, first = rel ? 32 - __builtin_clz(rel) : 0;
+    for (int j = first; j < dim; j++)
+        kids[n++] = me ^ (1 << j);
+    return n;
+}
+
+/* ---- arrivals --------------------------------------------------------- */
+
+static void to_inbox(mcei_vn_t *vn, mcei_msg_t *m, int src, int type,
+                     vbuf_t *vb)
+{
+    m->w.src = src;
+    m->w.type = type;
+    m->w.ctx = MCEI_CTX_USER;
+    m->cookie = vb;
+    mcei_msgq_push(&vn->inbox, m);
+}
+
+static void on_len(mcei_vn_t *vn, mcei_msg_t *m, int d)
+{
+    node_t *nd = node_of(vn);
+    uint32_t len = (uint32_t)m->w.aux[0], off;
+    mce_time_t e = mcei_vn_steal(vn, m->arrival, costs.len_interrupt);
+    if (nd->in[d].expecting)
+        mcei_vn_fatal(vn, "Vertex: second length request from node %d while "
+                          "a transfer on that channel is pending",
+                      m->w.src);
+    if (mcei_vx_pool_waiting(&nd->pool) == 0 &&
+        mcei_vx_pool_alloc(&nd->pool, len, &off) == MCE_OK) {
+        vbuf_t *vb = malloc(sizeof(*vb));
+        if (vb == NULL)
+            mcei_vn_fatal(vn, "Vertex: out of memory");
+        vb->off = off;
+        vb->refs = 1;
+        nd->in[d].expecting = 1;
+        nd->in[d].vb = vb;
+        send_ctl(vn, d, K_ACK, len, e);
+        return;
+    }
+    /* No buffer: the acknowledgement waits for one (step 5). */
+    pool_req_t *r = calloc(1, sizeof(*r));
+    if (r == NULL || mcei_vx_pool_wait(&nd->pool, len, r) != MCE_OK)
+        mcei_vn_fatal(vn, "Vertex: out of memory");
+    r->remote = 1;
+    r->dim = d;
+    r->len = len;
+}
+
+static void on_ack(mcei_vn_t *vn, mcei_msg_t *m, int d)
+{
+    node_t *nd = node_of(vn);
+    int bad;
+    mce_time_t e = mcei_vn_steal(vn, m->arrival, costs.ack_interrupt);
+    if (mcei_vx_chan_ack(&nd->out[d], &bad) != MCEI_VX_START_DMA || bad)
+        mcei_vn_fatal(vn, "Vertex: unexpected acknowledgement from node %d",
+                      m->w.src);
+    out_msg_t *om = nd->out[d].current->data;
+    mce_time_t dur = wire_time(om->len);
+    mce_time_t s = mcei_vx_chan_wire(&nd->out[d], e, dur);
+    uint64_t aux[2] = {((uint64_t)(uint32_t)om->orig_src << 32) |
+                           (uint32_t)om->type,
+                       ((uint64_t)(uint32_t)om->bcast_root << 32) |
+                           (uint32_t)om->dest};
+    uint64_t taux[2] = {(uint64_t)d, 0};
+    if (mcei_send_at(vn, s, vn->id ^ (1 << d), MCEI_CTX_PROTOCOL, K_DATA,
+                     om->payload, om->len, aux, NULL) != MCE_OK ||
+        mcei_timer_at(vn, s + dur, T_DMA_DONE, taux, NULL, NULL, 0) !=
+            MCE_OK)
+        mcei_vn_fatal(vn, "Vertex: out of memory starting a transfer");
+    free(om->payload);
+    om->payload = NULL;
+}
+
+static void on_dma_done(mcei_vn_t *vn, mcei_msg_t *m)
+{
+    node_t *nd = node_of(vn);
+    int d = (int)m->w.aux[0], bad;
+    mcei_vx_item_t *done = NULL;
+    mce_time_t e = mcei_vn_steal(vn, m->arrival, costs.dma_send_interrupt);
+    mcei_vx_action_t a = mcei_vx_chan_dma_done(&nd->out[d], &done, &bad);
+    if (bad)
+        mcei_vn_fatal(vn, "Vertex: end of DMA on an idle channel");
+    out_msg_t *om = done->data;
+    vbuf_release(vn, om->vb, e);
+    free(om);
+    if (a == MCEI_VX_SEND_LEN)
+        send_ctl(vn, d, K_LEN, ((out_msg_t *)nd->out[d].current->data)->len,
+                 e);
+}
+
+static void on_data(mcei_vn_t *vn, mcei_msg_t *m, int d)
+{
+    node_t *nd = node_of(vn);
+    int src = (int)(uint32_t)(m->w.aux[0] >> 32);
+    int type = (int)(uint32_t)m->w.aux[0];
+    int root = (int)(int32_t)(uint32_t)(m->w.aux[1] >> 32);
+    int dest = (int)(uint32_t)m->w.aux[1];
+    mce_time_t e = mcei_vn_steal(vn, m->arrival, costs.dma_recv_interrupt);
+    vbuf_t *vb = nd->in[d].vb;
+    if (!nd->in[d].expecting)
+        mcei_vn_fatal(vn, "Vertex: data from node %d without a handshake",
+                      m->w.src);
+    nd->in[d].expecting = 0;
+    nd->in[d].vb = NULL;
+    if (root >= 0) {
+        int kids[MCEI_NCUBE_MAXDIM], n = bcast_children(vn->id, root, kids);
+        vb->refs = 1 + n;
+        for (int i = 0; i < n; i++)
+            submit(vn, lowest_bit((unsigned)(vn->id ^ kids[i])),
+                   out_new(vn, vb, mcei_msg_data(m), (uint32_t)m->w.size, src,
+                           dest, type, root),
+                   e);
+        to_inbox(vn, m, src, type, vb);
+        return;
+    }
+    if (dest == vn->id) {
+        to_inbox(vn, m, src, type, vb);
+        return;
+    }
+    /* Store and forward: the same buffer goes out on the next hop. */
+    submit(vn, lowest_bit((unsigned)(vn->id ^ dest)),
+           out_new(vn, vb, mcei_msg_data(m), (uint32_t)m->w.size, src, dest,
+                   type, -1),
+           e);
+    mcei_msg_release(m);
+}
+
+static void on_xdata(mcei_vn_t *vn, mcei_msg_t *m, int d)
+{
+    node_t *nd = node_of(vn);
+    int type = (int)m->w.aux[0];
+    mcei_vn_steal(vn, m->arrival, costs.xdma_recv_interrupt);
+    if (nd->mode[d] != 1)
+        mcei_vn_fatal(vn, "Vertex send: extended message (type %d, %" PRIu64
+                          " bytes) from node %d arrived on a channel in "
+                          "standard mode: it is lost",
+                      type, m->w.size, m->w.src);
+    xreq_t *r = nd->xhead[d];
+    if (r == NULL)
+        mcei_vn_fatal(vn, "Vertex send: extended message (type %d, %" PRIu64
+                          " bytes) from node %d arrived with no rcvreq "
+                          "posted: it is lost",
+                      type, m->w.size, m->w.src);
+    if (r->len != m->w.size || (r->type >= 0 && r->type != type))
+        mcei_vn_fatal(vn, "Vertex rcvreq: posted %u bytes of type %d, but "
+                          "node %d sent %" PRIu64 " bytes of type %d",
+                      r->len, r->type, m->w.src, m->w.size, type);
+    nd->xhead[d] = r->next;
+    if (nd->xhead[d] == NULL)
+        nd->xtail[d] = NULL;
+    /* The DMA wrote into the program's memory. */
+    mcei_vn_memory(vn);
+    if (m->w.size)
+        memcpy(r->buf, mcei_msg_data(m), m->w.size);
+    *r->flag = 1;
+    free(r);
+    mcei_msg_release(m);
+}
+
+static void ncube_on_arrival(mcei_vn_t *vn, mcei_msg_t *m)
+{
+    if (m->w.ctx == MCEI_CTX_TIMER) {
+        switch (m->w.type) {
+        case T_DMA_DONE:
+            on_dma_done(vn, m);
+            break;
+        case T_XDONE:
+            mcei_vn_steal(vn, m->arrival, costs.xdma_send_interrupt);
+            mcei_vn_memory(vn);
+            *(int *)m->cookie = 1;
+            break;
+        case T_SELF:
+            /* A message to oneself is queued at once, still buffered. */
+            to_inbox(vn, m, vn->id, (int)m->w.aux[0], m->cookie);
+            return;
+        }
+        mcei_msg_release(m);
+        return;
+    }
+    if (m->w.ctx != MCEI_CTX_PROTOCOL) {
+        mcei_msgq_push(&vn->inbox, m); /* native API traffic */
+        return;
+    }
+    int d = lowest_bit((unsigned)(vn->id ^ m->w.src));
+    switch (m->w.type) {
+    case K_LEN:
+        on_len(vn, m, d);
+        break;
+    case K_ACK:
+        on_ack(vn, m, d);
+        break;
+    case K_DATA:
+        on_data(vn, m, d);
+        return; /* kept or released by on_data */
+    case K_XDATA:
+        on_xdata(vn, m, d);
+        return;
+    default:
+        mcei_vn_fatal(vn, "Vertex: unknown protocol message %" PRId64,
+                      m->w.type);
+    }
+    mcei_msg_release(m);
+}
+
+/* ---- the program's calls ------------------------------------------------ */
+
+static int pool_granted(mcei_vn_t *vn, void *arg)
+{
+    (void)vn;
+    return ((pool_req_t *)arg)->granted;
+}
+
+int mcei_ncube_nwrite(mcei_vn_t *vn, const void *buf, uint32_t n, int dest,
+                      int type)
+{
+    node_t *nd = node_of(vn);
+    pool_req_t req = {0};
+    int kids[MCEI_NCUBE_MAXDIM], nkids = 0, bc = dest == 0xffff;
+    uint32_t off;
+    char what[128];
+
+    if (!mcei_vx_pool_fits(&nd->pool, n))
+        return MCE_ERR_SIZE;
+    mcei_sync(vn);
+    mcei_charge(vn, costs.nwrite_trap);
+    vn->t_comm += costs.nwrite_trap;
+    if (bc && (nkids = bcast_children(vn->id, vn->id, kids)) == 0)
+        return MCE_OK; /* a one-node cube: nobody to tell */
+    /* Step 2: a communication buffer, waiting for one if need be. */
+    if (mcei_vx_pool_waiting(&nd->pool) == 0 &&
+        mcei_vx_pool_alloc(&nd->pool, n, &off) == MCE_OK) {
+        req.off = off;
+    } else {
+        uint32_t fb, lg, nb;
+        mcei_vx_pool_stats(&nd->pool, &fb, &lg, &nb);
+        req.len = n;
+        if (mcei_vx_pool_wait(&nd->pool, n, &req) != MCE_OK)
+            return MCE_ERR_NOMEM;
+        snprintf(what, sizeof(what),
+                 "a %u-byte communication buffer (%u bytes free in %u "
+                 "blocks, largest %u)",
+                 n, fb, nb, lg);
+        mcei_wait(vn, pool_granted, &req, "nwrite", what);
+    }
+    vbuf_t *vb = malloc(sizeof(*vb));
+    if (vb == NULL)
+        return MCE_ERR_NOMEM;
+    vb->off = req.off;
+    vb->refs = bc ? nkids : 1;
+    /* Step 3: copy, then the caller is released. */
+    mce_time_t copy = (mce_time_t)n * costs.copy_per_byte;
+    mcei_charge(vn, copy);
+    vn->t_comm += copy;
+    vn->nsent++;
+    if (bc) {
+        for (int i = 0; i < nkids; i++)
+            submit(vn, lowest_bit((unsigned)(vn->id ^ kids[i])),
+                   out_new(vn, vb, buf, n, vn->id, dest, type, vn->id),
+                   vn->clock);
+    } else if (dest == vn->id) {
+        uint64_t aux[2] = {(uint64_t)(uint32_t)type, 0};
+        /* Queued locally at once, still holding its buffer. */
+        if (mcei_timer_at(vn, vn->clock, T_SELF, aux, vb, buf, n) != MCE_OK)
+            return MCE_ERR_NOMEM;
+    } else {
+        submit(vn, lowest_bit((unsigned)(vn->id ^ dest)),
+               out_new(vn, vb, buf, n, vn->id, dest, type, -1), vn->clock);
+    }
+    return MCE_OK;
+}
+
+typedef struct match_arg {
+    int src, type;
+} match_arg_t;
+
+static int user_ready(mcei_vn_t *vn, void *arg)
+{
+    match_arg_t *a = arg;
+    return mcei_match(vn, a->src, a->type, MCEI_CTX_USER) != NULL;
+}
+
+int mcei_ncube_nread(mcei_vn_t *vn, void *buf, uint32_t cap, int *src,
+                     int *type, uint32_t *len)
+{
+    match_arg_t a = {.src = *src, .type = *type};
+    char what[96];
+    mcei_msg_t *m;
+
+    snprintf(what, sizeof(what), "a message from node %d of type %d (-1: any)",
+             *src, *type);
+    mcei_sync(vn);
+    mcei_wait(vn, user_ready, &a, "nread", what);
+    m = mcei_match(vn, a.src, a.type, MCEI_CTX_USER);
+    uint32_t n = (uint32_t)m->w.size, ncopy = n < cap ? n : cap;
+    mce_time_t c = costs.nread_trap + (mce_time_t)n * costs.copy_per_byte;
+    mcei_charge(vn, c);
+    vn->t_comm += c;
+    if (ncopy)
+        memcpy(buf, mcei_msg_data(m), ncopy);
+    *src = m->w.src;
+    *type = (int)m->w.type;
+    *len = n;
+    if (m->cookie != NULL)
+        vbuf_release(vn, m->cookie, vn->clock);
+    mcei_consume(vn, m);
+    return MCE_OK;
+}
+
+int mcei_ncube_ntest(mcei_vn_t *vn, int *src, int *type)
+{
+    mcei_msg_t *m;
+    mcei_sync(vn);
+    m = mcei_match(vn, *src, *type, MCEI_CTX_USER);
+    mcei_charge(vn, costs.ntest_cost);
+    vn->t_comm += costs.ntest_cost;
+    if (m == NULL)
+        return -1;
+    *src = m->w.src;
+    *type = (int)m->w.type;
+    return (int)m->w.size;
+}
+
+static int xstart(mcei_vn_t *vn, const void *buf, uint32_t n, unsigned mask,
+                  int type, int *flag)
+{
+    node_t *nd = node_of(vn);
+    mce_time_t dur = wire_time(n), s = vn->clock;
+    uint64_t aux[2] = {(uint64_t)(uint32_t)type, 0};
+    /* One DMA action drives every selected channel together. */
+    for (int d = 0; d < dim; d++)
+        if (mask & (1u << d))
+            s = mcei_time_max(s, nd->out[d].free_at);
+    for (int d = 0; d < dim; d++) {
+        if (!(mask & (1u << d)))
+            continue;
+        mcei_vx_chan_wire(&nd->out[d], s, dur);
+        if (mcei_send_at(vn, s, vn->id ^ (1 << d), MCEI_CTX_PROTOCOL, K_XDATA,
+                         buf, n, aux, NULL) != MCE_OK)
+            return MCE_ERR_NOMEM;
+    }
+    *flag = 0;
+    vn->nsent++;
+    return mcei_timer_at(vn, s + dur, T_XDONE, NULL, flag, NULL, 0);
+}
+
+int mcei_ncube_xsend(mcei_vn_t *vn, const void *buf, uint32_t n, int dest,
+                     int type, int *flag)
+{
+    unsigned diff = (unsigned)(vn->id ^ dest);
+    if (diff == 0 || (diff & (diff - 1)) != 0)
+        return MCE_ERR_NODE; /* not a nearest neighbour */
+    if (node_of(vn)->mode[lowest_bit(diff)] != 1)
+        return MCE_ERR_STATE;
+    mcei_sync(vn);
+    mcei_charge(vn, costs.xsend_trap);
+    vn->t_comm += costs.xsend_trap;
+    return xstart(vn, buf, n, diff, type, flag);
+}
+
+int mcei_ncube_bcast(mcei_vn_t *vn, const void *buf, uint32_t n,
+                     unsigned mask, int type, int *flag)
+{
+    if (mask == 0 || (dim < 32 && (mask >> dim) != 0))
+        return MCE_ERR_NODE;
+    for (int d = 0; d < dim; d++)
+        if ((mask & (1u << d)) && node_of(vn)->mode[d] != 1)
+            return MCE_ERR_STATE;
+    mcei_sync(vn);
+    mcei_charge(vn, costs.xsend_trap);
+    vn->t_comm += costs.xsend_trap;
+    return xstart(vn, buf, n, mask, type, flag);
+}
+
+int mcei_ncube_rcvreq(mcei_vn_t *vn, void *buf, uint32_t n, int src, int type,
+                      int *flag)
+{
+    node_t *nd = node_of(vn);
+    unsigned diff = (unsigned)(vn->id ^ src);
+    xreq_t *r;
+    if (diff == 0 || (diff & (diff - 1)) != 0)
+        return MCE_ERR_NODE;
+    int d = lowest_bit(diff);
+    if (nd->mode[d] != 1)
+        return MCE_ERR_STATE;
+    if ((r = calloc(1, sizeof(*r))) == NULL)
+        return MCE_ERR_NOMEM;
+    mcei_sync(vn);
+    mcei_charge(vn, costs.rcvreq_trap);
+    vn->t_comm += costs.rcvreq_trap;
+    r->buf = buf;
+    r->len = n;
+    r->type = type;
+    r->flag = flag;
+    *flag = 0;
+    if (nd->xtail[d])
+        nd->xtail[d]->next = r;
+    else
+        nd->xhead[d] = r;
+    nd->xtail[d] = r;
+    return MCE_OK;
+}
+
+int mcei_ncube_chanmode(mcei_vn_t *vn, int neighbour, int mode)
+{
+    unsigned diff = (unsigned)(vn->id ^ neighbour);
+    if (diff == 0 || (diff & (diff - 1)) != 0)
+        return MCE_ERR_NODE;
+    mcei_sync(vn);
+    mcei_charge(vn, costs.chanmode_cost);
+    vn->t_comm += costs.chanmode_cost;
+    node_of(vn)->mode[lowest_bit(diff)] = mode;
+    return MCE_OK;
+}
+
+static int flag_set(mcei_vn_t *vn, void *arg)
+{
+    mcei_vn_memory(vn);
+    return *(volatile int *)arg != 0;
+}
+
+int mcei_ncube_flagwait(mcei_vn_t *vn, int *flag)
+{
+    mcei_sync(vn);
+    mcei_wait(vn, flag_set, flag, "flagwait", "a completion flag to be set");
+    mcei_charge(vn, costs.flag_poll);
+    vn->t_comm += costs.flag_poll;
+    return MCE_OK;
+}
+
+/* ---- plug-in ------------------------------------------------------------ */
+
+static int ncube_init(mcei_engine_t *eng, mcei_machine_t *m, char *err,
+                      size_t errlen)
+{
+    static const struct {
+        const char *key;
+        size_t off;
+    } times[] = {
+#define T(k) {#k, offsetof(mcei_ncube_costs_t, k)}
+        T(latency), T(per_byte), T(nwrite_trap), T(nread_trap),
+        T(copy_per_byte), T(ntest_cost), T(trap_cost), T(len_interrupt),
+        T(ack_interrupt), T(dma_send_interrupt), T(dma_recv_interrupt),
+        T(xsend_trap), T(rcvreq_trap), T(flag_poll), T(chanmode_cost),
+        T(xdma_send_interrupt), T(xdma_recv_interrupt),
+#undef T
+    };
+    char key[64];
+    mce_time_t cycle;
+    int rc;
+
+    memset(&costs, 0, sizeof(costs));
+    for (size_t i = 0; i < MCEI_ARRAY_SIZE(times); i++) {
+        /* latency and per_byte are the wire's, shared with the network. */
+        snprintf(key, sizeof(key), "%s%s", i < 2 ? "" : "vx.", times[i].key);
+        if ((rc = mcei_machine_time(m, key, 1, 0,
+                                    (mce_time_t *)((char *)&costs +
+                                                   times[i].off),
+                                    err, errlen)) != MCE_OK)
+            return rc;
+    }
+    if ((rc = mcei_machine_u64(m, "vx.ctl_bytes", 1, 0, &costs.ctl_bytes, err,
+                               errlen)) ||
+        (rc = mcei_machine_u64(m, "vx.pool_bytes", 1, 0, &costs.pool_bytes,
+                               err, errlen)) ||
+        (rc = mcei_machine_u64(m, "vx.split_min", 1, 0, &costs.split_min, err,
+                               errlen)) ||
+        (rc = mcei_machine_u64(m, "vx.buffer_header", 1, 0,
+                               &costs.buffer_header, err, errlen)) ||
+        (rc = mcei_machine_time(m, "cycle_time", 1, 0, &cycle, err, errlen)))
+        return rc;
+    if (costs.pool_bytes == 0 || costs.pool_bytes > UINT32_MAX ||
+        costs.buffer_header >= costs.pool_bytes) {
+        snprintf(err, errlen,
+                 "machine '%s': vx.pool_bytes must be positive, below 4 GiB and "
+                 "larger than vx.buffer_header",
+                 m->name);
+        return MCE_ERR_MACHINE;
+    }
+    if (strcmp(eng->net.ops->name, "ideal") != 0) {
+        snprintf(err, errlen,
+                 "machine '%s': the ncube protocol drives point-to-point DMA "
+                 "channels itself and needs network = ideal, not '%s'",
+                 m->name, eng->net.ops->name);
+        return MCE_ERR_MACHINE;
+    }
+    if (eng->nodes & (eng->nodes - 1)) {
+        snprintf(err, errlen,
+                 "machine '%s' is a hypercube: the node count must be a power "
+                 "of two, not %d",
+                 m->name, eng->nodes);
+        return MCE_ERR_CONFIG;
+    }
+    dim = __builtin_ctz((unsigned)eng->nodes);
+    if (dim > MCEI_NCUBE_MAXDIM) {
+        snprintf(err, errlen, "machine '%s': at most 2^%d nodes", m->name,
+                 MCEI_NCUBE_MAXDIM);
+        return MCE_ERR_CONFIG;
+    }
+    costs.tick = 1024 * cycle;
+    ncube_on = 1;
+    return MCE_OK;
+}
+
+static void ncube_fini(mcei_engine_t *eng)
+{
+    (void)eng;
+    ncube_on = 0;
+}
+
+static int ncube_node_init(mcei_vn_t *vn)
+{
+    node_t *nd = calloc(1, sizeof(*nd));
+    if (nd == NULL ||
+        mcei_vx_pool_init(&nd->pool, (uint32_t)costs.pool_bytes,
+                          (uint32_t)costs.split_min,
+                          (uint32_t)costs.buffer_header) != MCE_OK) {
+        free(nd);
+        return MCE_ERR_NOMEM;
+    }
+    for (int d = 0; d < MCEI_NCUBE_MAXDIM; d++)
+        mcei_vx_chan_init(&nd->out[d]);
+    vn->proto = nd;
+    return MCE_OK;
+}
+
+static void ncube_node_fini(mcei_vn_t *vn)
+{
+    node_t *nd = node_of(vn);
+    if (nd == NULL)
+        return;
+    mcei_vx_pool_fini(&nd->pool);
+    free(nd);
+    vn->proto = NULL;
+}
+
+const mcei_proto_ops_t mcei_proto_ncube_ops = {
+    .name = "ncube",
+    .description = "NCUBE Vertex: buffer pool, three-way handshake, "
+                   "store-and-forward, extended bufferless channels",
+    .init = ncube_init,
+    .fini = ncube_fini,
+    .node_init = ncube_node_init,
+    .node_fini = ncube_node_fini,
+    .on_arrival = ncube_on_arrival,
+};
