@@ -186,6 +186,9 @@ static int recv_common(int source, long type, void *buf, size_t cap,
         vn->t_comm += mcei_eng->costs.recv_overhead;
         mcei_trace_recv(vn, m, call, t0, vn->clock);
         mcei_consume(vn, m);
+    } else {
+        mcei_charge(vn, mcei_eng->costs.probe_cost);
+        vn->t_comm += mcei_eng->costs.probe_cost;
     }
 out:
     mcei_leave(vn);
@@ -304,6 +307,7 @@ MCE_EXPORT int mce_machine_param(const char *key, int64_t *value)
         return MCE_ERR_INVAL;
     if ((kv = mcei_kv_find(&mcei_eng->machine.kv, key)) == NULL)
         return MCE_ERR_NOT_FOUND;
+    /* Unitless integers as written; anything with a unit as a time. */
     if (mcei_parse_u64(kv->value, &v) != MCE_OK &&
         mcei_time_parse(kv->value, MCE_US, &v) != MCE_OK)
         return MCE_ERR_INVAL;

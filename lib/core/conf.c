@@ -28,10 +28,10 @@ mcei_kv_t *mcei_kv_find(mcei_kvlist_t *list, const char *key)
     return NULL;
 }
 
-int mcei_kv_set(mcei_kvlist_t *list, const char *key, const char *value,
-                const char *origin)
+static int kv_add(mcei_kvlist_t *list, const char *key, const char *value,
+                  const char *origin, int dedup)
 {
-    mcei_kv_t *kv = mcei_kv_find(list, key);
+    mcei_kv_t *kv = dedup ? mcei_kv_find(list, key) : NULL;
     char *v = strdup(value), *o = strdup(origin ? origin : "");
     if (v == NULL || o == NULL)
         goto err_nomem;
@@ -64,6 +64,12 @@ err_nomem:
     return MCE_ERR_NOMEM;
 }
 
+int mcei_kv_set(mcei_kvlist_t *list, const char *key, const char *value,
+                const char *origin)
+{
+    return kv_add(list, key, value, origin, 1);
+}
+
 void mcei_kv_free(mcei_kvlist_t *list)
 {
     for (size_t i = 0; i < list->count; i++) {
@@ -85,7 +91,8 @@ static int valid_key(const char *k)
     return 1;
 }
 
-int mcei_kv_load(mcei_kvlist_t *list, const char *path, char *err, size_t errlen)
+static int kv_load(mcei_kvlist_t *list, const char *path, int dedup, char *err,
+                   size_t errlen)
 {
     char line[4096], origin[4200];
     unsigned lineno = 0;
@@ -129,7 +136,7 @@ int mcei_kv_load(mcei_kvlist_t *list, const char *path, char *err, size_t errlen
             goto out;
         }
         snprintf(origin, sizeof(origin), "%s:%u", path, lineno);
-        if ((rc = mcei_kv_set(list, key, val, origin)) != MCE_OK) {
+        if ((rc = kv_add(list, key, val, origin, dedup)) != MCE_OK) {
             snprintf(err, errlen, "%s", mce_strerror(rc));
             goto out;
         }
@@ -141,6 +148,11 @@ int mcei_kv_load(mcei_kvlist_t *list, const char *path, char *err, size_t errlen
 out:
     fclose(f);
     return rc;
+}
+
+int mcei_kv_load(mcei_kvlist_t *list, const char *path, char *err, size_t errlen)
+{
+    return kv_load(list, path, 1, err, errlen);
 }
 
 /* ---- options ----------------------------------------------------------- */
@@ -188,7 +200,8 @@ static const opt_desc_t options[] = {
     {"stack-size", OPT_SIZE, OFF(stack_size), NULL, "BYTES",
      "stack per virtual node, K/M/G suffixes (default: 1M)"},
     {"seed", OPT_U64, OFF(seed), NULL, "N",
-     "seed of the deterministic noise generators (default: 1)"},
+     "seed of machine models' deterministic noise, e.g. interrupts "
+     "(default: 1; models without noise ignore it)"},
     {"trace", OPT_STRING, OFF(trace), NULL, "FILE",
      "write a Chrome trace-event JSON timeline to FILE"},
     {"summary", OPT_FLAG, OFF(summary), NULL, NULL,
@@ -339,6 +352,17 @@ static int apply(mcei_config_t *cfg, const opt_desc_t *o, const char *value,
         return MCE_ERR_CONFIG;
     case OPT_SET: {
         char key[256];
+        const char *comma = strchr(value, ',');
+        if (comma != NULL) {
+            /* KEY=VALUE,KEY=VALUE: one setting after the other. */
+            char *first = strndup(value, (size_t)(comma - value));
+            int rc2;
+            if (first == NULL)
+                return MCE_ERR_NOMEM;
+            rc2 = apply(cfg, o, first, who, err, errlen);
+            free(first);
+            return rc2 != MCE_OK ? rc2 : apply(cfg, o, comma + 1, who, err, errlen);
+        }
         const char *eq = strchr(value, '=');
         size_t klen = eq ? (size_t)(eq - value) : 0;
         if (eq == NULL || klen == 0 || klen >= sizeof(key) || !eq[1]) {
@@ -409,7 +433,8 @@ int mcei_config_parse(mcei_config_t *cfg, int *argc, char **argv, char **envp,
             snprintf(err, errlen, "%s: empty file name", file_who);
             return MCE_ERR_CONFIG;
         }
-        rc = mcei_kv_load(&kv, file, err, errlen);
+        /* Every line counts: "set" may appear several times. */
+        rc = kv_load(&kv, file, 0, err, errlen);
         if (rc != MCE_OK) {
             char tmp[1024];
             snprintf(tmp, sizeof(tmp), "config file: %s", err);

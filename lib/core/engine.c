@@ -473,6 +473,8 @@ void mcei_consume(mcei_vn_t *vn, mcei_msg_t *m)
 void mcei_vn_exit(mcei_vn_t *vn, int status)
 {
     mcei_engine_t *eng = mcei_eng;
+    /* Computation after the node's last call counts too (measured mode). */
+    mcei_enter();
     vn->exit_status = status;
     vn->state = MCEI_VN_DONE;
     /* Pending arrivals are processed (and kept) for the record. */
@@ -605,12 +607,12 @@ int mcei_engine_boot(int *argc, char ***argv, char **envp)
     int rc;
 
     memset(eng, 0, sizeof(*eng));
-    clock_gettime(CLOCK_MONOTONIC, &eng->wall_start);
     mcei_eng = eng;
     mcei_config_defaults(&eng->cfg);
     if (mcei_transport_init(argc, argv, &eng->rank, &eng->nranks,
                             &eng->use_mpi) != MCE_OK)
         boot_exit(eng, 1, "cannot initialise MPI");
+    clock_gettime(CLOCK_MONOTONIC, &eng->wall_start); /* after MPI start-up */
 
     if (mcei_config_parse(&eng->cfg, argc, *argv, envp, err, sizeof(err)) !=
         MCE_OK) {
@@ -690,7 +692,8 @@ int mcei_engine_boot(int *argc, char ***argv, char **envp)
         boot_exit(eng, 2, "invalid placement");
     eng->nlocal = mcei_place_count(&eng->place, eng->rank);
 
-    if (eng->nlocal > 1 && eng->cfg.privatize != MCEI_PRIV_OFF) {
+    if ((eng->nlocal > 1 && eng->cfg.privatize == MCEI_PRIV_AUTO) ||
+        eng->cfg.privatize == MCEI_PRIV_ON) {
         if (mcei_priv_init((size_t)eng->nlocal, err, sizeof(err)) != MCE_OK) {
             snprintf(msg, sizeof(msg),
                      "%d virtual nodes share this process but their globals "
@@ -831,7 +834,7 @@ static int finish(mcei_engine_t *eng)
     final_rec_t *mine = calloc((size_t)eng->nlocal + 1, sizeof(*mine));
     void *all = NULL;
     size_t nall = 0;
-    int status = 0, gstatus = 0;
+    int status = 0;
 
     if (mine == NULL)
         mcei_fatal("out of memory at finalisation");
@@ -841,8 +844,6 @@ static int finish(mcei_engine_t *eng)
         mine[i].clock = vn->clock;
         mine[i].digest = mcei_mix64(vn->digest, vn->clock);
         mine[i].status = vn->exit_status;
-        if (vn->exit_status != 0 && status == 0)
-            status = vn->exit_status & 0xff ? vn->exit_status & 0xff : 1;
     }
     mcei_transport_gather(mine, (size_t)eng->nlocal, sizeof(*mine), &all,
                           &nall);
@@ -850,7 +851,14 @@ static int finish(mcei_engine_t *eng)
         final_rec_t *r = all;
         uint64_t *dig = calloc((size_t)eng->nodes, sizeof(*dig));
         uint64_t d = 0x6d63656d75ULL, tmax = 0;
+        uint64_t first_bad = UINT64_MAX;
         for (size_t i = 0; i < nall; i++) {
+            /* The lowest-numbered failing node decides, whatever the
+             * layout; only rank 0 exits with it. */
+            if (r[i].status != 0 && r[i].node < first_bad) {
+                first_bad = r[i].node;
+                status = r[i].status & 0xff ? (int)(r[i].status & 0xff) : 1;
+            }
             if (dig != NULL)
                 dig[r[i].node] = r[i].digest;
             if (r[i].clock > tmax)
@@ -885,8 +893,39 @@ static int finish(mcei_engine_t *eng)
     free(mine);
     if (eng->cfg.trace != NULL)
         mcei_trace_close(eng);
-    mcei_transport_max_int(status, &gstatus);
-    return gstatus;
+    return status;
+}
+
+/* Release everything (the process is about to exit; this keeps leak
+ * checkers meaningful). */
+static void cleanup(mcei_engine_t *eng)
+{
+    mcei_msg_t *m;
+    for (int i = 0; i < eng->nlocal; i++) {
+        mcei_vn_t *vn = &eng->vns[i];
+        while ((m = vn->inbox.head) != NULL) {
+            mcei_msgq_remove(&vn->inbox, m);
+            mcei_msg_release(m);
+        }
+        eng->proto->node_fini(vn);
+        mcei_fiber_destroy(&vn->fiber);
+        free(vn->argv);
+    }
+    eng->proto->fini(eng);
+    eng->net.ops->fini(&eng->net);
+    while ((m = eng->free_msgs) != NULL) {
+        eng->free_msgs = m->next;
+        free(m);
+    }
+    free(eng->vns);
+    free(eng->inj);
+    mcei_heap_fini(&eng->runq);
+    mcei_heap_fini(&eng->timers);
+    mcei_fiber_destroy(&eng->sched);
+    mcei_machine_free(&eng->machine);
+    mcei_config_free(&eng->cfg);
+    eng->vns = NULL;
+    eng->nlocal = 0;
 }
 
 int mcei_engine_run(void)
@@ -947,6 +986,11 @@ int mcei_engine_run(void)
                 fflush(stdout);
                 _exit(3);
             }
+            if (eng->net.ops->in_flight(&eng->net) != 0)
+                mcei_fatal("network model '%s' idle with %zu messages in "
+                           "flight (model bug)",
+                           eng->net.ops->name,
+                           eng->net.ops->in_flight(&eng->net));
             break; /* every node finished, nothing in flight */
         }
         eng->window_start = T;
@@ -967,6 +1011,7 @@ int mcei_engine_run(void)
     eng->finished = 1;
     status = finish(eng);
     mcei_priv_fini();
+    cleanup(eng);
     if (eng->use_mpi)
         mcei_transport_finalize();
     return status;

@@ -41,16 +41,22 @@ static void put_json_str(const char *s)
 
 int mcei_trace_open(mcei_engine_t *eng, char *err, size_t errlen)
 {
+    int bad = 0, anybad = 0;
     if (eng->rank == 0) {
         /* Fail early if the file cannot be written. */
         FILE *f = fopen(eng->cfg.trace, "w");
         if (f == NULL) {
             snprintf(err, errlen, "option --mce-trace: cannot write '%s': %s",
                      eng->cfg.trace, strerror(errno));
-            return MCE_ERR_IO;
+            bad = 1;
+        } else {
+            fclose(f);
         }
-        fclose(f);
     }
+    /* Every rank learns rank 0's verdict, so all of them stop together. */
+    mcei_transport_max_int(bad, &anybad);
+    if (anybad)
+        return MCE_ERR_IO;
     if ((tf = tmpfile()) == NULL) {
         snprintf(err, errlen, "option --mce-trace: no temporary file: %s",
                  strerror(errno));

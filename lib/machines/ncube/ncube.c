@@ -475,8 +475,12 @@ int mcei_ncube_nread(mcei_vn_t *vn, void *buf, uint32_t cap, int *src,
     char what[96];
     mcei_msg_t *m;
 
-    snprintf(what, sizeof(what), "a message from node %d of type %d (-1: any)",
-             *src, *type);
+    char sbuf[16] = "any node", tbuf[16] = "any type";
+    if (*src >= 0)
+        snprintf(sbuf, sizeof(sbuf), "node %d", *src);
+    if (*type >= 0)
+        snprintf(tbuf, sizeof(tbuf), "type %d", *type);
+    snprintf(what, sizeof(what), "a message from %s of %s", sbuf, tbuf);
     mcei_sync(vn);
     mcei_wait(vn, user_ready, &a, "nread", what);
     m = mcei_match(vn, a.src, a.type, MCEI_CTX_USER);

@@ -1,0 +1,46 @@
+#!/bin/sh
+# Vertex personality on the NCUBE model: routing, broadcast, ntest,
+# buffer-pool back-pressure (vx_routes); argument errors with negative
+# returns and messages naming call and node, extended Vertex and neighbour
+# broadcast (vx_misuse); fatal misuse and the deadlock report; Vertex on
+# a machine that is not an NCUBE; identical digests across layouts.
+. "$top_srcdir/tests/lib.sh"
+
+for n in 1 2 16 64; do
+    "$B/tests/progs/vx_routes" --mce-nodes=$n > "$TMP/o" 2>&1
+    expect_eq "vx_routes $n nodes status" $? 0
+    expect_eq "vx_routes $n nodes all ok" "$(grep -c ' ok$' "$TMP/o")" $n
+done
+run 0 "$B/tests/progs/vx_routes" --mce-nodes=32 --mce-summary > "$TMP/ref" 2>&1
+for np in 2 3; do
+    run $np "$B/tests/progs/vx_routes" --mce-nodes=32 --mce-summary > "$TMP/o" 2>&1
+    expect_eq "vx_routes digest on $np ranks" "$(summary_sans_ranks "$TMP/o")" \
+        "$(summary_sans_ranks "$TMP/ref")"
+done
+
+"$B/tests/progs/vx_misuse" --mce-nodes=8 > "$TMP/o" 2>&1
+expect_eq "vx_misuse status" $? 0
+expect_eq "vx_misuse all ok" "$(grep -c 'vx_misuse: node [0-9]* ok' "$TMP/o")" 8
+expect_grep "bad destination named" "node 0: nwrite: destination 8 out of range" "$TMP/o"
+expect_grep "too big named" "node 0: nwrite: 30000 bytes do not fit the 27648-byte" "$TMP/o"
+expect_grep "non-neighbour named" "node 0: send: node 3 is not a nearest neighbour" "$TMP/o"
+expect_grep "channel mode named" "node 0: send: the channel to node 1 is in standard mode" "$TMP/o"
+
+"$B/tests/progs/vx_misuse" nopost --mce-nodes=4 > "$TMP/o" 2>&1
+[ $? -ne 0 ] && pass "unposted extended message fails" || fail "unposted extended message exit 0"
+expect_grep "unposted message named" "node 1 at virtual time .*: Vertex send: extended message (type 1, 10 bytes) from node 0 arrived with no rcvreq posted" "$TMP/o"
+"$B/tests/progs/vx_misuse" length --mce-nodes=4 > "$TMP/o" 2>&1
+[ $? -ne 0 ] && pass "length mismatch fails" || fail "length mismatch exit 0"
+expect_grep "length mismatch named" "Vertex rcvreq: posted 20 bytes of type 1, but node 0 sent 10 bytes" "$TMP/o"
+timeout 20 "$B/tests/progs/vx_misuse" pool --mce-nodes=4 > "$TMP/o" 2>&1
+expect_eq "exhausted pools deadlock" $? 3
+expect_grep "sender waits for a buffer" "node 1: blocked in nwrite waiting for a 4000-byte communication buffer" "$TMP/o"
+expect_grep "receiver waits in nread" "node 0: blocked in nread waiting for a message from any node of type 99" "$TMP/o"
+
+"$B/tests/progs/vx_routes" --mce-nodes=4 --mce-machine=ideal > "$TMP/o" 2>&1
+[ $? -ne 0 ] && pass "Vertex on the ideal machine refused" || fail "Vertex ran on ideal"
+expect_grep "refusal names the machine" "Vertex calls need an NCUBE machine" "$TMP/o"
+"$B/tests/progs/vx_routes" --mce-nodes=6 > "$TMP/o" 2>&1
+expect_eq "6 nodes refused" $? 2
+expect_grep "hypercube size message" "the node count must be a power of two, not 6" "$TMP/o"
+finish

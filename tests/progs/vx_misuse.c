@@ -1,0 +1,130 @@
+/* Vertex misuse: every bad call gets its negative return and a message
+ * naming the call and the node; the program ends normally.  With an
+ * argument it commits one fatal misuse instead: "nopost" (extended
+ * message with no rcvreq posted), "length" (rcvreq length mismatch) or
+ * "pool" (a receiver whose pool is full and never reads: deadlock). */
+#include <stdio.h>
+#include <string.h>
+
+#include "vertex.h"
+
+#define EXPECT(call, want)                                                     \
+    do {                                                                       \
+        int rc_ = (call);                                                      \
+        if (rc_ != (want)) {                                                   \
+            printf("vx_misuse: node %d: %s returned %d, expected %d\n", me,    \
+                   #call, rc_, (want));                                        \
+            return 1;                                                          \
+        }                                                                      \
+    } while (0)
+
+int main(int argc, char **argv)
+{
+    int me, pid, host, dim, flag = 5, s, t;
+    static char buf[40000];
+    whoami(&me, &pid, &host, &dim);
+    int n = ncubesize(), nb = me ^ 1, far = me ^ 3;
+
+    if (argc > 1 && strcmp(argv[1], "nopost") == 0) {
+        chanmode(nb, VX_EXTENDED);
+        if (me == 0) {
+            send(buf, 10, nb, 1, &flag);
+            flagwait(&flag);
+        }
+        mce_compute(MCE_MS);
+        return 0;
+    }
+    if (argc > 1 && strcmp(argv[1], "length") == 0) {
+        chanmode(nb, VX_EXTENDED);
+        if (me == 1)
+            rcvreq(buf, 20, 0, 1, &flag);
+        mce_compute(MCE_MS); /* the receive is posted before the send */
+        if (me == 0)
+            send(buf, 10, 1, 1, &flag);
+        mce_compute(MCE_MS);
+        return 0;
+    }
+    if (argc > 1 && strcmp(argv[1], "pool") == 0) {
+        /* Node 1 fills node 0's pool and then waits for a reply node 0
+         * never sends: node 0 waits forever in nread for type 99. */
+        if (me == 1)
+            for (int i = 0; i < 20; i++)
+                nwrite(buf, 4000, 0, 1, NULL);
+        if (me <= 1) {
+            s = -1;
+            t = 99;
+            nread(buf, 10, &s, &t, NULL);
+        }
+        return 0;
+    }
+
+    EXPECT(nwrite(buf, -1, nb, 1, NULL), VX_EINVAL);
+    EXPECT(nwrite(buf, 10, n, 1, NULL), VX_ENODE);
+    EXPECT(nwrite(buf, 10, -5, 1, NULL), VX_ENODE);
+    EXPECT(nwrite(buf, 10, nb, 70000, NULL), VX_EINVAL);
+    EXPECT(nwrite(buf, 30000, nb, 1, NULL), VX_ETOOBIG);
+    s = n;
+    t = 1;
+    EXPECT(nread(buf, 10, &s, &t, NULL), VX_ENODE);
+    s = -1;
+    t = -2;
+    EXPECT(nread(buf, 10, &s, &t, NULL), VX_EINVAL);
+    EXPECT(nread(buf, 10, NULL, &t, NULL), VX_EINVAL);
+    EXPECT(send(buf, 10, far, 1, &flag), VX_ENOTNN);
+    EXPECT(send(buf, 10, nb, 1, &flag), VX_EMODE);
+    EXPECT(send(buf, 10, nb, 1, NULL), VX_EINVAL);
+    EXPECT(rcvreq(buf, 10, far, 1, &flag), VX_ENOTNN);
+    EXPECT(rcvreq(buf, 10, nb, 1, &flag), VX_EMODE);
+    EXPECT(chanmode(far, VX_EXTENDED), VX_ENOTNN);
+    EXPECT(chanmode(nb, 3), VX_EINVAL);
+    EXPECT(bcast(buf, 10, 0, 1, &flag), VX_ENOTNN);
+    EXPECT(bcast(buf, 10, 1 << dim, 1, &flag), VX_ENOTNN);
+    EXPECT(flagwait(NULL), VX_EINVAL);
+    if (flag != 5) {
+        printf("vx_misuse: node %d: flag written by a failed call\n", me);
+        return 1;
+    }
+    /* Truncation: a 100-byte message into a 10-byte buffer gives 10 bytes
+     * and the message length. */
+    EXPECT(nwrite(buf, 100, nb, 42, NULL), 100);
+    s = nb;
+    t = 42;
+    memset(buf, 0, 20);
+    EXPECT(nread(buf, 10, &s, &t, NULL), 100);
+    /* Extended Vertex used properly, including a neighbour broadcast. */
+    EXPECT(chanmode(nb, VX_EXTENDED), 0);
+    int rflag, sflag;
+    char small[16] = "hello", got[16] = "";
+    EXPECT(rcvreq(got, 6, nb, 9, &rflag), 0);
+    EXPECT(ntest(&s, &t), -1); /* extended traffic is not in the queue */
+    mce_compute(MCE_MS);
+    EXPECT(send(small, 6, nb, 9, &sflag), 6);
+    flagwait(&rflag);
+    flagwait(&sflag);
+    if (strcmp(got, "hello") != 0) {
+        printf("vx_misuse: node %d: extended payload '%s'\n", me, got);
+        return 1;
+    }
+    int mask = 0;
+    for (int d = 0; d < dim; d++) {
+        chanmode(me ^ (1 << d), VX_EXTENDED);
+        mask |= 1 << d;
+    }
+    char bin[8][8];
+    int bflags[8];
+    for (int d = 0; d < dim; d++)
+        EXPECT(rcvreq(bin[d], 4, me ^ (1 << d), 3, &bflags[d]), 0);
+    mce_compute(MCE_MS);
+    EXPECT(bcast("abc", 4, mask, 3, &sflag), 4);
+    for (int d = 0; d < dim; d++) {
+        flagwait(&bflags[d]);
+        if (strcmp(bin[d], "abc") != 0) {
+            printf("vx_misuse: node %d: bcast from dim %d '%s'\n", me, d,
+                   bin[d]);
+            return 1;
+        }
+    }
+    flagwait(&sflag);
+    printf("vx_misuse: node %d ok\n", me);
+    return 0;
+}
