@@ -14,7 +14,8 @@ build=${BUILD_DIR:-$top/_build}
 
 deps() {
     pkgs="build-essential autoconf automake libtool pkg-config openmpi-bin
-          libopenmpi-dev libhwloc-dev hwloc libcmocka-dev valgrind"
+          libopenmpi-dev libhwloc-dev hwloc libcmocka-dev valgrind gfortran
+          binutils"
     missing=""
     for p in $pkgs; do
         dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" ||
