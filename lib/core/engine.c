@@ -84,9 +84,7 @@ void mcei_msg_release(mcei_msg_t *m)
     mcei_eng->free_msgs = m;
 }
 
-/* Allocate a descriptor-only message (used by the transport for remote
- * injections). */
-mcei_msg_t *mcei_msg_from_wire(const mcei_wire_t *w);
+/* A descriptor-only message (remote injections, model notifications). */
 mcei_msg_t *mcei_msg_from_wire(const mcei_wire_t *w)
 {
     mcei_msg_t *m = msg_alloc(mcei_eng);
@@ -136,7 +134,11 @@ static void process_until_clock(mcei_engine_t *eng, mcei_vn_t *vn)
 static void wake(mcei_engine_t *eng, mcei_vn_t *vn, mce_time_t at)
 {
     mce_time_t c = mcei_time_max(mcei_time_max(vn->clock, at), vn->busy_until);
-    vn->t_wait += c - vn->clock;
+    /* The time blocked, less what protocol handlers used meanwhile (that
+     * is counted as stolen), was idle waiting. */
+    mce_time_t blocked = c - vn->clock;
+    mce_time_t handlers = vn->t_stolen - vn->stolen_mark;
+    vn->t_wait += blocked > handlers ? blocked - handlers : 0;
     vn->clock = c;
     vn->state = MCEI_VN_RUNNABLE;
     runq_push(eng, vn);
@@ -369,11 +371,6 @@ void mcei_wait(mcei_vn_t *vn, mcei_ready_fn ready, void *arg, const char *call,
             vn->t_wait += m->arrival - vn->clock;
             vn->clock = m->arrival;
             process_arrival(eng, vn, m);
-            if (vn->busy_until > vn->clock && ready(vn, arg)) {
-                /* The handler that satisfied us ran until busy_until. */
-                vn->t_wait += vn->busy_until - vn->clock;
-                vn->clock = vn->busy_until;
-            }
             continue;
         }
         vn->ready = ready;
@@ -381,6 +378,7 @@ void mcei_wait(mcei_vn_t *vn, mcei_ready_fn ready, void *arg, const char *call,
         vn->wait_call = call;
         snprintf(vn->wait_what, sizeof(vn->wait_what), "%s", what);
         vn->wait_since = vn->clock;
+        vn->stolen_mark = vn->t_stolen;
         vn->state = MCEI_VN_BLOCKED;
         yield(eng, vn);
         vn->ready = NULL;
@@ -829,6 +827,30 @@ typedef struct final_rec {
     int64_t status;
 } final_rec_t;
 
+/* "nodes 0-63 exited with status 2": runs of equal non-zero statuses. */
+static void report_statuses(const final_rec_t *r, size_t n, int nodes)
+{
+    int64_t *st = calloc((size_t)nodes, sizeof(*st));
+    if (st == NULL)
+        return;
+    for (size_t i = 0; i < n; i++)
+        st[r[i].node] = r[i].status;
+    for (int i = 0; i < nodes;) {
+        int j = i;
+        while (j + 1 < nodes && st[j + 1] == st[i])
+            j++;
+        if (st[i] != 0) {
+            if (j > i)
+                mcei_log("nodes %d-%d exited with status %" PRId64, i, j,
+                         st[i]);
+            else
+                mcei_log("node %d exited with status %" PRId64, i, st[i]);
+        }
+        i = j + 1;
+    }
+    free(st);
+}
+
 static int finish(mcei_engine_t *eng)
 {
     final_rec_t *mine = calloc((size_t)eng->nlocal + 1, sizeof(*mine));
@@ -863,12 +885,11 @@ static int finish(mcei_engine_t *eng)
                 dig[r[i].node] = r[i].digest;
             if (r[i].clock > tmax)
                 tmax = r[i].clock;
-            if (r[i].status != 0)
-                mcei_log("node %" PRIu64 " exited with status %" PRId64,
-                         r[i].node, r[i].status);
+
         }
         for (int i = 0; i < eng->nodes && dig != NULL; i++)
             d = mcei_mix64(d, dig[i]);
+        report_statuses(r, nall, eng->nodes);
         free(dig);
         fflush(stdout);
         if (eng->cfg.summary)

@@ -52,6 +52,7 @@ struct mcei_vn {
     mce_time_t wait_since;
     /* statistics */
     mce_time_t t_compute, t_wait, t_comm, t_stolen;
+    mce_time_t stolen_mark; /* t_stolen when the node last blocked */
     uint64_t nsent, nrecv;
     uint64_t digest;
     int exit_status;

@@ -32,7 +32,21 @@ typedef struct mcei_net_ops {
     int (*advance)(mcei_net_t *net, mce_time_t horizon);
     /* Messages injected and not yet delivered. */
     size_t (*in_flight)(const mcei_net_t *net);
+    /* Does the model tell senders when their send completes locally (a
+     * message of ctx MCEI_CTX_PROTOCOL, type MCEI_NET_SENT, aux[0] = the
+     * message's sequence number, delivered to the sender)? */
+    int notifies_senders;
 } mcei_net_ops_t;
+
+/* Type of the sender notification of models with notifies_senders. */
+#define MCEI_NET_SENT 0x53454e54
+
+/* Message flags the models read (mcei_wire_t.flags). */
+#define MCEI_MSG_FORCED 0x1 /* no PROBE/REQUEST: the receive is posted */
+
+/* A message created by a model (e.g. a sender notification); the engine
+ * owns it as if injected. */
+mcei_msg_t *mcei_msg_from_wire(const mcei_wire_t *w);
 
 struct mcei_net {
     const mcei_net_ops_t *ops;

@@ -102,7 +102,6 @@ static int post_chunks(reqvec_t *v, void *buf, size_t size, int peer, int send)
     return MCE_OK;
 }
 
-mcei_msg_t *mcei_msg_from_wire(const mcei_wire_t *w);
 
 int mcei_transport_window(mcei_engine_t *eng, const mcei_window_info_t *mine,
                           mcei_window_info_t *global, mcei_msg_t ***all,

@@ -5,9 +5,11 @@
 #include "../core/net.h"
 
 extern const mcei_net_ops_t mcei_net_ideal_ops;
+extern const mcei_net_ops_t mcei_net_ipsc_ops;
 
 static const mcei_net_ops_t *const models[] = {
     &mcei_net_ideal_ops,
+    &mcei_net_ipsc_ops,
 };
 
 const mcei_net_ops_t *mcei_net_lookup(const char *name)

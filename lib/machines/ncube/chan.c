@@ -67,6 +67,7 @@ mcei_vx_action_t mcei_vx_chan_dma_done(mcei_vx_chan_t *c,
 mce_time_t mcei_vx_chan_wire(mcei_vx_chan_t *c, mce_time_t t, mce_time_t dur)
 {
     mce_time_t start = t > c->free_at ? t : c->free_at;
-    c->free_at = start + dur;
+    if (mcei_time_add(start, dur, &c->free_at) != MCE_OK)
+        c->free_at = MCEI_TIME_INF - 1; /* saturate: the clock check fails later */
     return start;
 }

@@ -662,10 +662,11 @@ static int ncube_init(mcei_engine_t *eng, mcei_machine_t *m, char *err,
         (rc = mcei_machine_time(m, "cycle_time", 1, 0, &cycle, err, errlen)))
         return rc;
     if (costs.pool_bytes == 0 || costs.pool_bytes > UINT32_MAX ||
-        costs.buffer_header >= costs.pool_bytes) {
+        costs.buffer_header == 0 || costs.buffer_header >= costs.pool_bytes ||
+        costs.split_min == 0 || costs.split_min > UINT32_MAX) {
         snprintf(err, errlen,
-                 "machine '%s': vx.pool_bytes must be positive, below 4 GiB and "
-                 "larger than vx.buffer_header",
+                 "machine '%s': need 0 < vx.buffer_header < vx.pool_bytes < 4 "
+                 "GiB and 0 < vx.split_min < 4 GiB",
                  m->name);
         return MCE_ERR_MACHINE;
     }

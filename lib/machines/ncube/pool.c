@@ -36,7 +36,9 @@ int mcei_vx_pool_init(mcei_vx_pool_t *p, uint32_t total, uint32_t split_min,
 {
     memset(p, 0, sizeof(*p));
     p->spare = -1;
-    if (total == 0 || header >= total)
+    /* A header gives every buffer a distinct handle; a split needs at
+     * least one byte left over. */
+    if (total == 0 || header == 0 || header >= total || split_min == 0)
         return MCE_ERR_INVAL;
     p->total = total;
     p->split_min = split_min;
@@ -166,8 +168,10 @@ int mcei_vx_pool_grant(mcei_vx_pool_t *p, void **cookie, uint32_t *off)
     if (p->nwait == 0)
         return 0;
     r = &p->waitq[p->waithead];
-    if (mcei_vx_pool_alloc(p, r->size, off) != MCE_OK) {
-        p->failures--; /* a retry is not a new failure */
+    int rc = mcei_vx_pool_alloc(p, r->size, off);
+    if (rc != MCE_OK) {
+        if (rc == MCE_ERR_RESOURCE)
+            p->failures--; /* a retry is not a new failure */
         return 0;
     }
     *cookie = r->cookie;

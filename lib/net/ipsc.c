@@ -1,0 +1,394 @@
+/* The iPSC/860 network (Seidel and Davis 1992, section 2): a hypercube
+ * with circuit switching.  Every transfer holds its source's send port,
+ * its destination's receive port and the links of its e-cube route for
+ * its whole duration; a transfer that finds any of them busy waits and
+ * then takes its full time.  Protocols by message:
+ *   short  (<= short_max bytes): one transfer of b_s + a m
+ *   forced (MCEI_MSG_FORCED):   one transfer of b_s + a m
+ *   long:  PROBE (b_l/2) src->dst, REQUEST (b_l/2) dst->src sent by the
+ *          destination's system as soon as the PROBE is in, then the data
+ *          (a m) src->dst; b_l is split between PROBE and REQUEST as the
+ *          seed's figures do.
+ * A user send reaches the ports start_up after the call (the header's
+ * software set-up, part of b_s and b_l): that is the model's lookahead.
+ * Circuits longer than one hop add hop_setup per extra link.  Senders are
+ * told when their send completes: short messages after s + a m, forced
+ * and long ones when the data is out. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/heap.h"
+#include "../core/net.h"
+
+enum { LEG_SHORT, LEG_FORCED, LEG_PROBE, LEG_REQUEST, LEG_DATA };
+enum { EV_END = 0, EV_SENT = 1, EV_REQ = 2 }; /* same-time order */
+
+#define MAXRES 40
+
+typedef struct leg {
+    mcei_msg_t *msg;
+    int kind, from, to, nres;
+    mce_time_t req_time, start, dur;
+    uint32_t res[MAXRES];
+    struct leg *next; /* waiting list */
+} leg_t;
+
+typedef struct event {
+    mce_time_t t;
+    int kind;
+    uint64_t k1, k2; /* tie-break: source node, sequence x 8 + leg */
+    leg_t *leg;
+    mcei_msg_t *msg; /* EV_SENT */
+} event_t;
+
+typedef struct ipsc {
+    mce_time_t a, bs, bl, s, start_up, hop_setup;
+    uint64_t short_max;
+    int nodes, dim;
+    unsigned char *busy; /* resources: ports then links */
+    mcei_heap_t events;
+    leg_t *waiting;      /* by (request time, source, sequence, leg) */
+    size_t in_flight;
+} ipsc_t;
+
+static int ev_less(const void *x, const void *y)
+{
+    const event_t *a = x, *b = y;
+    if (a->t != b->t)
+        return a->t < b->t;
+    if (a->kind != b->kind)
+        return a->kind < b->kind;
+    if (a->k1 != b->k1)
+        return a->k1 < b->k1;
+    return a->k2 < b->k2;
+}
+
+static int push_event(ipsc_t *st, mce_time_t t, int kind, leg_t *leg,
+                      mcei_msg_t *msg)
+{
+    event_t *e = malloc(sizeof(*e));
+    const mcei_msg_t *m = leg ? leg->msg : msg;
+    if (e == NULL)
+        return MCE_ERR_NOMEM;
+    e->t = t;
+    e->kind = kind;
+    e->k1 = (uint64_t)(uint32_t)m->w.src;
+    e->k2 = m->w.seq * 8 + (leg ? (uint64_t)leg->kind : 7);
+    e->leg = leg;
+    e->msg = msg;
+    return mcei_heap_push(&st->events, e);
+}
+
+static uint32_t send_port(int node)
+{
+    return 2u * (uint32_t)node;
+}
+
+static uint32_t recv_port(int node)
+{
+    return 2u * (uint32_t)node + 1;
+}
+
+static uint32_t link_res(const ipsc_t *st, int node, int d)
+{
+    return 2u * (uint32_t)st->nodes + (uint32_t)node * (uint32_t)st->dim +
+           (uint32_t)d;
+}
+
+static leg_t *leg_new(ipsc_t *st, mcei_msg_t *m, int kind, int from, int to,
+                      mce_time_t dur)
+{
+    leg_t *l = calloc(1, sizeof(*l));
+    int hops = 0, at = from;
+    if (l == NULL)
+        return NULL;
+    l->msg = m;
+    l->kind = kind;
+    l->from = from;
+    l->to = to;
+    l->res[l->nres++] = send_port(from);
+    l->res[l->nres++] = recv_port(to);
+    /* e-cube route: lowest differing dimension first */
+    for (int d = 0; d < st->dim; d++) {
+        if (((from ^ to) >> d) & 1) {
+            l->res[l->nres++] = link_res(st, at, d);
+            at ^= 1 << d;
+            hops++;
+        }
+    }
+    l->dur = dur + (hops > 1 ? (mce_time_t)(hops - 1) * st->hop_setup : 0);
+    return l;
+}
+
+static int leg_less(const leg_t *a, const leg_t *b)
+{
+    if (a->req_time != b->req_time)
+        return a->req_time < b->req_time;
+    if (a->msg->w.src != b->msg->w.src)
+        return a->msg->w.src < b->msg->w.src;
+    if (a->msg->w.seq != b->msg->w.seq)
+        return a->msg->w.seq < b->msg->w.seq;
+    return a->kind < b->kind;
+}
+
+static int all_free(const ipsc_t *st, const leg_t *l)
+{
+    for (int i = 0; i < l->nres; i++)
+        if (st->busy[l->res[i]])
+            return 0;
+    return 1;
+}
+
+/* Start every waiting leg whose resources are all free, oldest first. */
+static int try_start(ipsc_t *st, mce_time_t now)
+{
+    leg_t **pp = &st->waiting;
+    while (*pp != NULL) {
+        leg_t *l = *pp;
+        if (!all_free(st, l)) {
+            pp = &l->next;
+            continue;
+        }
+        *pp = l->next;
+        for (int i = 0; i < l->nres; i++)
+            st->busy[l->res[i]] = 1;
+        l->start = now;
+        if (push_event(st, now + l->dur, EV_END, l, NULL) != MCE_OK)
+            return MCE_ERR_NOMEM;
+        if (l->kind == LEG_SHORT) {
+            /* The sender returns before the message is delivered. */
+            mce_time_t ret = now + (st->s - st->start_up) +
+                             l->msg->w.size * st->a;
+            if (push_event(st, ret, EV_SENT, NULL, l->msg) != MCE_OK)
+                return MCE_ERR_NOMEM;
+        }
+    }
+    return MCE_OK;
+}
+
+static void wait_leg(ipsc_t *st, leg_t *l)
+{
+    leg_t **pp = &st->waiting;
+    while (*pp != NULL && !leg_less(l, *pp))
+        pp = &(*pp)->next;
+    l->next = *pp;
+    *pp = l;
+}
+
+static int notify_sender(mcei_net_t *net, const mcei_msg_t *m, mce_time_t t)
+{
+    mcei_wire_t w;
+    mcei_msg_t *n;
+    memset(&w, 0, sizeof(w));
+    w.ts = t;
+    w.seq = m->w.seq;
+    w.src = m->w.src;
+    w.dst = m->w.src;
+    w.ctx = MCEI_CTX_PROTOCOL;
+    w.type = MCEI_NET_SENT;
+    w.aux[0] = m->w.seq;
+    w.aux[1] = m->w.ctx;
+    if ((n = mcei_msg_from_wire(&w)) == NULL)
+        return MCE_ERR_NOMEM;
+    net->deliver(net->deliver_ctx, n, t);
+    return MCE_OK;
+}
+
+static int request(ipsc_t *st, leg_t *l, mce_time_t t)
+{
+    l->req_time = t;
+    return push_event(st, t, EV_REQ, l, NULL);
+}
+
+static int on_end(mcei_net_t *net, ipsc_t *st, leg_t *l, mce_time_t t)
+{
+    mcei_msg_t *m = l->msg;
+    leg_t *n = NULL;
+    int rc = MCE_OK;
+    for (int i = 0; i < l->nres; i++)
+        st->busy[l->res[i]] = 0;
+    switch (l->kind) {
+    case LEG_PROBE:
+        /* The destination's system answers at once. */
+        n = leg_new(st, m, LEG_REQUEST, l->to, l->from, st->bl / 2);
+        rc = n ? request(st, n, t) : MCE_ERR_NOMEM;
+        break;
+    case LEG_REQUEST:
+        n = leg_new(st, m, LEG_DATA, l->to, l->from, m->w.size * st->a);
+        rc = n ? request(st, n, t) : MCE_ERR_NOMEM;
+        break;
+    case LEG_DATA:
+    case LEG_FORCED:
+        st->in_flight--;
+        if ((rc = notify_sender(net, m, t)) == MCE_OK)
+            net->deliver(net->deliver_ctx, m, t);
+        break;
+    case LEG_SHORT:
+        st->in_flight--;
+        net->deliver(net->deliver_ctx, m, t);
+        break;
+    }
+    free(l);
+    return rc;
+}
+
+static int ipsc_init(mcei_net_t *net, mcei_machine_t *m, char *err,
+                     size_t errlen)
+{
+    ipsc_t *st = calloc(1, sizeof(*st));
+    int rc;
+    if (st == NULL)
+        return MCE_ERR_NOMEM;
+    if ((rc = mcei_machine_time(m, "ipsc.a", 1, 0, &st->a, err, errlen)) ||
+        (rc = mcei_machine_time(m, "ipsc.b_l", 1, 0, &st->bl, err, errlen)) ||
+        (rc = mcei_machine_time(m, "ipsc.b_s", 1, 0, &st->bs, err, errlen)) ||
+        (rc = mcei_machine_time(m, "ipsc.s", 1, 0, &st->s, err, errlen)) ||
+        (rc = mcei_machine_time(m, "ipsc.start_up", 1, 0, &st->start_up, err,
+                                errlen)) ||
+        (rc = mcei_machine_time(m, "ipsc.hop_setup", 0, 0, &st->hop_setup,
+                                err, errlen)) ||
+        (rc = mcei_machine_u64(m, "ipsc.short_max", 1, 0, &st->short_max, err,
+                               errlen)))
+        goto fail;
+    if (st->start_up == 0 || st->start_up >= st->s || st->s > st->bs ||
+        st->bs > st->bl / 2 + st->bl || st->start_up >= st->bl / 2) {
+        snprintf(err, errlen,
+                 "machine '%s': need 0 < ipsc.start_up < ipsc.s <= ipsc.b_s "
+                 "and start_up < b_l/2",
+                 m->name);
+        rc = MCE_ERR_MACHINE;
+        goto fail;
+    }
+    if (net->nodes & (net->nodes - 1)) {
+        snprintf(err, errlen,
+                 "machine '%s' is a hypercube: the node count must be a power "
+                 "of two, not %d",
+                 m->name, net->nodes);
+        rc = MCE_ERR_CONFIG;
+        goto fail;
+    }
+    st->nodes = net->nodes;
+    st->dim = __builtin_ctz((unsigned)net->nodes);
+    if (st->dim + 2 > MAXRES) {
+        snprintf(err, errlen, "machine '%s': at most 2^%d nodes", m->name,
+                 MAXRES - 2);
+        rc = MCE_ERR_CONFIG;
+        goto fail;
+    }
+    st->busy = calloc((size_t)st->nodes * (2 + (size_t)st->dim), 1);
+    if (st->busy == NULL) {
+        rc = MCE_ERR_NOMEM;
+        goto fail;
+    }
+    mcei_heap_init(&st->events, ev_less);
+    net->priv = st;
+    return MCE_OK;
+fail:
+    free(st);
+    return rc;
+}
+
+static void ipsc_fini(mcei_net_t *net)
+{
+    ipsc_t *st = net->priv;
+    event_t *e;
+    if (st == NULL)
+        return;
+    while ((e = mcei_heap_pop(&st->events)) != NULL) {
+        if (e->kind == EV_END || e->kind == EV_REQ)
+            free(e->leg);
+        free(e);
+    }
+    while (st->waiting) {
+        leg_t *l = st->waiting;
+        st->waiting = l->next;
+        free(l);
+    }
+    mcei_heap_fini(&st->events);
+    free(st->busy);
+    free(st);
+    net->priv = NULL;
+}
+
+static mce_time_t ipsc_lookahead(const mcei_net_t *net)
+{
+    const ipsc_t *st = net->priv;
+    return st->start_up;
+}
+
+static int ipsc_inject(mcei_net_t *net, mcei_msg_t *m)
+{
+    ipsc_t *st = net->priv;
+    mce_time_t t = m->w.ts + st->start_up;
+    leg_t *l;
+    if (m->w.dst < 0 || m->w.dst >= st->nodes)
+        return MCE_ERR_NODE;
+    if (m->w.flags & MCEI_MSG_FORCED)
+        l = leg_new(st, m, LEG_FORCED, m->w.src, m->w.dst,
+                    st->bs - st->start_up + m->w.size * st->a);
+    else if (m->w.size <= st->short_max)
+        l = leg_new(st, m, LEG_SHORT, m->w.src, m->w.dst,
+                    st->bs - st->start_up + m->w.size * st->a);
+    else
+        l = leg_new(st, m, LEG_PROBE, m->w.src, m->w.dst,
+                    st->bl / 2 - st->start_up);
+    if (l == NULL)
+        return MCE_ERR_NOMEM;
+    st->in_flight++;
+    return request(st, l, t);
+}
+
+static mce_time_t ipsc_next_event(const mcei_net_t *net)
+{
+    const ipsc_t *st = net->priv;
+    const event_t *e = mcei_heap_top(&st->events);
+    return e ? e->t : MCEI_TIME_INF;
+}
+
+static int ipsc_advance(mcei_net_t *net, mce_time_t horizon)
+{
+    ipsc_t *st = net->priv;
+    event_t *e;
+    int rc = MCE_OK;
+    while (rc == MCE_OK && (e = mcei_heap_top(&st->events)) != NULL &&
+           e->t < horizon) {
+        mcei_heap_pop(&st->events);
+        switch (e->kind) {
+        case EV_END:
+            rc = on_end(net, st, e->leg, e->t);
+            break;
+        case EV_SENT:
+            rc = notify_sender(net, e->msg, e->t);
+            break;
+        case EV_REQ:
+            wait_leg(st, e->leg);
+            break;
+        }
+        if (rc == MCE_OK)
+            rc = try_start(st, e->t);
+        free(e);
+    }
+    return rc;
+}
+
+static size_t ipsc_in_flight(const mcei_net_t *net)
+{
+    const ipsc_t *st = net->priv;
+    return st->in_flight;
+}
+
+const mcei_net_ops_t mcei_net_ipsc_ops = {
+    .name = "ipsc",
+    .description = "iPSC/860 hypercube: circuit switching, one send and one "
+                   "receive port per node, short/long/forced protocols",
+    .init = ipsc_init,
+    .fini = ipsc_fini,
+    .lookahead = ipsc_lookahead,
+    .inject = ipsc_inject,
+    .next_event = ipsc_next_event,
+    .advance = ipsc_advance,
+    .in_flight = ipsc_in_flight,
+    .notifies_senders = 1,
+};
