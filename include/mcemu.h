@@ -135,7 +135,8 @@ MCE_EXPORT int mce_send(int dest, long type, const void *buf, size_t bytes);
 MCE_EXPORT int mce_recv(int source, long type, void *buf, size_t cap,
                         mce_msg_info_t *info);
 
-/** Block until a matching message has arrived and describe it without receiving it. */
+/** Block until a matching message has arrived and describe it without
+ * receiving it; charges the machine's probe cost once. */
 MCE_EXPORT int mce_probe(int source, long type, mce_msg_info_t *info);
 
 /**
@@ -162,8 +163,9 @@ MCE_EXPORT int mce_trace_begin(const char *name);
 MCE_EXPORT int mce_trace_end(void);
 
 /**
- * Read a numeric parameter of the machine description (a time in
- * picoseconds for time-valued keys, the plain value otherwise).  Keys
+ * Read a numeric parameter of the machine description: a value written
+ * with a time unit (ps, ns, us, ms, s) comes back in picoseconds, a
+ * unitless integer as written (so give times their unit).  Keys
  * named "app.*" are reserved for programs (e.g. app.sobel_pixel = 40 us)
  * and are not checked by the library.
  */
