@@ -73,10 +73,12 @@ demo)
     configure "$build"
     make -C "$build" -j"$jobs"
     echo
-    echo "== demo: 64 virtual nodes in one process, 10 rounds of a 1 KiB ring =="
-    "$build/apps/ring" --mce-nodes=64 --rounds=10 --bytes=1024 --mce-summary \
-        --mce-trace="$build/ring-trace.json"
-    echo "timeline written to $build/ring-trace.json (open it in https://ui.perfetto.dev)"
+    echo "== demo: the Sobel edge detector of Mudge et al. (1987) on a 16-node"
+    echo "== NCUBE, standard and extended Vertex, all nodes in one process =="
+    (cd "$build" && ./apps/sobel_edge --mce-nodes=16 --mce-summary \
+        --output="$build/sobel_out.pgm" --mce-trace="$build/sobel-trace.json")
+    echo "edge image: $build/sobel_out.pgm (512x512 PGM)"
+    echo "timeline:   $build/sobel-trace.json (open it in https://ui.perfetto.dev)"
     ;;
 check)
     deps

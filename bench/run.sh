@@ -33,6 +33,18 @@ ring_rate "ring 64 nodes, --mce-privatize=off" 64 40000 env MCE_PRIVATIZE=off
 ring_rate "ring 64 nodes, 2 ranks" 64 5000 "$MPIEXEC" -np 2
 "$B/bench/ctxswitch" 10000000
 
+# sobel_edge 512x512 on 64 NCUBE nodes (both schemes): wall time, 1 and 2 ranks.
+sobel_wall() {
+    label=$1; shift
+    out=$("$@" "$B/apps/sobel_edge" --mce-nodes=64 --sizes=512 \
+        --output="${TMPDIR:-/tmp}/mcemu-bench-sobel.pgm" --mce-verbose 2>/dev/null |
+        grep 'wall_s=')
+    echo "$out" | sed "s/.*wall_s=\([0-9.]*\).*peak_rss_kib=\([0-9]*\).*/sobel_edge 512x512, 64 nodes, $label: \1 s wall (peak RSS \2 KiB, rank 0)/"
+}
+sobel_wall "1 process"
+sobel_wall "2 ranks" "$MPIEXEC" -np 2
+rm -f "${TMPDIR:-/tmp}/mcemu-bench-sobel.pgm"
+
 # Memory per node: 4096 nodes against 1 node, same program.
 one=$("$ring" --mce-nodes=1 --rounds=10 --mce-verbose 2>/dev/null |
     sed -n 's/.*peak_rss_kib=\([0-9]*\).*/\1/p')
