@@ -9,6 +9,7 @@
 
 extern int mce_user_main(int argc, char **argv) __attribute__((weak));
 extern int mce_vx_main(int argc, char **argv) __attribute__((weak));
+extern int mce_nx_main(int argc, char **argv) __attribute__((weak));
 /* mcef77 renames gfortran's main() and records the personality's machine. */
 extern int mce_f77_main(int argc, char **argv) __attribute__((weak));
 extern const char *mce_f77_default_machine __attribute__((weak));
@@ -18,12 +19,14 @@ static const struct {
 } entries[] = {
     {"native", "ideal", "mce_user_main"},
     {"vertex", "ncube", "mce_vx_main"},
+    {"nx", "ipsc860", "mce_nx_main"},
     {"fortran", "ideal", "mce_f77_main"},
 };
 
 int mcei_api_resolve(mcei_personality_t *out, char *err, size_t errlen)
 {
-    mcei_main_fn fns[] = {mce_user_main, mce_vx_main, mce_f77_main};
+    mcei_main_fn fns[] = {mce_user_main, mce_vx_main, mce_nx_main,
+                          mce_f77_main};
     int found = -1;
     for (size_t i = 0; i < MCEI_ARRAY_SIZE(entries); i++) {
         if (fns[i] == NULL)

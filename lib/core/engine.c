@@ -270,6 +270,11 @@ int mcei_timer_at(mcei_vn_t *vn, mce_time_t t, int64_t kind,
     return mcei_heap_push(&eng->timers, m);
 }
 
+void mcei_engine_on_resume(void (*fn)(mcei_vn_t *vn))
+{
+    mcei_eng->on_resume = fn;
+}
+
 void mcei_vn_memory(mcei_vn_t *vn)
 {
     mcei_priv_switch((size_t)vn->local);
@@ -767,6 +772,8 @@ static void run_window(mcei_engine_t *eng)
         mcei_priv_switch((size_t)vn->local);
         eng->current = vn;
         eng->switches++;
+        if (eng->on_resume != NULL)
+            eng->on_resume(vn);
         mcei_fiber_switch(&eng->sched, &vn->fiber);
         eng->current = NULL;
     }

@@ -37,6 +37,7 @@ struct mcei_vn {
     mce_time_t irq_free;    /* end of the last arrival handler's stolen time */
     uint64_t send_seq;
     uint64_t timer_seq;
+    uint64_t nglobal;       /* personality's count of global operations */
     mce_time_t runq_key;    /* clock when queued: never above the clock */
     mce_time_t busy_until;  /* end of the last protocol handler's CPU use */
     mcei_fiber_t fiber;
@@ -130,6 +131,7 @@ struct mcei_engine {
     struct timespec wall_start;
     mcei_personality_t personality;
     void *proto_state;      /* the machine protocol's global state */
+    void (*on_resume)(mcei_vn_t *vn);
 };
 
 extern mcei_engine_t *mcei_eng;
@@ -174,6 +176,9 @@ int mcei_send_at(mcei_vn_t *vn, mce_time_t t, int dst, uint32_t ctx,
 int mcei_timer_at(mcei_vn_t *vn, mce_time_t t, int64_t kind,
                   const uint64_t aux[2], void *cookie, const void *buf,
                   size_t size);
+/* Personalities with per-node state in library globals (NX's msginfo)
+ * restore it whenever a node resumes; one hook per personality. */
+void mcei_engine_on_resume(void (*fn)(mcei_vn_t *vn));
 /* Make @p vn's private globals live before a protocol handler or a wait
  * condition touches the node's memory (flags, receive buffers). */
 void mcei_vn_memory(mcei_vn_t *vn);

@@ -1,0 +1,1010 @@
+/* NX personality: argument checking, NX's two error conventions and the
+ * global operations, over the nx machine protocol.  Global operations are
+ * real message algorithms (in the system context, so they never match
+ * user receives), so their cost comes from the machine model. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../core/engine.h"
+#include "../../machines/nx/nxproto.h"
+#include "nx.h"
+
+MCE_EXPORT long mce_nx_msginfo[8];
+
+/* msginfo is one global of the library shared by every node of a process:
+ * it is refreshed from the node's own record whenever a node resumes. */
+static void restore_msginfo(mcei_vn_t *vn)
+{
+    const mcei_nx_info_t *i;
+    if (!mcei_nx_active() || vn->proto == NULL)
+        return;
+    i = mcei_nx_last(vn);
+    mce_nx_msginfo[0] = i->type;
+    mce_nx_msginfo[1] = i->count;
+    mce_nx_msginfo[2] = i->node;
+    mce_nx_msginfo[3] = i->ptype;
+    mce_nx_msginfo[4] = i->pid;
+}
+
+static mcei_vn_t *enter(const char *call)
+{
+    mcei_vn_t *vn = mcei_enter();
+    if (vn == NULL) {
+        mcei_log("NX %s: called outside a node program", call);
+        return NULL;
+    }
+    if (!mcei_nx_active())
+        mcei_vn_fatal(vn,
+                      "NX %s: NX calls need an NX machine (protocol nx: "
+                      "ipsc860 or paragon); machine '%s' is not one (use "
+                      "--mce-machine=ipsc860)",
+                      call, mcei_eng->machine.name);
+    mcei_engine_on_resume(restore_msginfo);
+    mcei_nx_enter(vn);
+    mcei_nx_run_handlers(vn);
+    return vn;
+}
+
+static long leave(mcei_vn_t *vn, long rv)
+{
+    mcei_nx_run_handlers(vn);
+    restore_msginfo(vn);
+    mcei_leave(vn);
+    return rv;
+}
+
+/* The plain form ends the program, the '_' form returns -1 with errno. */
+static long nx_fail(mcei_vn_t *vn, int under, const char *call, int eno,
+                    const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+static long nx_fail(mcei_vn_t *vn, int under, const char *call, int eno,
+                    const char *fmt, ...)
+{
+    char msg[256];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof(msg), fmt, ap);
+    va_end(ap);
+    if (!under)
+        mcei_vn_fatal(vn, "NX %s: %s", call, msg);
+    leave(vn, -1);
+    errno = eno;
+    return -1;
+}
+
+static long status_fail(mcei_vn_t *vn, int under, const char *call, int rc)
+{
+    switch (rc) {
+    case MCE_ERR_RESOURCE:
+        return nx_fail(vn, under, call, EAGAIN,
+                       "too many outstanding messages or receives for the "
+                       "operating system of node %d",
+                       vn->id);
+    case MCE_ERR_NOT_FOUND:
+        return nx_fail(vn, under, call, EINVAL, "unknown message id");
+    case MCE_ERR_TRUNCATE:
+        return nx_fail(vn, under, call, EMSGSIZE,
+                       "message longer than the receive buffer");
+    default:
+        return nx_fail(vn, under, call, EINVAL, "%s", mce_strerror(rc));
+    }
+}
+
+static int bad_type(long t)
+{
+    return t < 0 || t > 0x7fffffffL;
+}
+
+static int bad_sel(long t)
+{
+    return t < -1 || t > 0x7fffffffL;
+}
+
+/* ---- identity and time -------------------------------------------------- */
+
+#define SIMPLE(name, expr)                                                     \
+    static long do_##name(int under)                                           \
+    {                                                                          \
+        mcei_vn_t *vn = enter(#name);                                          \
+        (void)under;                                                           \
+        if (vn == NULL)                                                        \
+            return -1;                                                         \
+        return leave(vn, (expr));                                              \
+    }                                                                          \
+    MCE_EXPORT long mce_nx_##name(void)                                        \
+    {                                                                          \
+        return do_##name(0);                                                   \
+    }                                                                          \
+    MCE_EXPORT long mce_nx__##name(void)                                       \
+    {                                                                          \
+        return do_##name(1);                                                   \
+    }
+
+static long dim_of(int n)
+{
+    long d = 0;
+    while ((1L << d) < n)
+        d++;
+    return d;
+}
+
+SIMPLE(mynode, (long)vn->id)
+SIMPLE(numnodes, (long)mcei_eng->nodes)
+SIMPLE(myhost, -1L)
+SIMPLE(mypid, mcei_nx_ptype(vn))
+SIMPLE(myptype, mcei_nx_ptype(vn))
+SIMPLE(nodedim, dim_of(mcei_eng->nodes))
+SIMPLE(infocount, mcei_nx_last(vn)->count)
+SIMPLE(infonode, mcei_nx_last(vn)->node)
+SIMPLE(infotype, mcei_nx_last(vn)->type)
+SIMPLE(infoptype, mcei_nx_last(vn)->ptype)
+SIMPLE(infopid, mcei_nx_last(vn)->pid)
+
+static long do_setptype(int under, long ptype)
+{
+    mcei_vn_t *vn = enter("setptype");
+    if (vn == NULL)
+        return -1;
+    if (ptype < 0)
+        return nx_fail(vn, under, "setptype", EINVAL,
+                       "process type %ld is negative", ptype);
+    mcei_nx_set_ptype(vn, ptype);
+    return leave(vn, 0);
+}
+
+MCE_EXPORT long mce_nx_setptype(long p)
+{
+    return do_setptype(0, p);
+}
+
+MCE_EXPORT long mce_nx__setptype(long p)
+{
+    return do_setptype(1, p);
+}
+
+/* Reading the clock is a call that costs a probe: clock loops advance. */
+static mce_time_t tick(const char *call)
+{
+    mcei_vn_t *vn = enter(call);
+    mce_time_t t;
+    if (vn == NULL)
+        return 0;
+    mcei_sync(vn);
+    mcei_charge(vn, mcei_nx_probe_cost());
+    t = vn->clock;
+    leave(vn, 0);
+    return t;
+}
+
+MCE_EXPORT double mce_nx_dclock(void)
+{
+    return (double)tick("dclock") / (double)MCE_S;
+}
+
+MCE_EXPORT unsigned long mce_nx_mclock(void)
+{
+    return (unsigned long)(tick("mclock") / MCE_MS);
+}
+
+MCE_EXPORT void mce_nx_hwclock(long long *ticks)
+{
+    mce_time_t t = tick("hwclock");
+    if (ticks != NULL)
+        *ticks = (long long)(t / mcei_eng->costs.cycle_time);
+}
+
+MCE_EXPORT void mce_nx_flick(void)
+{
+    tick("flick");
+}
+
+/* ---- point to point ------------------------------------------------------ */
+
+static long send_checks(mcei_vn_t *vn, int under, const char *call, long type,
+                        const void *buf, long count, long node, int allow_all)
+{
+    if (bad_type(type))
+        return nx_fail(vn, under, call, EINVAL,
+                       "type %ld out of range (0 .. 0x7fffffff)", type);
+    if (count < 0 || (count > 0 && buf == NULL))
+        return nx_fail(vn, under, call, EINVAL, "invalid count %ld or buffer",
+                       count);
+    if (node < (allow_all ? -1 : 0) || node >= mcei_eng->nodes)
+        return nx_fail(vn, under, call, EINVAL,
+                       "node %ld out of range (0 .. %d%s)", node,
+                       mcei_eng->nodes - 1, allow_all ? ", or -1" : "");
+    return 0;
+}
+
+static long recv_checks(mcei_vn_t *vn, int under, const char *call,
+                        long typesel, const void *buf, long count,
+                        long nodesel, long ptypesel)
+{
+    if (bad_sel(typesel))
+        return nx_fail(vn, under, call, EINVAL, "type selector %ld invalid",
+                       typesel);
+    if (count < 0 || (count > 0 && buf == NULL))
+        return nx_fail(vn, under, call, EINVAL, "invalid count %ld or buffer",
+                       count);
+    if (nodesel < -1 || nodesel >= mcei_eng->nodes)
+        return nx_fail(vn, under, call, EINVAL,
+                       "node selector %ld out of range", nodesel);
+    if (ptypesel < -1)
+        return nx_fail(vn, under, call, EINVAL,
+                       "process type selector %ld invalid", ptypesel);
+    return 0;
+}
+
+static void put_info(long info[], const mcei_nx_info_t *i)
+{
+    if (info == NULL)
+        return;
+    info[0] = i->type;
+    info[1] = i->count;
+    info[2] = i->node;
+    info[3] = i->ptype;
+}
+
+static long do_isend(int under, const char *call, long type, const void *buf,
+                     long count, long node, long ptype, mce_nx_handler_t h)
+{
+    mcei_vn_t *vn = enter(call);
+    long id;
+    int rc;
+    if (vn == NULL)
+        return -1;
+    if (send_checks(vn, under, call, type, buf, count, node, 0) < 0)
+        return -1;
+    if ((rc = mcei_nx_isend(vn, MCEI_CTX_USER, type, buf, count, node, ptype,
+                            h, &id)) != MCE_OK)
+        return status_fail(vn, under, call, rc);
+    return leave(vn, id);
+}
+
+static long do_csend(int under, long type, const void *buf, long count,
+                     long node, long ptype)
+{
+    mcei_vn_t *vn = enter("csend");
+    long ids[64], *idv = ids;
+    int n = 0, rc;
+    if (vn == NULL)
+        return -1;
+    if (send_checks(vn, under, "csend", type, buf, count, node, 1) < 0)
+        return -1;
+    if (node == -1 && mcei_eng->nodes - 1 > 64 &&
+        (idv = malloc((size_t)mcei_eng->nodes * sizeof(long))) == NULL)
+        return status_fail(vn, under, "csend", MCE_ERR_NOMEM);
+    /* node -1: every other node, the sends overlapping as far as the
+     * ports allow. */
+    for (int d = 0; d < mcei_eng->nodes; d++) {
+        if (node == -1 ? d == vn->id : d != node)
+            continue;
+        if ((rc = mcei_nx_isend(vn, MCEI_CTX_USER, type, buf, count, d, ptype,
+                                NULL, &idv[n])) != MCE_OK) {
+            if (idv != ids)
+                free(idv);
+            return status_fail(vn, under, "csend", rc);
+        }
+        n++;
+    }
+    for (int i = 0; i < n; i++)
+        mcei_nx_wait(vn, idv[i], NULL);
+    if (idv != ids)
+        free(idv);
+    return leave(vn, 0);
+}
+
+static long do_irecvx(int under, const char *call, long typesel, void *buf,
+                      long count, long nodesel, long ptypesel,
+                      mce_nx_handler_t h, long *id)
+{
+    mcei_vn_t *vn = enter(call);
+    int rc;
+    if (vn == NULL)
+        return -1;
+    if (recv_checks(vn, under, call, typesel, buf, count, nodesel, ptypesel) <
+        0)
+        return -1;
+    if ((rc = mcei_nx_irecv(vn, MCEI_CTX_USER, typesel, buf, count, nodesel,
+                            ptypesel, h, id)) != MCE_OK)
+        return status_fail(vn, under, call, rc);
+    return leave(vn, *id);
+}
+
+static long do_crecvx(int under, const char *call, long typesel, void *buf,
+                      long count, long nodesel, long ptypesel, long info[])
+{
+    mcei_nx_info_t i;
+    long id;
+    int rc;
+    if (do_irecvx(under, call, typesel, buf, count, nodesel, ptypesel, NULL,
+                  &id) < 0)
+        return -1;
+    mcei_vn_t *vn = enter(call);
+    if ((rc = mcei_nx_wait(vn, id, &i)) != MCE_OK) {
+        if (rc == MCE_ERR_TRUNCATE)
+            return nx_fail(vn, under, call, EMSGSIZE,
+                           "message of %ld bytes (type %ld from node %ld) is "
+                           "longer than the %ld-byte buffer",
+                           i.count, i.type, i.node, count);
+        return status_fail(vn, under, call, rc);
+    }
+    put_info(info, &i);
+    return leave(vn, i.count);
+}
+
+static long do_wait(int under, long id)
+{
+    mcei_vn_t *vn = enter("msgwait");
+    mcei_nx_info_t i = {0};
+    int rc;
+    if (vn == NULL)
+        return -1;
+    if (id <= 0)
+        return nx_fail(vn, under, "msgwait", EINVAL, "invalid message id %ld",
+                       id);
+    if ((rc = mcei_nx_wait(vn, id, &i)) != MCE_OK) {
+        if (rc == MCE_ERR_NOT_FOUND)
+            return nx_fail(vn, under, "msgwait", EINVAL,
+                           "unknown or already completed message id %ld", id);
+        return status_fail(vn, under, "msgwait", rc);
+    }
+    return leave(vn, 0);
+}
+
+static long do_done(int under, long id)
+{
+    mcei_vn_t *vn = enter("msgdone");
+    int done, rc;
+    if (vn == NULL)
+        return -1;
+    if ((rc = mcei_nx_done(vn, id, &done)) != MCE_OK) {
+        if (rc == MCE_ERR_NOT_FOUND)
+            return nx_fail(vn, under, "msgdone", EINVAL,
+                           "unknown or already completed message id %ld", id);
+        return status_fail(vn, under, "msgdone", rc);
+    }
+    return leave(vn, done);
+}
+
+static long do_idop(int under, const char *call, long id,
+                    int (*op)(mcei_vn_t *, long))
+{
+    mcei_vn_t *vn = enter(call);
+    if (vn == NULL)
+        return -1;
+    if (op(vn, id) != MCE_OK)
+        return nx_fail(vn, under, call, EINVAL,
+                       "unknown or already completed message id %ld", id);
+    return leave(vn, 0);
+}
+
+static long do_merge(int under, long a, long b)
+{
+    mcei_vn_t *vn = enter("msgmerge");
+    long id;
+    if (vn == NULL)
+        return -1;
+    if (mcei_nx_merge(vn, a, b, &id) != MCE_OK)
+        return nx_fail(vn, under, "msgmerge", EINVAL,
+                       "message ids %ld and %ld cannot be merged", a, b);
+    return leave(vn, id);
+}
+
+static long do_probex(int under, const char *call, int block, long typesel,
+                      long nodesel, long ptypesel, long info[])
+{
+    mcei_vn_t *vn = enter(call);
+    mcei_nx_info_t i;
+    int found;
+    if (vn == NULL)
+        return -1;
+    if (recv_checks(vn, under, call, typesel, NULL, 0, nodesel, ptypesel) < 0)
+        return -1;
+    mcei_nx_probe(vn, MCEI_CTX_USER, typesel, nodesel, ptypesel, block, &found,
+                  &i);
+    if (found)
+        put_info(info, &i);
+    return leave(vn, found);
+}
+
+/* Exported pairs ------------------------------------------------------------ */
+
+MCE_EXPORT long mce_nx_csend(long t, const void *b, long c, long n, long p)
+{
+    return do_csend(0, t, b, c, n, p);
+}
+MCE_EXPORT long mce_nx__csend(long t, const void *b, long c, long n, long p)
+{
+    return do_csend(1, t, b, c, n, p);
+}
+MCE_EXPORT long mce_nx_isend(long t, const void *b, long c, long n, long p)
+{
+    return do_isend(0, "isend", t, b, c, n, p, NULL);
+}
+MCE_EXPORT long mce_nx__isend(long t, const void *b, long c, long n, long p)
+{
+    return do_isend(1, "isend", t, b, c, n, p, NULL);
+}
+MCE_EXPORT long mce_nx_hsend(long t, const void *b, long c, long n, long p,
+                             mce_nx_handler_t h)
+{
+    return do_isend(0, "hsend", t, b, c, n, p, h);
+}
+MCE_EXPORT long mce_nx__hsend(long t, const void *b, long c, long n, long p,
+                              mce_nx_handler_t h)
+{
+    return do_isend(1, "hsend", t, b, c, n, p, h);
+}
+MCE_EXPORT long mce_nx_crecv(long t, void *b, long c)
+{
+    return do_crecvx(0, "crecv", t, b, c, -1, -1, NULL);
+}
+MCE_EXPORT long mce_nx__crecv(long t, void *b, long c)
+{
+    return do_crecvx(1, "crecv", t, b, c, -1, -1, NULL);
+}
+MCE_EXPORT long mce_nx_crecvx(long t, void *b, long c, long n, long p,
+                              long info[])
+{
+    return do_crecvx(0, "crecvx", t, b, c, n, p, info);
+}
+MCE_EXPORT long mce_nx__crecvx(long t, void *b, long c, long n, long p,
+                               long info[])
+{
+    return do_crecvx(1, "crecvx", t, b, c, n, p, info);
+}
+MCE_EXPORT long mce_nx_irecv(long t, void *b, long c)
+{
+    long id;
+    return do_irecvx(0, "irecv", t, b, c, -1, -1, NULL, &id);
+}
+MCE_EXPORT long mce_nx__irecv(long t, void *b, long c)
+{
+    long id;
+    return do_irecvx(1, "irecv", t, b, c, -1, -1, NULL, &id);
+}
+MCE_EXPORT long mce_nx_irecvx(long t, void *b, long c, long n, long p,
+                              long info[])
+{
+    long id;
+    (void)info; /* filled by msgwait into msginfo, as NX did */
+    return do_irecvx(0, "irecvx", t, b, c, n, p, NULL, &id);
+}
+MCE_EXPORT long mce_nx__irecvx(long t, void *b, long c, long n, long p,
+                               long info[])
+{
+    long id;
+    (void)info;
+    return do_irecvx(1, "irecvx", t, b, c, n, p, NULL, &id);
+}
+MCE_EXPORT long mce_nx_hrecv(long t, void *b, long c, mce_nx_handler_t h)
+{
+    long id;
+    return do_irecvx(0, "hrecv", t, b, c, -1, -1, h, &id);
+}
+MCE_EXPORT long mce_nx__hrecv(long t, void *b, long c, mce_nx_handler_t h)
+{
+    long id;
+    return do_irecvx(1, "hrecv", t, b, c, -1, -1, h, &id);
+}
+MCE_EXPORT long mce_nx_hrecvx(long t, void *b, long c, long n, long p,
+                              mce_nx_handler_t h)
+{
+    long id;
+    return do_irecvx(0, "hrecvx", t, b, c, n, p, h, &id);
+}
+MCE_EXPORT long mce_nx__hrecvx(long t, void *b, long c, long n, long p,
+                               mce_nx_handler_t h)
+{
+    long id;
+    return do_irecvx(1, "hrecvx", t, b, c, n, p, h, &id);
+}
+MCE_EXPORT long mce_nx_msgwait(long id)
+{
+    return do_wait(0, id);
+}
+MCE_EXPORT long mce_nx__msgwait(long id)
+{
+    return do_wait(1, id);
+}
+MCE_EXPORT long mce_nx_msgdone(long id)
+{
+    return do_done(0, id);
+}
+MCE_EXPORT long mce_nx__msgdone(long id)
+{
+    return do_done(1, id);
+}
+MCE_EXPORT long mce_nx_msgcancel(long id)
+{
+    return do_idop(0, "msgcancel", id, mcei_nx_cancel);
+}
+MCE_EXPORT long mce_nx__msgcancel(long id)
+{
+    return do_idop(1, "msgcancel", id, mcei_nx_cancel);
+}
+MCE_EXPORT long mce_nx_msgignore(long id)
+{
+    return do_idop(0, "msgignore", id, mcei_nx_ignore);
+}
+MCE_EXPORT long mce_nx__msgignore(long id)
+{
+    return do_idop(1, "msgignore", id, mcei_nx_ignore);
+}
+MCE_EXPORT long mce_nx_msgmerge(long a, long b)
+{
+    return do_merge(0, a, b);
+}
+MCE_EXPORT long mce_nx__msgmerge(long a, long b)
+{
+    return do_merge(1, a, b);
+}
+MCE_EXPORT long mce_nx_cprobe(long t)
+{
+    return do_probex(0, "cprobe", 1, t, -1, -1, NULL);
+}
+MCE_EXPORT long mce_nx__cprobe(long t)
+{
+    return do_probex(1, "cprobe", 1, t, -1, -1, NULL);
+}
+MCE_EXPORT long mce_nx_iprobe(long t)
+{
+    return do_probex(0, "iprobe", 0, t, -1, -1, NULL);
+}
+MCE_EXPORT long mce_nx__iprobe(long t)
+{
+    return do_probex(1, "iprobe", 0, t, -1, -1, NULL);
+}
+MCE_EXPORT long mce_nx_cprobex(long t, long n, long p, long info[])
+{
+    return do_probex(0, "cprobex", 1, t, n, p, info);
+}
+MCE_EXPORT long mce_nx__cprobex(long t, long n, long p, long info[])
+{
+    return do_probex(1, "cprobex", 1, t, n, p, info);
+}
+MCE_EXPORT long mce_nx_iprobex(long t, long n, long p, long info[])
+{
+    return do_probex(0, "iprobex", 0, t, n, p, info);
+}
+MCE_EXPORT long mce_nx__iprobex(long t, long n, long p, long info[])
+{
+    return do_probex(1, "iprobex", 0, t, n, p, info);
+}
+
+static long do_sendrecv(int under, int wait, long type, const void *sb,
+                        long sc, long node, long ptype, long typesel, void *rb,
+                        long rc_)
+{
+    const char *call = wait ? "csendrecv" : "isendrecv";
+    mcei_vn_t *vn = enter(call);
+    long rid, sid, mid;
+    mcei_nx_info_t i;
+    int rc;
+    if (vn == NULL)
+        return -1;
+    if (send_checks(vn, under, call, type, sb, sc, node, 0) < 0 ||
+        recv_checks(vn, under, call, typesel, rb, rc_, -1, -1) < 0)
+        return -1;
+    /* The receive is posted before the send leaves. */
+    if ((rc = mcei_nx_irecv(vn, MCEI_CTX_USER, typesel, rb, rc_, -1, -1, NULL,
+                            &rid)) != MCE_OK ||
+        (rc = mcei_nx_isend(vn, MCEI_CTX_USER, type, sb, sc, node, ptype, NULL,
+                            &sid)) != MCE_OK)
+        return status_fail(vn, under, call, rc);
+    if (!wait) {
+        if ((rc = mcei_nx_merge(vn, sid, rid, &mid)) != MCE_OK)
+            return status_fail(vn, under, call, rc);
+        return leave(vn, mid);
+    }
+    if ((rc = mcei_nx_wait(vn, sid, NULL)) != MCE_OK ||
+        (rc = mcei_nx_wait(vn, rid, &i)) != MCE_OK)
+        return status_fail(vn, under, call, rc);
+    return leave(vn, i.count);
+}
+
+MCE_EXPORT long mce_nx_csendrecv(long t, const void *sb, long sc, long n,
+                                 long p, long ts, void *rb, long rc)
+{
+    return do_sendrecv(0, 1, t, sb, sc, n, p, ts, rb, rc);
+}
+MCE_EXPORT long mce_nx__csendrecv(long t, const void *sb, long sc, long n,
+                                  long p, long ts, void *rb, long rc)
+{
+    return do_sendrecv(1, 1, t, sb, sc, n, p, ts, rb, rc);
+}
+MCE_EXPORT long mce_nx_isendrecv(long t, const void *sb, long sc, long n,
+                                 long p, long ts, void *rb, long rc)
+{
+    return do_sendrecv(0, 0, t, sb, sc, n, p, ts, rb, rc);
+}
+MCE_EXPORT long mce_nx__isendrecv(long t, const void *sb, long sc, long n,
+                                  long p, long ts, void *rb, long rc)
+{
+    return do_sendrecv(1, 0, t, sb, sc, n, p, ts, rb, rc);
+}
+
+static long do_masktrap(int under, long state)
+{
+    mcei_vn_t *vn = enter("masktrap");
+    (void)under;
+    if (vn == NULL)
+        return -1;
+    return leave(vn, mcei_nx_masktrap(vn, state));
+}
+MCE_EXPORT long mce_nx_masktrap(long s)
+{
+    return do_masktrap(0, s);
+}
+MCE_EXPORT long mce_nx__masktrap(long s)
+{
+    return do_masktrap(1, s);
+}
+
+/* ---- global operations ---------------------------------------------------- */
+
+/* Each global operation has its own message types in the system context,
+ * numbered by the node's count of global operations (every node calls
+ * them in the same order). */
+static long gtype(mcei_vn_t *vn, int phase)
+{
+    return ((long)(vn->nglobal & 0xfffff) << 8) | (long)phase;
+}
+
+static int sys_send(mcei_vn_t *vn, long type, const void *buf, long n,
+                    int dst)
+{
+    long id;
+    int rc = mcei_nx_isend(vn, MCEI_CTX_SYSTEM, type, buf, n, dst, 0, NULL,
+                           &id);
+    return rc == MCE_OK ? mcei_nx_wait(vn, id, NULL) : rc;
+}
+
+static int sys_recv(mcei_vn_t *vn, long type, void *buf, long n, int src)
+{
+    long id;
+    int rc = mcei_nx_irecv(vn, MCEI_CTX_SYSTEM, type, buf, n, src, -1, NULL,
+                           &id);
+    return rc == MCE_OK ? mcei_nx_wait(vn, id, NULL) : rc;
+}
+
+static int pow2(int n)
+{
+    return (n & (n - 1)) == 0;
+}
+
+/* gsync: NX's butterfly on a hypercube (Seidel and Davis, section 3.1):
+ * a null message to each neighbour, most significant dimension first,
+ * waiting for the reply before the next; elsewhere a fan-in to node 0
+ * and a fan-out. */
+static int barrier(mcei_vn_t *vn)
+{
+    int n = mcei_eng->nodes, me = vn->id, rc = MCE_OK;
+    vn->nglobal++;
+    if (pow2(n)) {
+        for (int d = (int)dim_of(n) - 1; d >= 0 && rc == MCE_OK; d--) {
+            int p = me ^ (1 << d);
+            if ((rc = sys_send(vn, gtype(vn, d), NULL, 0, p)) == MCE_OK)
+                rc = sys_recv(vn, gtype(vn, d), NULL, 0, p);
+        }
+        return rc;
+    }
+    /* binomial fan-in then fan-out */
+    for (int k = 1; k < n && rc == MCE_OK; k <<= 1) {
+        if (me & k) {
+            rc = sys_send(vn, gtype(vn, 100), NULL, 0, me - k);
+            break;
+        }
+        if (me + k < n)
+            rc = sys_recv(vn, gtype(vn, 100), NULL, 0, me + k);
+    }
+    int top = 1;
+    while (top < n)
+        top <<= 1;
+    for (int k = top >> 1; k >= 1 && rc == MCE_OK; k >>= 1) {
+        if (me % (2 * k) == 0 && me + k < n)
+            rc = sys_send(vn, gtype(vn, 101), NULL, 0, me + k);
+        else if (me % (2 * k) == k)
+            rc = sys_recv(vn, gtype(vn, 101), NULL, 0, me - k);
+    }
+    return rc;
+}
+
+typedef void (*combine_fn)(void *x, const void *y, long n, void *arg);
+
+/* All-reduce of n elements of size esz with combine(x, y): recursive
+ * doubling on 2^d nodes, fan-in and fan-out otherwise. */
+static int allreduce(mcei_vn_t *vn, void *x, long n, size_t esz, void *work,
+                     combine_fn combine, void *arg)
+{
+    int nodes = mcei_eng->nodes, me = vn->id, rc = MCE_OK;
+    long bytes = n * (long)esz;
+    vn->nglobal++;
+    if (pow2(nodes)) {
+        for (int d = 0; (1 << d) < nodes && rc == MCE_OK; d++) {
+            int p = me ^ (1 << d);
+            long rid, sid;
+            if ((rc = mcei_nx_irecv(vn, MCEI_CTX_SYSTEM, gtype(vn, d), work,
+                                    bytes, p, -1, NULL, &rid)) != MCE_OK ||
+                (rc = mcei_nx_isend(vn, MCEI_CTX_SYSTEM, gtype(vn, d), x, bytes,
+                                    p, 0, NULL, &sid)) != MCE_OK ||
+                (rc = mcei_nx_wait(vn, sid, NULL)) != MCE_OK ||
+                (rc = mcei_nx_wait(vn, rid, NULL)) != MCE_OK)
+                break;
+            /* Combine in a fixed order so every node gets the same bits. */
+            if (me < p) {
+                combine(x, work, n, arg);
+            } else {
+                combine(work, x, n, arg);
+                memcpy(x, work, (size_t)bytes);
+            }
+        }
+        return rc;
+    }
+    for (int k = 1; k < nodes && rc == MCE_OK; k <<= 1) {
+        if (me & k) {
+            rc = sys_send(vn, gtype(vn, 100), x, bytes, me - k);
+            break;
+        }
+        if (me + k < nodes &&
+            (rc = sys_recv(vn, gtype(vn, 100), work, bytes, me + k)) == MCE_OK)
+            combine(x, work, n, arg);
+    }
+    int top = 1;
+    while (top < nodes)
+        top <<= 1;
+    for (int k = top >> 1; k >= 1 && rc == MCE_OK; k >>= 1) {
+        if (me % (2 * k) == 0 && me + k < nodes)
+            rc = sys_send(vn, gtype(vn, 101), x, bytes, me + k);
+        else if (me % (2 * k) == k)
+            rc = sys_recv(vn, gtype(vn, 101), x, bytes, me - k);
+    }
+    return rc;
+}
+
+#define COMBINE(name, T, expr)                                                 \
+    static void name(void *xv, const void *yv, long n, void *arg)              \
+    {                                                                          \
+        T *x = xv;                                                             \
+        const T *y = yv;                                                       \
+        (void)arg;                                                             \
+        for (long i = 0; i < n; i++)                                           \
+            x[i] = (expr);                                                     \
+    }
+COMBINE(c_dsum, double, x[i] + y[i])
+COMBINE(c_ssum, float, x[i] + y[i])
+COMBINE(c_isum, long, x[i] + y[i])
+COMBINE(c_dprod, double, x[i] * y[i])
+COMBINE(c_sprod, float, x[i] * y[i])
+COMBINE(c_iprod, long, x[i] * y[i])
+COMBINE(c_dhigh, double, x[i] > y[i] ? x[i] : y[i])
+COMBINE(c_shigh, float, x[i] > y[i] ? x[i] : y[i])
+COMBINE(c_ihigh, long, x[i] > y[i] ? x[i] : y[i])
+COMBINE(c_dlow, double, x[i] < y[i] ? x[i] : y[i])
+COMBINE(c_slow, float, x[i] < y[i] ? x[i] : y[i])
+COMBINE(c_ilow, long, x[i] < y[i] ? x[i] : y[i])
+COMBINE(c_iand, long, x[i] & y[i])
+COMBINE(c_ior, long, x[i] | y[i])
+COMBINE(c_land, long, x[i] && y[i])
+COMBINE(c_lor, long, x[i] || y[i])
+
+static long do_gop(int under, const char *call, void *x, long n, void *work,
+                   size_t esz, combine_fn f, void *arg)
+{
+    mcei_vn_t *vn = enter(call);
+    int rc;
+    if (vn == NULL)
+        return -1;
+    if (n < 0 || (n > 0 && (x == NULL || work == NULL)))
+        return nx_fail(vn, under, call, EINVAL,
+                       "invalid element count %ld or buffers", n);
+    if ((rc = allreduce(vn, x, n, esz, work, f, arg)) != MCE_OK)
+        return status_fail(vn, under, call, rc);
+    return leave(vn, 0);
+}
+
+#define GOP(name, T, fn)                                                       \
+    MCE_EXPORT long mce_nx_##name(T x[], long n, T work[])                     \
+    {                                                                          \
+        return do_gop(0, #name, x, n, work, sizeof(T), fn, NULL);              \
+    }                                                                          \
+    MCE_EXPORT long mce_nx__##name(T x[], long n, T work[])                    \
+    {                                                                          \
+        return do_gop(1, #name, x, n, work, sizeof(T), fn, NULL);              \
+    }
+GOP(gdsum, double, c_dsum)
+GOP(gssum, float, c_ssum)
+GOP(gisum, long, c_isum)
+GOP(gdprod, double, c_dprod)
+GOP(gsprod, float, c_sprod)
+GOP(giprod, long, c_iprod)
+GOP(gdhigh, double, c_dhigh)
+GOP(gshigh, float, c_shigh)
+GOP(gihigh, long, c_ihigh)
+GOP(gdlow, double, c_dlow)
+GOP(gslow, float, c_slow)
+GOP(gilow, long, c_ilow)
+GOP(giand, long, c_iand)
+GOP(gior, long, c_ior)
+GOP(gland, long, c_land)
+GOP(glor, long, c_lor)
+
+/* gopf: a user function combining two xlen-byte operands, x = f(x, y). */
+static void c_user(void *x, const void *y, long n, void *arg)
+{
+    long (*f)(void *, void *) = (long (*)(void *, void *))arg;
+    (void)n;
+    f(x, (void *)(uintptr_t)y);
+}
+
+static long do_gopf(int under, void *x, long xlen, void *work,
+                    long (*f)(void *, void *))
+{
+    if (f == NULL) {
+        mcei_vn_t *vn = enter("gopf");
+        if (vn == NULL)
+            return -1;
+        return nx_fail(vn, under, "gopf", EINVAL, "NULL function");
+    }
+    return do_gop(under, "gopf", x, 1, work, (size_t)xlen, c_user,
+                  (void *)(uintptr_t)f);
+}
+MCE_EXPORT long mce_nx_gopf(void *x, long xlen, void *work,
+                            long (*f)(void *, void *))
+{
+    return do_gopf(0, x, xlen, work, f);
+}
+MCE_EXPORT long mce_nx__gopf(void *x, long xlen, void *work,
+                             long (*f)(void *, void *))
+{
+    return do_gopf(1, x, xlen, work, f);
+}
+
+static long do_gsync(int under)
+{
+    mcei_vn_t *vn = enter("gsync");
+    int rc;
+    if (vn == NULL)
+        return -1;
+    if ((rc = barrier(vn)) != MCE_OK)
+        return status_fail(vn, under, "gsync", rc);
+    return leave(vn, 0);
+}
+MCE_EXPORT long mce_nx_gsync(void)
+{
+    return do_gsync(0);
+}
+MCE_EXPORT long mce_nx__gsync(void)
+{
+    return do_gsync(1);
+}
+
+/* gcol/gcolx: concatenate every node's contribution in node order on
+ * every node: gathered at node 0, then sent to all. */
+static long collect(int under, const char *call, const void *x, long xlen,
+                    const long *xlens, void *y, long ylen, long *ncnt)
+{
+    mcei_vn_t *vn = enter(call);
+    int n = mcei_eng->nodes, me = vn ? vn->id : 0, rc = MCE_OK;
+    long total = 0;
+    if (vn == NULL)
+        return -1;
+    if (xlen < 0 || (xlen > 0 && x == NULL) || y == NULL)
+        return nx_fail(vn, under, call, EINVAL, "invalid length %ld or buffer",
+                       xlen);
+    vn->nglobal++;
+    if (me == 0) {
+        char *out = y;
+        for (int i = 0; i < n && rc == MCE_OK; i++) {
+            long len = i == 0 ? xlen : 0;
+            if (i > 0) {
+                if (xlens != NULL) {
+                    len = xlens[i];
+                } else if ((rc = sys_recv(vn, gtype(vn, 0), &len, sizeof(len),
+                                          i)) != MCE_OK)
+                    break;
+            }
+            if (len < 0 || total + len > ylen)
+                return nx_fail(vn, under, call, EINVAL,
+                               "the %ld-byte result buffer is too small",
+                               ylen);
+            if (i == 0)
+                memcpy(out, x, (size_t)xlen);
+            else
+                rc = sys_recv(vn, gtype(vn, 1), out + total, len, i);
+            total += len;
+        }
+        for (int i = 1; i < n && rc == MCE_OK; i++)
+            if ((rc = sys_send(vn, gtype(vn, 2), &total, sizeof(total), i)) ==
+                MCE_OK)
+                rc = sys_send(vn, gtype(vn, 3), y, total, i);
+    } else {
+        if (xlens == NULL)
+            rc = sys_send(vn, gtype(vn, 0), &xlen, sizeof(xlen), 0);
+        if (rc == MCE_OK)
+            rc = sys_send(vn, gtype(vn, 1), x, xlen, 0);
+        if (rc == MCE_OK)
+            rc = sys_recv(vn, gtype(vn, 2), &total, sizeof(total), 0);
+        if (rc == MCE_OK && total > ylen)
+            return nx_fail(vn, under, call, EINVAL,
+                           "the %ld-byte result buffer is too small", ylen);
+        if (rc == MCE_OK)
+            rc = sys_recv(vn, gtype(vn, 3), y, total, 0);
+    }
+    if (rc != MCE_OK)
+        return status_fail(vn, under, call, rc);
+    if (ncnt != NULL)
+        *ncnt = total;
+    return leave(vn, 0);
+}
+
+MCE_EXPORT long mce_nx_gcol(const void *x, long xl, void *y, long yl,
+                            long *ncnt)
+{
+    return collect(0, "gcol", x, xl, NULL, y, yl, ncnt);
+}
+MCE_EXPORT long mce_nx__gcol(const void *x, long xl, void *y, long yl,
+                             long *ncnt)
+{
+    return collect(1, "gcol", x, xl, NULL, y, yl, ncnt);
+}
+
+static long do_gcolx(int under, const void *x, const long xlens[], void *y)
+{
+    long total = 0;
+    if (xlens == NULL) {
+        mcei_vn_t *vn = enter("gcolx");
+        if (vn == NULL)
+            return -1;
+        return nx_fail(vn, under, "gcolx", EINVAL, "NULL length array");
+    }
+    for (int i = 0; i < mcei_eng->nodes; i++)
+        total += xlens[i];
+    return collect(under, "gcolx", x, xlens[mce_node()], xlens, y, total,
+                   NULL);
+}
+MCE_EXPORT long mce_nx_gcolx(const void *x, const long xl[], void *y)
+{
+    return do_gcolx(0, x, xl, y);
+}
+MCE_EXPORT long mce_nx__gcolx(const void *x, const long xl[], void *y)
+{
+    return do_gcolx(1, x, xl, y);
+}
+
+static long do_gsendx(int under, long type, const void *x, long n,
+                      const long nodes[], long nn)
+{
+    mcei_vn_t *vn = enter("gsendx");
+    long ids[64];
+    int rc;
+    if (vn == NULL)
+        return -1;
+    if (nn < 0 || nn > 64 || (nn > 0 && nodes == NULL))
+        return nx_fail(vn, under, "gsendx", EINVAL,
+                       "node list of %ld entries (0 .. 64)", nn);
+    for (long i = 0; i < nn; i++)
+        if (send_checks(vn, under, "gsendx", type, x, n, nodes[i], 0) < 0)
+            return -1;
+    for (long i = 0; i < nn; i++)
+        if ((rc = mcei_nx_isend(vn, MCEI_CTX_USER, type, x, n, nodes[i],
+                                mcei_nx_ptype(vn), NULL, &ids[i])) != MCE_OK)
+            return status_fail(vn, under, "gsendx", rc);
+    for (long i = 0; i < nn; i++)
+        mcei_nx_wait(vn, ids[i], NULL);
+    return leave(vn, 0);
+}
+MCE_EXPORT long mce_nx_gsendx(long t, const void *x, long n,
+                              const long nodes[], long nn)
+{
+    return do_gsendx(0, t, x, n, nodes, nn);
+}
+MCE_EXPORT long mce_nx__gsendx(long t, const void *x, long n,
+                               const long nodes[], long nn)
+{
+    return do_gsendx(1, t, x, n, nodes, nn);
+}

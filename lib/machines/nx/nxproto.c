@@ -1,0 +1,601 @@
+/* The node side of NX.  Sends go to the network at once and complete
+ * when the network model says the sender is free (iPSC/860: s after a
+ * short send, end of the data for long and forced ones).  Receives are
+ * message ids too: an arrival fills the oldest matching posted receive;
+ * otherwise it waits in the unexpected queue, except a FORCED message,
+ * which is discarded as the Paragon did.  Handler receives (hrecv) run
+ * their handler on the node's own stack at its next NX call. */
+#include "nxproto.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { R_SEND = 1, R_RECV = 2, R_MERGE = 3 };
+
+typedef struct nx_req nx_req_t;
+struct nx_req {
+    long id;
+    int kind, done, ignore, err, handled;
+    mce_time_t done_at;
+    uint64_t seq; /* R_SEND */
+    uint32_t ctx;
+    long typesel, nodesel, ptypesel, count; /* R_RECV */
+    void *buf;
+    mcei_nx_handler_t handler;
+    mcei_nx_info_t info;
+    long m1, m2; /* R_MERGE */
+    nx_req_t *next;   /* all requests of the node */
+    nx_req_t *pnext;  /* posted receives, in post order */
+};
+
+typedef struct nx_node {
+    nx_req_t *reqs;
+    nx_req_t *posted, *posted_tail;
+    long next_id, nreqs, nposted, ptype;
+    mcei_nx_info_t last;
+    mce_time_t irq_next;
+    int masked, in_handler, warned_forced;
+    uint64_t discarded;
+} nx_node_t;
+
+static struct {
+    int on;
+    uint64_t max_posted, max_reqs, irq;
+    mce_time_t irq_period, irq_cost, probe_cost;
+    int notifies;
+    uint64_t seed;
+} nx;
+
+int mcei_nx_active(void)
+{
+    return nx.on;
+}
+
+mce_time_t mcei_nx_probe_cost(void)
+{
+    return nx.probe_cost;
+}
+
+static nx_node_t *node_of(mcei_vn_t *vn)
+{
+    return vn->proto;
+}
+
+static nx_req_t *find(nx_node_t *nd, long id)
+{
+    for (nx_req_t *r = nd->reqs; r != NULL; r = r->next)
+        if (r->id == id)
+            return r;
+    return NULL;
+}
+
+static void release(nx_node_t *nd, nx_req_t *r)
+{
+    for (nx_req_t **pp = &nd->reqs; *pp != NULL; pp = &(*pp)->next)
+        if (*pp == r) {
+            *pp = r->next;
+            break;
+        }
+    nd->nreqs--;
+    free(r);
+}
+
+static int new_req(nx_node_t *nd, int kind, nx_req_t **out)
+{
+    nx_req_t *r;
+    if (nx.max_reqs && (uint64_t)nd->nreqs >= nx.max_reqs)
+        return MCE_ERR_RESOURCE;
+    if ((r = calloc(1, sizeof(*r))) == NULL)
+        return MCE_ERR_NOMEM;
+    r->id = ++nd->next_id;
+    r->kind = kind;
+    r->next = nd->reqs;
+    nd->reqs = r;
+    nd->nreqs++;
+    *out = r;
+    return MCE_OK;
+}
+
+static int sel_match(long sel, long v)
+{
+    return sel == -1 || sel == v;
+}
+
+static int msg_matches(const mcei_msg_t *m, uint32_t ctx, long typesel,
+                       long nodesel, long ptypesel)
+{
+    return m->w.ctx == ctx && sel_match(typesel, (long)m->w.type) &&
+           sel_match(nodesel, m->w.src) &&
+           sel_match(ptypesel, (long)m->w.aux[0]);
+}
+
+static void fill_info(const mcei_msg_t *m, mcei_nx_info_t *info)
+{
+    info->type = (long)m->w.type;
+    info->count = (long)m->w.size;
+    info->node = m->w.src;
+    info->ptype = (long)m->w.aux[0];
+    info->pid = (long)m->w.aux[0];
+}
+
+/* Deliver @p m into receive @p r (node memory live). */
+static void complete_recv(mcei_vn_t *vn, nx_req_t *r, const mcei_msg_t *m,
+                          mce_time_t at)
+{
+    long n = (long)m->w.size;
+    mcei_vn_memory(vn);
+    fill_info(m, &r->info);
+    if (n > r->count) {
+        r->err = MCE_ERR_TRUNCATE;
+        n = r->count;
+    }
+    if (n > 0)
+        memcpy(r->buf, mcei_msg_data(m), (size_t)n);
+    r->done = 1;
+    r->done_at = at;
+}
+
+static void unpost(nx_node_t *nd, nx_req_t *r)
+{
+    nx_req_t *prev = NULL;
+    for (nx_req_t *p = nd->posted; p != NULL; prev = p, p = p->pnext) {
+        if (p != r)
+            continue;
+        if (prev)
+            prev->pnext = p->pnext;
+        else
+            nd->posted = p->pnext;
+        if (nd->posted_tail == p)
+            nd->posted_tail = prev;
+        nd->nposted--;
+        return;
+    }
+}
+
+static void nx_on_arrival(mcei_vn_t *vn, mcei_msg_t *m)
+{
+    nx_node_t *nd = node_of(vn);
+    if (m->w.ctx == MCEI_CTX_PROTOCOL && m->w.type == MCEI_NET_SENT) {
+        for (nx_req_t *r = nd->reqs; r != NULL; r = r->next)
+            if (r->kind == R_SEND && !r->done && r->seq == m->w.aux[0] &&
+                r->ctx == (uint32_t)m->w.aux[1]) {
+                r->done = 1;
+                r->done_at = m->arrival;
+                if (r->ignore && r->handler == NULL)
+                    release(nd, r);
+                break;
+            }
+        mcei_msg_release(m);
+        return;
+    }
+    for (nx_req_t *r = nd->posted; r != NULL; r = r->pnext) {
+        if (!msg_matches(m, r->ctx, r->typesel, r->nodesel, r->ptypesel))
+            continue;
+        unpost(nd, r);
+        complete_recv(vn, r, m, m->arrival);
+        if (r->ignore && r->handler == NULL)
+            release(nd, r);
+        mcei_msg_release(m);
+        return;
+    }
+    if (m->w.flags & MCEI_MSG_FORCED) {
+        /* Nobody was ready for it: the machine drops it. */
+        nd->discarded++;
+        if (!nd->warned_forced++)
+            mcei_log("node %d: FORCED message of type %" PRId64 " from node %d "
+                     "discarded: no receive was posted (further discards on "
+                     "this node are not reported)",
+                     vn->id, m->w.type, m->w.src);
+        mcei_msg_release(m);
+        return;
+    }
+    mcei_msgq_push(&vn->inbox, m);
+}
+
+/* ---- interrupt noise ---------------------------------------------------- */
+
+void mcei_nx_enter(mcei_vn_t *vn)
+{
+    nx_node_t *nd = node_of(vn);
+    if (!nx.irq)
+        return;
+    /* Every irq_period the node services an interrupt of irq_cost. */
+    while (nd->irq_next <= vn->clock) {
+        mcei_vn_steal(vn, nd->irq_next, nx.irq_cost);
+        nd->irq_next += nx.irq_period;
+    }
+}
+
+/* After an idle wait: interrupts that fell into it cost nothing, except
+ * one still running when the node resumes. */
+static void after_idle(mcei_vn_t *vn, mce_time_t idle_from)
+{
+    nx_node_t *nd = node_of(vn);
+    if (!nx.irq || vn->clock <= idle_from)
+        return;
+    while (nd->irq_next + nx.irq_cost <= vn->clock)
+        nd->irq_next += nx.irq_period;
+    if (nd->irq_next <= vn->clock) {
+        mce_time_t end = nd->irq_next + nx.irq_cost;
+        vn->t_stolen += end - vn->clock;
+        vn->clock = end;
+        nd->irq_next += nx.irq_period;
+    }
+}
+
+/* ---- operations --------------------------------------------------------- */
+
+int mcei_nx_isend(mcei_vn_t *vn, uint32_t ctx, long type, const void *buf,
+                  long count, long node, long ptype,
+                  mcei_nx_handler_t handler, long *id)
+{
+    nx_node_t *nd = node_of(vn);
+    uint64_t aux[2] = {(uint64_t)ptype, 0};
+    mcei_msg_t *m;
+    nx_req_t *r;
+    int rc;
+    if ((rc = new_req(nd, R_SEND, &r)) != MCE_OK)
+        return rc;
+    mcei_sync(vn);
+    if ((rc = mcei_send(vn, (int)node, ctx, type, buf, (size_t)count, aux,
+                        &m)) != MCE_OK) {
+        release(nd, r);
+        return rc;
+    }
+    if (type & MCEI_NX_FORCE_TYPE)
+        m->w.flags |= MCEI_MSG_FORCED;
+    r->seq = m->w.seq;
+    r->ctx = ctx;
+    r->handler = handler;
+    r->info.type = type;
+    r->info.count = count;
+    r->info.node = node;
+    r->info.ptype = ptype;
+    r->info.pid = ptype;
+    if (!nx.notifies) {
+        /* A network without sender notifications: done at once. */
+        r->done = 1;
+        r->done_at = vn->clock;
+    }
+    *id = r->id;
+    return MCE_OK;
+}
+
+int mcei_nx_irecv(mcei_vn_t *vn, uint32_t ctx, long typesel, void *buf,
+                  long count, long nodesel, long ptypesel,
+                  mcei_nx_handler_t handler, long *id)
+{
+    nx_node_t *nd = node_of(vn);
+    nx_req_t *r;
+    int rc;
+    mcei_sync(vn);
+    if ((rc = new_req(nd, R_RECV, &r)) != MCE_OK)
+        return rc;
+    r->ctx = ctx;
+    r->typesel = typesel;
+    r->nodesel = nodesel;
+    r->ptypesel = ptypesel;
+    r->buf = buf;
+    r->count = count;
+    r->handler = handler;
+    /* An unexpected message that already arrived is taken at once. */
+    for (mcei_msg_t *m = vn->inbox.head; m != NULL; m = m->next) {
+        if (!msg_matches(m, ctx, typesel, nodesel, ptypesel))
+            continue;
+        complete_recv(vn, r, m, vn->clock);
+        mcei_consume(vn, m);
+        *id = r->id;
+        return MCE_OK;
+    }
+    if (nx.max_posted && (uint64_t)nd->nposted >= nx.max_posted) {
+        release(nd, r);
+        return MCE_ERR_RESOURCE;
+    }
+    if (nd->posted_tail)
+        nd->posted_tail->pnext = r;
+    else
+        nd->posted = r;
+    nd->posted_tail = r;
+    nd->nposted++;
+    *id = r->id;
+    return MCE_OK;
+}
+
+static int req_done(mcei_vn_t *vn, void *arg)
+{
+    nx_node_t *nd = node_of(vn);
+    nx_req_t *r = find(nd, (long)(intptr_t)arg);
+    if (r == NULL)
+        return 1;
+    if (r->kind == R_MERGE) {
+        nx_req_t *a = find(nd, r->m1), *b = find(nd, r->m2);
+        return (a == NULL || a->done) && (b == NULL || b->done);
+    }
+    return r->done;
+}
+
+static int finish_req(mcei_vn_t *vn, nx_req_t *r, mcei_nx_info_t *info)
+{
+    nx_node_t *nd = node_of(vn);
+    int rc = r->err;
+    if (r->kind == R_MERGE) {
+        nx_req_t *a = find(nd, r->m1), *b = find(nd, r->m2);
+        if (a) {
+            if (a->err)
+                rc = a->err;
+            release(nd, a);
+        }
+        if (b) {
+            if (b->err)
+                rc = b->err;
+            release(nd, b);
+        }
+    }
+    if (r->kind == R_RECV) {
+        nd->last = r->info;
+        if (info != NULL)
+            *info = r->info;
+    }
+    release(nd, r);
+    return rc;
+}
+
+int mcei_nx_wait(mcei_vn_t *vn, long id, mcei_nx_info_t *info)
+{
+    nx_node_t *nd = node_of(vn);
+    nx_req_t *r = find(nd, id);
+    char what[96];
+    mce_time_t from;
+    if (r == NULL || r->ignore || r->handler != NULL)
+        return MCE_ERR_NOT_FOUND;
+    mcei_sync(vn);
+    from = vn->clock;
+    if (r->kind == R_RECV)
+        snprintf(what, sizeof(what),
+                 "message id %ld: a message of type %ld from node %ld", id,
+                 r->typesel, r->nodesel);
+    else
+        snprintf(what, sizeof(what), "message id %ld (%s)", id,
+                 r->kind == R_SEND ? "send" : "merged");
+    mcei_wait(vn, req_done, (void *)(intptr_t)id, "msgwait", what);
+    r = find(nd, id);
+    if (r->done_at > vn->clock) /* completed in our future (not waited) */
+        vn->clock = r->done_at;
+    after_idle(vn, from);
+    return finish_req(vn, r, info);
+}
+
+int mcei_nx_done(mcei_vn_t *vn, long id, int *done)
+{
+    nx_node_t *nd = node_of(vn);
+    nx_req_t *r = find(nd, id);
+    if (r == NULL || r->ignore || r->handler != NULL)
+        return MCE_ERR_NOT_FOUND;
+    mcei_sync(vn);
+    /* Polling costs time, so a msgdone loop progresses. */
+    mcei_charge(vn, nx.probe_cost);
+    vn->t_comm += nx.probe_cost;
+    mcei_sync(vn);
+    r = find(nd, id);
+    if (!req_done(vn, (void *)(intptr_t)id)) {
+        *done = 0;
+        return MCE_OK;
+    }
+    *done = 1;
+    return finish_req(vn, r, NULL);
+}
+
+int mcei_nx_cancel(mcei_vn_t *vn, long id)
+{
+    nx_node_t *nd = node_of(vn);
+    nx_req_t *r = find(nd, id);
+    if (r == NULL)
+        return MCE_ERR_NOT_FOUND;
+    if (r->kind == R_RECV && !r->done)
+        unpost(nd, r);
+    if (r->kind == R_SEND && !r->done) {
+        /* Already on the wire: it completes, nobody waits for it. */
+        r->ignore = 1;
+        return MCE_OK;
+    }
+    release(nd, r);
+    return MCE_OK;
+}
+
+int mcei_nx_ignore(mcei_vn_t *vn, long id)
+{
+    nx_node_t *nd = node_of(vn);
+    nx_req_t *r = find(nd, id);
+    if (r == NULL || r->ignore)
+        return MCE_ERR_NOT_FOUND;
+    if (r->done)
+        release(nd, r);
+    else
+        r->ignore = 1;
+    return MCE_OK;
+}
+
+int mcei_nx_merge(mcei_vn_t *vn, long id1, long id2, long *id)
+{
+    nx_node_t *nd = node_of(vn);
+    nx_req_t *r;
+    int rc;
+    if (find(nd, id1) == NULL || find(nd, id2) == NULL || id1 == id2)
+        return MCE_ERR_NOT_FOUND;
+    if ((rc = new_req(nd, R_MERGE, &r)) != MCE_OK)
+        return rc;
+    r->m1 = id1;
+    r->m2 = id2;
+    *id = r->id;
+    return MCE_OK;
+}
+
+typedef struct probe_arg {
+    uint32_t ctx;
+    long typesel, nodesel, ptypesel;
+} probe_arg_t;
+
+static mcei_msg_t *probe_find(mcei_vn_t *vn, const probe_arg_t *a)
+{
+    for (mcei_msg_t *m = vn->inbox.head; m != NULL; m = m->next)
+        if (msg_matches(m, a->ctx, a->typesel, a->nodesel, a->ptypesel))
+            return m;
+    return NULL;
+}
+
+static int probe_ready(mcei_vn_t *vn, void *arg)
+{
+    return probe_find(vn, arg) != NULL;
+}
+
+int mcei_nx_probe(mcei_vn_t *vn, uint32_t ctx, long typesel, long nodesel,
+                  long ptypesel, int block, int *found, mcei_nx_info_t *info)
+{
+    nx_node_t *nd = node_of(vn);
+    probe_arg_t a = {ctx, typesel, nodesel, ptypesel};
+    mcei_msg_t *m;
+    mcei_sync(vn);
+    if (block) {
+        char what[96];
+        mce_time_t from = vn->clock;
+        snprintf(what, sizeof(what), "a message of type %ld from node %ld",
+                 typesel, nodesel);
+        mcei_wait(vn, probe_ready, &a, "cprobe", what);
+        after_idle(vn, from);
+    }
+    m = probe_find(vn, &a);
+    mcei_charge(vn, nx.probe_cost);
+    vn->t_comm += nx.probe_cost;
+    if (m == NULL) {
+        *found = 0;
+        return MCE_OK;
+    }
+    *found = 1;
+    fill_info(m, &nd->last);
+    if (info != NULL)
+        *info = nd->last;
+    return MCE_OK;
+}
+
+const mcei_nx_info_t *mcei_nx_last(mcei_vn_t *vn)
+{
+    return &node_of(vn)->last;
+}
+
+long mcei_nx_ptype(mcei_vn_t *vn)
+{
+    return node_of(vn)->ptype;
+}
+
+void mcei_nx_set_ptype(mcei_vn_t *vn, long ptype)
+{
+    node_of(vn)->ptype = ptype;
+}
+
+long mcei_nx_masktrap(mcei_vn_t *vn, long state)
+{
+    nx_node_t *nd = node_of(vn);
+    long old = nd->masked;
+    nd->masked = state != 0;
+    return old;
+}
+
+void mcei_nx_run_handlers(mcei_vn_t *vn)
+{
+    nx_node_t *nd = node_of(vn);
+    if (nd->masked || nd->in_handler)
+        return;
+    for (;;) {
+        nx_req_t *r;
+        for (r = nd->reqs; r != NULL; r = r->next)
+            if (r->handler != NULL && r->done && r->done_at <= vn->clock)
+                break;
+        if (r == NULL)
+            return;
+        /* The handler runs in the node's time, like an interrupt. */
+        mcei_nx_info_t info = r->info;
+        mcei_nx_handler_t h = r->handler;
+        if (r->kind == R_RECV)
+            nd->last = info;
+        release(nd, r);
+        nd->in_handler = 1;
+        h(info.type, info.count, info.node, info.ptype);
+        nd->in_handler = 0;
+    }
+}
+
+/* ---- plug-in ------------------------------------------------------------ */
+
+static int nx_init(mcei_engine_t *eng, mcei_machine_t *m, char *err,
+                   size_t errlen)
+{
+    int rc;
+    memset(&nx, 0, sizeof(nx));
+    if ((rc = mcei_machine_u64(m, "nx.max_posted", 0, 0, &nx.max_posted, err,
+                               errlen)) ||
+        (rc = mcei_machine_u64(m, "nx.max_requests", 0, 4096, &nx.max_reqs,
+                               err, errlen)) ||
+        (rc = mcei_machine_u64(m, "nx.irq", 0, 0, &nx.irq, err, errlen)) ||
+        (rc = mcei_machine_time(m, "nx.irq_period", 0, 10 * MCE_MS,
+                                &nx.irq_period, err, errlen)) ||
+        (rc = mcei_machine_time(m, "nx.irq_cost", 0, 50 * MCE_US, &nx.irq_cost,
+                                err, errlen)) ||
+        (rc = mcei_machine_time(m, "probe_cost", 1, 0, &nx.probe_cost, err,
+                                errlen)))
+        return rc;
+    if (nx.irq && (nx.irq_period == 0 || nx.irq_cost >= nx.irq_period)) {
+        snprintf(err, errlen,
+                 "machine '%s': nx.irq_cost must be below a positive "
+                 "nx.irq_period",
+                 m->name);
+        return MCE_ERR_MACHINE;
+    }
+    nx.notifies = eng->net.ops->notifies_senders;
+    nx.seed = eng->cfg.seed;
+    nx.on = 1;
+    return MCE_OK;
+}
+
+static void nx_fini(mcei_engine_t *eng)
+{
+    (void)eng;
+    nx.on = 0;
+}
+
+static int nx_node_init(mcei_vn_t *vn)
+{
+    nx_node_t *nd = calloc(1, sizeof(*nd));
+    if (nd == NULL)
+        return MCE_ERR_NOMEM;
+    if (nx.irq) {
+        /* Each node's interrupts have their own, seeded phase. */
+        uint64_t h = mcei_mix64(nx.seed, (uint64_t)vn->id);
+        nd->irq_next = h % nx.irq_period;
+    }
+    vn->proto = nd;
+    return MCE_OK;
+}
+
+static void nx_node_fini(mcei_vn_t *vn)
+{
+    nx_node_t *nd = node_of(vn);
+    if (nd == NULL)
+        return;
+    while (nd->reqs)
+        release(nd, nd->reqs);
+    free(nd);
+    vn->proto = NULL;
+}
+
+const mcei_proto_ops_t mcei_proto_nx_ops = {
+    .name = "nx",
+    .description = "NX message ids, posted and unexpected receives, FORCED "
+                   "discard, interrupt noise",
+    .init = nx_init,
+    .fini = nx_fini,
+    .node_init = nx_node_init,
+    .node_fini = nx_node_fini,
+    .on_arrival = nx_on_arrival,
+};

@@ -1,0 +1,1096 @@
+/*
+ * mce-predict: the analytic cost formulas of mcemu's source papers,
+ * computed independently of the emulator (no MPI, no libmcemu), so that
+ * the tests can compare emulated times against them.
+ *
+ *   seed 000  Seidel and Davis 1992, iPSC/860: Tables I, II, III, the
+ *             gsync(), sync0() and RDS costs and precisions, RDS waits.
+ *   seed 001  Bokhari and Nicol 1996, Paragon: Table 1, Table 2 (complete
+ *             exchange steps n^3/4c) and the predicted (lower bound) time.
+ *   seed 003  Mudge, Buzzard and Abdel-Rahman 1987, NCUBE: Table 1 and
+ *             t'_comm = 4 t_comm(m) / m (Table 2).
+ *
+ * Arithmetic is exact: decimal inputs (at most 6 decimals, 1 ps) become
+ * integers counting 0.1 ps, so that b_l/2 and 3b_l/2 stay exact.  The
+ * only rounded values are quotients (Table III's m, the RDS loop count,
+ * t'_comm) and log2 of a node count that is not a power of two.
+ * See usage() for the interface.
+ */
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define UNITS_PER_US 10000000LL /* internal time unit: 0.1 ps */
+#define UNIT_DIGITS  7          /* decimals of a microsecond in a unit */
+#define INPUT_DIGITS 6          /* decimals accepted on input (1 ps) */
+
+static const char *cmd_name; /* the subcommand, for error messages */
+static int out_ps;           /* --ps: print times in picoseconds */
+
+static void usage(FILE *f);
+
+/* ---- errors and checked arithmetic ------------------------------------ */
+
+static void die(const char *fmt, ...)
+{
+    va_list ap;
+    fputs("mce-predict: ", stderr);
+    if (cmd_name)
+        fprintf(stderr, "%s: ", cmd_name);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputs(" (see mce-predict --help)\n", stderr);
+    exit(2);
+}
+
+static int64_t add(int64_t a, int64_t b)
+{
+    if ((b > 0 && a > INT64_MAX - b) || (b < 0 && a < INT64_MIN - b))
+        die("the inputs are too large: a result overflows 64 bits");
+    return a + b;
+}
+
+static int64_t sub(int64_t a, int64_t b)
+{
+    if ((b < 0 && a > INT64_MAX + b) || (b > 0 && a < INT64_MIN + b))
+        die("the inputs are too large: a result overflows 64 bits");
+    return a - b;
+}
+
+static int64_t mul(int64_t a, int64_t b)
+{
+    if (a != 0 && b != 0) {
+        int over;
+        if (a > 0)
+            over = b > 0 ? a > INT64_MAX / b : b < INT64_MIN / a;
+        else
+            over = b > 0 ? a < INT64_MIN / b : a < INT64_MAX / b;
+        if (over)
+            die("the inputs are too large: a result overflows 64 bits");
+    }
+    return a * b;
+}
+
+/* num / den rounded to the nearest integer, halves away from zero. */
+static int64_t rdiv(int64_t num, int64_t den)
+{
+    int neg = (num < 0) != (den < 0);
+    uint64_t n = num < 0 ? -(uint64_t)num : (uint64_t)num;
+    uint64_t d = den < 0 ? -(uint64_t)den : (uint64_t)den;
+    uint64_t q = n / d, r = n % d;
+    if (r >= d - r)
+        q++;
+    return neg ? -(int64_t)q : (int64_t)q;
+}
+
+/* ceil(num / den) for den > 0. */
+static int64_t cdiv(int64_t num, int64_t den)
+{
+    int64_t q = num / den;
+    if (num % den != 0 && num > 0)
+        q++;
+    return q;
+}
+
+/* ---- parsing ------------------------------------------------------------ */
+
+/* A non-negative integer in [min, max]. */
+static int64_t parse_int(const char *opt, const char *s, int64_t min,
+                         int64_t max)
+{
+    int64_t v = 0;
+    const char *p = s;
+    if (!*p)
+        die("%s: empty value, want an integer", opt);
+    for (; *p; p++) {
+        if (*p < '0' || *p > '9')
+            die("%s: '%s' is not a non-negative integer", opt, s);
+        if (v > (INT64_MAX - (*p - '0')) / 10)
+            die("%s: '%s' is too large", opt, s);
+        v = v * 10 + (*p - '0');
+    }
+    if (v < min || v > max)
+        die("%s: %s is out of range [%" PRId64 ", %" PRId64 "]", opt, s, min,
+            max);
+    return v;
+}
+
+/* A non-negative decimal number of microseconds, at most 6 decimals
+ * (further digits must be zeros), into units. */
+static int64_t parse_us(const char *opt, const char *s)
+{
+    int64_t ip = 0, fp = 0;
+    int nd = 0, nf = 0;
+    const char *p = s;
+    for (; *p >= '0' && *p <= '9'; p++, nd++) {
+        if (ip > (INT64_MAX / UNITS_PER_US - 9) / 10)
+            die("%s: '%s' is too large", opt, s);
+        ip = ip * 10 + (*p - '0');
+    }
+    if (*p == '.')
+        for (p++; *p >= '0' && *p <= '9'; p++, nd++) {
+            if (nf < INPUT_DIGITS) {
+                fp = fp * 10 + (*p - '0');
+                nf++;
+            } else if (*p != '0') {
+                die("%s: '%s' has more than %d decimals (1 ps)", opt, s,
+                    INPUT_DIGITS);
+            }
+        }
+    if (nd == 0 || *p)
+        die("%s: '%s' is not a non-negative decimal number", opt, s);
+    for (; nf < UNIT_DIGITS; nf++)
+        fp *= 10;
+    return ip * UNITS_PER_US + fp;
+}
+
+/* ---- output: one "key=value ..." line per result ------------------------ */
+
+static int line_first = 1;
+
+static void key(const char *k)
+{
+    if (!line_first)
+        putchar(' ');
+    line_first = 0;
+    fputs(k, stdout);
+    putchar('=');
+}
+
+static void kv_end(void)
+{
+    putchar('\n');
+    line_first = 1;
+}
+
+static void kv_s(const char *k, const char *v)
+{
+    key(k);
+    fputs(v, stdout);
+}
+
+static void kv_i(const char *k, int64_t v)
+{
+    key(k);
+    printf("%" PRId64, v);
+}
+
+/* Print v (units) exactly in microseconds or picoseconds: at least 2
+ * decimals for microseconds, none for picoseconds, trailing zeros beyond
+ * that trimmed. */
+static void put_time(int64_t v)
+{
+    uint64_t m = v < 0 ? -(uint64_t)v : (uint64_t)v;
+    uint64_t per = out_ps ? 10 : (uint64_t)UNITS_PER_US;
+    int digits = out_ps ? 1 : UNIT_DIGITS, keep = out_ps ? 0 : 2;
+    char frac[32];
+    if (v < 0)
+        putchar('-');
+    snprintf(frac, sizeof frac, "%0*" PRIu64, digits, m % per);
+    while (digits > keep && frac[digits - 1] == '0')
+        digits--;
+    printf("%" PRIu64, m / per);
+    if (digits > 0)
+        printf(".%.*s", digits, frac);
+}
+
+/* A time: the key gets the suffix _us or _ps. */
+static void kv_t(const char *k, int64_t v)
+{
+    char name[64];
+    snprintf(name, sizeof name, "%s_%s", k, out_ps ? "ps" : "us");
+    key(name);
+    put_time(v);
+}
+
+static void kv_t_na(const char *k)
+{
+    char name[64];
+    snprintf(name, sizeof name, "%s_%s", k, out_ps ? "ps" : "us");
+    kv_s(name, "n/a");
+}
+
+/* num / den rounded to the nearest 0.1 ps, as a time. */
+static void kv_t_ratio(const char *k, int64_t num, int64_t den)
+{
+    kv_t(k, rdiv(num, den));
+}
+
+/* num / den rounded half away from zero to `dec` decimals (a pure number,
+ * not a time). */
+static void kv_ratio(const char *k, int64_t num, int64_t den, int dec)
+{
+    int64_t p = 1, q;
+    uint64_t m;
+    for (int i = 0; i < dec; i++)
+        p *= 10;
+    q = rdiv(mul(num, p), den);
+    m = q < 0 ? -(uint64_t)q : (uint64_t)q;
+    key(k);
+    printf("%s%" PRIu64, q < 0 ? "-" : "", m / (uint64_t)p);
+    if (dec > 0)
+        printf(".%0*" PRIu64, dec, m % (uint64_t)p);
+}
+
+/* ---- named constants (--constants k=v,...) ------------------------------ */
+
+enum { C_TIME, C_COUNT };
+
+struct constant {
+    const char *key;
+    int kind;     /* C_TIME: decimal us (or us/byte); C_COUNT: integer */
+    int positive; /* must be > 0 (it divides) */
+    int64_t val;  /* units, or the count */
+    const char *unit, *source;
+};
+
+/* Seed 000, Table I, and the busy-loop fit of section 3.3. */
+static struct constant ipsc[] = {
+    {"a", C_TIME, 1, 3600000, "us/byte", "000:Table_I"},
+    {"bl", C_TIME, 0, 1360000000, "us", "000:Table_I"},
+    {"bs", C_TIME, 0, 750000000, "us", "000:Table_I"},
+    {"s", C_TIME, 0, 440000000, "us", "000:Table_I"},
+    {"kper", C_TIME, 1, 1260000, "us/iteration", "000:sec3.3"},
+    {"kfix", C_TIME, 0, 20000000, "us", "000:sec3.3"},
+    {NULL, 0, 0, 0, NULL, NULL}};
+enum { IA, IBL, IBS, IS, IKPER, IKFIX };
+
+/* Seed 001, Table 1. */
+static struct constant paragon[] = {
+    {"sync_slope", C_TIME, 0, 271000000, "us/log2(nodes)", "001:Table_1"},
+    {"sync_offset", C_TIME, 0, 1340000000, "us", "001:Table_1"},
+    {"comm_fixed", C_TIME, 0, 2310000000, "us", "001:Table_1"},
+    {"comm_per_byte", C_TIME, 0, 220000, "us/byte", "001:Table_1"},
+    {"comm_min_m", C_COUNT, 0, 8640, "bytes", "001:Table_1"},
+    {NULL, 0, 0, 0, NULL, NULL}};
+enum { PSLOPE, POFF, PFIX, PPB, PMIN };
+
+/* Seed 003, Table 1. */
+static struct constant ncube[] = {
+    {"std_fixed", C_TIME, 0, 4664000000, "us", "003:Table_1"},
+    {"std_per_byte", C_TIME, 0, 31400000, "us/byte", "003:Table_1"},
+    {"ext_fixed", C_TIME, 0, 832000000, "us", "003:Table_1"},
+    {"ext_per_byte", C_TIME, 0, 12900000, "us/byte", "003:Table_1"},
+    {NULL, 0, 0, 0, NULL, NULL}};
+enum { NSF, NSB, NEF, NEB };
+
+static void apply_constants(struct constant *tab, const char *spec)
+{
+    char buf[512], *item, *next;
+    if (!tab)
+        die("--constants: this command has no constants");
+    if (strlen(spec) >= sizeof buf)
+        die("--constants: value too long");
+    strcpy(buf, spec);
+    for (item = buf; item; item = next) {
+        char *eq, opt[96];
+        struct constant *c;
+        next = strchr(item, ',');
+        if (next)
+            *next++ = '\0';
+        eq = strchr(item, '=');
+        if (!eq)
+            die("--constants: '%s' is not KEY=VALUE", item);
+        *eq = '\0';
+        for (c = tab; c->key && strcmp(c->key, item) != 0; c++)
+            ;
+        if (!c->key) {
+            char known[256] = "";
+            for (c = tab; c->key; c++) {
+                strcat(known, c == tab ? "" : ", ");
+                strcat(known, c->key);
+            }
+            die("--constants: unknown constant '%s' (known: %s)", item, known);
+        }
+        snprintf(opt, sizeof opt, "--constants %s", c->key);
+        c->val = c->kind == C_COUNT ? parse_int(opt, eq + 1, 0, INT64_MAX)
+                                    : parse_us(opt, eq + 1);
+        if (c->positive && c->val == 0)
+            die("%s: must be positive", opt);
+    }
+}
+
+/* ---- options ------------------------------------------------------------ */
+
+#define MAX_OPTS 8
+
+struct opts {
+    const char *name[MAX_OPTS]; /* allowed, without "--"; NULL-terminated */
+    const char *val[MAX_OPTS];
+};
+
+/* Parse argv[2..] against the allowed options: --name=value or
+ * --name value (last one wins); --constants goes to `tab`. */
+static void parse_opts(int argc, char **argv, struct opts *o,
+                       struct constant *tab)
+{
+    for (int i = 2; i < argc; i++) {
+        const char *arg = argv[i], *eq, *val;
+        size_t len;
+        int k;
+        if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
+            usage(stdout);
+            exit(0);
+        }
+        if (strcmp(arg, "--ps") == 0) {
+            out_ps = 1;
+            continue;
+        }
+        if (strncmp(arg, "--", 2) != 0)
+            die("unexpected argument '%s'", arg);
+        eq = strchr(arg, '=');
+        len = eq ? (size_t)(eq - arg - 2) : strlen(arg + 2);
+        if (len == 9 && strncmp(arg + 2, "constants", 9) == 0)
+            k = -1;
+        else
+            for (k = 0; o->name[k]; k++)
+                if (strlen(o->name[k]) == len &&
+                    strncmp(o->name[k], arg + 2, len) == 0)
+                    break;
+        if (k >= 0 && !o->name[k])
+            die("unknown option '%s'", arg);
+        if (eq) {
+            val = eq + 1;
+        } else {
+            if (i + 1 >= argc)
+                die("option '%s' needs a value", arg);
+            val = argv[++i];
+        }
+        if (k < 0)
+            apply_constants(tab, val);
+        else
+            o->val[k] = val;
+    }
+}
+
+static const char *opt_get(const struct opts *o, const char *name)
+{
+    for (int k = 0; o->name[k]; k++)
+        if (strcmp(o->name[k], name) == 0)
+            return o->val[k];
+    return NULL;
+}
+
+static const char *opt_need(const struct opts *o, const char *name)
+{
+    const char *v = opt_get(o, name);
+    if (!v)
+        die("option --%s is required", name);
+    return v;
+}
+
+static int64_t opt_int(const struct opts *o, const char *name, int64_t min,
+                       int64_t max, int64_t dflt, int required)
+{
+    char opt[64];
+    const char *v = required ? opt_need(o, name) : opt_get(o, name);
+    snprintf(opt, sizeof opt, "--%s", name);
+    return v ? parse_int(opt, v, min, max) : dflt;
+}
+
+static int64_t opt_us(const struct opts *o, const char *name, int64_t dflt,
+                      int required)
+{
+    char opt[64];
+    const char *v = required ? opt_need(o, name) : opt_get(o, name);
+    snprintf(opt, sizeof opt, "--%s", name);
+    return v ? parse_us(opt, v) : dflt;
+}
+
+/* Index of the option's value in the list "a|b|c", or dflt if absent. */
+static int opt_choice(const struct opts *o, const char *name,
+                      const char *const *choices, int dflt)
+{
+    const char *v = opt_get(o, name);
+    char list[256] = "";
+    if (!v) {
+        if (dflt < 0)
+            die("option --%s is required", name);
+        return dflt;
+    }
+    for (int i = 0; choices[i]; i++) {
+        if (strcmp(choices[i], v) == 0)
+            return i;
+        strcat(list, i ? "|" : "");
+        strcat(list, choices[i]);
+    }
+    die("--%s: '%s' is not one of %s", name, v, list);
+    return -1;
+}
+
+/* ---- iPSC/860 (seed 000) ------------------------------------------------ */
+
+#define MAX_D 30
+
+static int64_t C(const struct constant *t, int i)
+{
+    return t[i].val;
+}
+
+/* Table II, one line per row, plus the section 2.2 continuation of row
+ * 2-2 and the mechanism line. */
+static void cmd_ipsc_table2(int argc, char **argv)
+{
+    struct opts o = {{"m", "delta", "boundary-us", NULL}, {0}};
+    int64_t a, bl, bs, m, dl, am, B, late;
+    parse_opts(argc, argv, &o, ipsc);
+    a = C(ipsc, IA), bl = C(ipsc, IBL), bs = C(ipsc, IBS);
+    m = opt_int(&o, "m", 0, INT64_MAX / 2, 0, 1);
+    dl = opt_us(&o, "delta", 0, 1);
+    B = opt_us(&o, "boundary-us", bl / 2, 0);
+    am = mul(a, m);
+    late = add(am, bl / 2); /* section 2.2: where row 2-2 ends */
+    {
+        int64_t two_am = mul(2, am), bl32 = mul(3, bl) / 2;
+        int short_ok = m <= 100, long_ok = m > 100;
+        struct row {
+            const char *row, *op, *proto, *range, *formula, *source;
+            int m_ok, d_ok;
+            int64_t cost;
+        } rows[] = {
+            {"send-short", "send", "short", "any", "bs", "table2", short_ok, 1,
+             bs},
+            {"send-long", "send", "long", "any", "am+bl", "table2", long_ok, 1,
+             add(am, bl)},
+            {"send-forced", "send", "forced", "any", "am+bs", "table2", long_ok,
+             1, add(am, bs)},
+            {"2-1", "simple_exchange", "long", "delta<bs", "am+bl+delta",
+             "table2", long_ok, dl < bs, add(add(am, bl), dl)},
+            {"2-2", "simple_exchange", "long", "bs<=delta<=am", "2am+3/2bl",
+             "table2", long_ok, bs <= dl && dl <= am, add(two_am, bl32)},
+            {"2-3", "synch_simple_exchange", "long", "delta>=0",
+             "am+bl+bs+delta", "table2", long_ok, 1,
+             add(add(add(am, bl), bs), dl)},
+            {"2-4", "synch_simple_exchange", "forced", "delta>=0",
+             "am+2bs+delta", "table2", long_ok, 1,
+             add(add(am, mul(2, bs)), dl)},
+            {"2-5", "shift", "long", "delta<bs", "am+bl+delta", "table2",
+             long_ok, dl < bs, add(add(am, bl), dl)},
+            {"2-6", "shift", "long", "bs<=delta<=am", "2am+3/2bl", "table2",
+             long_ok, bs <= dl && dl <= am, add(two_am, bl32)},
+            {"2-7", "shift", "forced", "delta>=0", "am+bs+delta", "table2",
+             long_ok, 1, add(add(am, bs), dl)},
+            {"2-2-late", "simple_exchange", "long", "delta>am+bl/2",
+             "2am+3/2bl+delta-(am+bl/2)", "sec2.2", long_ok, dl > late,
+             add(add(two_am, bl32), sub(dl, late))},
+        };
+        for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+            const struct row *r = &rows[i];
+            kv_s("row", r->row);
+            kv_s("op", r->op);
+            kv_s("protocol", r->proto);
+            kv_s("range", r->range);
+            kv_s("formula", r->formula);
+            kv_s("source", r->source);
+            kv_i("m", m);
+            kv_t("delta", dl);
+            kv_s("m_ok", r->m_ok ? "yes" : "no");
+            kv_s("delta_ok", r->d_ok ? "yes" : "no");
+            if (r->m_ok && r->d_ok)
+                kv_t("cost", r->cost);
+            else
+                kv_t_na("cost");
+            kv_end();
+        }
+
+        /* Which range delta falls in, with the seed's boundary b_s and
+         * with the mechanism's boundary B; the cost of the rule that
+         * applies (exchange: section 2.2's ranges; shift: Table II's). */
+        {
+            const char *xs, *xm, *ss, *sm, *xr, *sr;
+            int64_t xc, sc;
+            xs = dl < bs ? "concurrent" : dl <= late ? "sequential" : "late";
+            ss = dl < bs ? "concurrent" : dl <= am ? "sequential" : "beyond";
+            xm = dl < B ? "concurrent" : dl <= late ? "sequential" : "late";
+            sm = dl < B ? "concurrent" : dl <= am ? "sequential" : "beyond";
+            if (dl < B)
+                xr = "2-1", xc = add(add(am, bl), dl);
+            else if (dl <= late)
+                xr = "2-2", xc = add(two_am, bl32);
+            else
+                xr = "2-2-late", xc = add(add(two_am, bl32), sub(dl, late));
+            if (dl < B)
+                sr = "2-5", sc = add(add(am, bl), dl);
+            else if (dl <= am)
+                sr = "2-6", sc = add(two_am, bl32);
+            else
+                sr = "none", sc = -1;
+            kv_s("row", "mechanism");
+            kv_i("m", m);
+            kv_t("delta", dl);
+            kv_t("boundary", B);
+            kv_t("am", am);
+            kv_s("seed_exchange_case", xs);
+            kv_s("exchange_case", xm);
+            kv_s("exchange_rule", xr);
+            if (long_ok)
+                kv_t("exchange_cost", xc);
+            else
+                kv_t_na("exchange_cost");
+            kv_s("seed_shift_case", ss);
+            kv_s("shift_case", sm);
+            kv_s("shift_rule", sr);
+            if (long_ok && sc >= 0)
+                kv_t("shift_cost", sc);
+            else
+                kv_t_na("shift_cost");
+            kv_s("agree",
+                 strcmp(xs, xm) == 0 && strcmp(ss, sm) == 0 ? "yes" : "no");
+            kv_end();
+        }
+    }
+}
+
+/* Table III as printed in seed 000. */
+static const int64_t table3_paper[] = {0, 0, 645, 1062, 1478, 1895, 2312, 2728};
+
+static void cmd_ipsc_table3(int argc, char **argv)
+{
+    struct opts o = {{"d", NULL}, {0}};
+    int64_t d0 = 2, d1 = 7, a, bl, bs;
+    parse_opts(argc, argv, &o, ipsc);
+    a = C(ipsc, IA), bl = C(ipsc, IBL), bs = C(ipsc, IBS);
+    if (opt_get(&o, "d"))
+        d0 = d1 = opt_int(&o, "d", 1, MAX_D, 0, 1);
+    for (int64_t d = d0; d <= d1; d++) {
+        int64_t num = sub(mul(mul(2, d), bs), bl / 2), min_m;
+        min_m = num > 0 ? cdiv(num, a) : 0;
+        kv_i("d", d);
+        kv_s("formula", "m>=(2d*bs-bl/2)/a");
+        kv_ratio("m_exact", num, a, 2);
+        kv_i("min_m", min_m);
+        if (d >= 2 && d <= 7) {
+            kv_i("paper", table3_paper[d]);
+            kv_s("match", table3_paper[d] == min_m ? "yes" : "no");
+        } else {
+            kv_s("paper", "n/a");
+        }
+        kv_end();
+    }
+}
+
+static const char *const sync_algs[] = {"gsync", "sync0", "rds", "all", NULL};
+
+static void sync_line(int alg, int64_t d, int64_t dl)
+{
+    int64_t bs = C(ipsc, IBS), s = C(ipsc, IS);
+    int64_t dbs = mul(d, bs), imprecise = mul(d, sub(bs, s));
+    const char *range, *formula, *pformula, *seed;
+    int64_t cost, prec;
+    if (alg == 0) { /* gsync, section 3.1 */
+        if (dl < bs) {
+            range = "delta<bs", formula = "d*bs+delta", seed = "stated";
+            cost = add(dbs, dl), prec = dl, pformula = "delta";
+        } else if (dl <= dbs) {
+            range = "bs<=delta<=d*bs", formula = "2d*bs", seed = "approx";
+            cost = mul(2, dbs), prec = imprecise, pformula = "d(bs-s)";
+        } else {
+            range = "delta>d*bs", formula = "d*bs+delta", seed = "stated";
+            cost = add(dbs, dl), prec = imprecise, pformula = "d(bs-s)";
+        }
+    } else if (alg == 1) { /* sync0, section 3.2 */
+        if (dl < bs) {
+            range = "delta<bs", formula = "(d+1)bs+delta", seed = "stated";
+            cost = add(mul(d + 1, bs), dl), prec = dl, pformula = "delta";
+        } else {
+            range = "delta>=bs", formula = "(2d+1)bs";
+            seed = dl == bs ? "stated" : "example";
+            cost = mul(2 * d + 1, bs), prec = imprecise, pformula = "d(bs-s)";
+        }
+    } else { /* RDS, section 3.3 */
+        range = "delta>=0", formula = "2d*bs+delta", seed = "stated";
+        cost = add(mul(2, dbs), dl), prec = 0, pformula = "0";
+    }
+    kv_s("alg", sync_algs[alg]);
+    kv_i("d", d);
+    kv_t("delta", dl);
+    kv_s("range", range);
+    kv_s("formula", formula);
+    kv_t("cost", cost);
+    kv_s("precision_formula", pformula);
+    kv_t("precision", prec);
+    kv_s("seed", seed);
+    if (alg == 2) {
+        kv_t("phase1", add(dbs, dl));
+        kv_t("phase2", dbs);
+    }
+    kv_end();
+}
+
+static void cmd_ipsc_sync(int argc, char **argv)
+{
+    struct opts o = {{"alg", "d", "delta", NULL}, {0}};
+    int alg;
+    int64_t d, dl;
+    parse_opts(argc, argv, &o, ipsc);
+    alg = opt_choice(&o, "alg", sync_algs, 3);
+    d = opt_int(&o, "d", 1, MAX_D, 0, 1);
+    dl = opt_us(&o, "delta", 0, 1);
+    for (int i = 0; i < 3; i++)
+        if (alg == 3 || alg == i)
+            sync_line(i, d, dl);
+}
+
+static void cmd_rds_waits(int argc, char **argv)
+{
+    struct opts o = {{"d", NULL}, {0}};
+    int64_t d, step, kper, kfix;
+    parse_opts(argc, argv, &o, ipsc);
+    d = opt_int(&o, "d", 1, 16, 0, 1);
+    step = sub(C(ipsc, IBS), C(ipsc, IS));
+    kper = C(ipsc, IKPER), kfix = C(ipsc, IKFIX);
+    for (int64_t i = 0; i < ((int64_t)1 << d); i++) {
+        int64_t ones = 0, w, k;
+        for (int64_t b = i; b; b >>= 1)
+            ones += b & 1;
+        w = mul(d - ones, step);
+        k = w > kfix ? rdiv(w - kfix, kper) : 0;
+        kv_i("node", i);
+        kv_i("ones", ones);
+        kv_t("w", w);
+        kv_ratio("k", w - kfix, kper, 2);
+        kv_i("iters", k);
+        kv_t("loop", k > 0 ? add(mul(k, kper), kfix) : 0);
+        kv_end();
+    }
+}
+
+/* ---- Paragon (seed 001) ------------------------------------------------- */
+
+#define MAX_SIDE 4096
+
+/* 27.1 log2 N - 134, exact when N is a power of two; else log2 is
+ * rounded to long double and the result to the nearest unit. */
+static int64_t paragon_sync(int64_t nodes, int *exact, long double *lg)
+{
+    int64_t k = 0;
+    while (((int64_t)1 << k) < nodes)
+        k++;
+    if (((int64_t)1 << k) == nodes) {
+        *exact = 1;
+        *lg = (long double)k;
+        return sub(mul(k, C(paragon, PSLOPE)), C(paragon, POFF));
+    }
+    *exact = 0;
+    *lg = log2l((long double)nodes);
+    {
+        long double v = (long double)C(paragon, PSLOPE) * *lg -
+                        (long double)C(paragon, POFF);
+        if (v > 9.2e18L || v < -9.2e18L)
+            die("the inputs are too large: a result overflows 64 bits");
+        return (int64_t)llroundl(v);
+    }
+}
+
+/* The synchronisation term for `nodes`, then printed by kv_sync(). */
+struct sync_term {
+    int64_t v;
+    int exact;
+    long double lg;
+};
+
+static struct sync_term sync_term(int64_t nodes)
+{
+    struct sync_term t;
+    t.v = paragon_sync(nodes, &t.exact, &t.lg);
+    return t;
+}
+
+static void kv_sync(const struct sync_term *t)
+{
+    key("log2_nodes");
+    if (t->exact)
+        printf("%.0Lf", t->lg);
+    else
+        printf("%.6Lf", t->lg);
+    kv_t("sync", t->v);
+    kv_s("sync_fit", t->v < 0 ? "negative" : "ok");
+}
+
+static void cmd_paragon_sync(int argc, char **argv)
+{
+    struct opts o = {{"nodes", "side", NULL}, {0}};
+    int64_t nodes;
+    struct sync_term st;
+    parse_opts(argc, argv, &o, paragon);
+    if (opt_get(&o, "nodes") && opt_get(&o, "side"))
+        die("give --nodes or --side, not both");
+    if (opt_get(&o, "side")) {
+        int64_t n = opt_int(&o, "side", 1, MAX_SIDE, 0, 1);
+        nodes = n * n;
+    } else {
+        nodes = opt_int(&o, "nodes", 1, (int64_t)1 << 40, 0, 1);
+    }
+    st = sync_term(nodes);
+    kv_i("nodes", nodes);
+    kv_s("formula", "sync_slope*log2(nodes)-sync_offset");
+    kv_sync(&st);
+    kv_end();
+}
+
+static int64_t paragon_comm(int64_t m)
+{
+    return add(C(paragon, PFIX), mul(m, C(paragon, PPB)));
+}
+
+static void cmd_paragon_comm(int argc, char **argv)
+{
+    struct opts o = {{"m", NULL}, {0}};
+    int64_t m;
+    parse_opts(argc, argv, &o, paragon);
+    m = opt_int(&o, "m", 0, INT64_MAX / 2, 0, 1);
+    kv_i("m", m);
+    kv_s("formula", "comm_fixed+comm_per_byte*m");
+    kv_t("comm", paragon_comm(m));
+    kv_s("m_ok", m >= C(paragon, PMIN) ? "yes" : "no");
+    kv_end();
+}
+
+/* Table 2 of seed 001 as printed. */
+static const struct {
+    int n, c, steps;
+} table2_paper[] = {
+    {4, 1, 16},    {8, 1, 128},   {8, 2, 64},    {12, 1, 432},  {12, 3, 144},
+    {16, 1, 1024}, {16, 2, 512},  {16, 4, 256},  {20, 1, 2000}, {20, 2, 1000},
+    {20, 5, 400},  {24, 1, 3456}, {24, 2, 1728}, {24, 3, 1152}, {24, 6, 576},
+    {28, 1, 5488}, {28, 7, 784},  {32, 1, 8192}, {32, 2, 4096}, {32, 4, 2048},
+    {32, 8, 1024},
+};
+
+static int paper_steps(int64_t n, int64_t c)
+{
+    for (size_t i = 0; i < sizeof table2_paper / sizeof table2_paper[0]; i++)
+        if (table2_paper[i].n == n && table2_paper[i].c == c)
+            return table2_paper[i].steps;
+    return -1;
+}
+
+static void steps_line(int64_t n, int64_t c)
+{
+    int64_t n3 = mul(mul(n, n), n);
+    int ps = paper_steps(n, c);
+    kv_i("n", n);
+    kv_i("nodes", n * n);
+    kv_i("c", c);
+    kv_s("formula", "n^3/4c");
+    kv_i("steps", n3 / (4 * c));
+    kv_i("scott_steps", n3 / 4);
+    kv_i("naive_steps", n * n - 1);
+    kv_i("min_steps", n * n);
+    kv_s("rule", (n / 4) % c == 0 ? "ok" : "violated");
+    if (ps >= 0)
+        kv_i("paper", ps);
+    else
+        kv_s("paper", "n/a");
+    kv_end();
+}
+
+static int64_t need_side(const struct opts *o)
+{
+    int64_t n = opt_int(o, "n", 4, MAX_SIDE, 0, 1);
+    if (n % 4 != 0)
+        die("--n: %" PRId64 " is not a multiple of 4 (Scott's schedules)", n);
+    return n;
+}
+
+static int64_t need_c(const struct opts *o, int64_t n)
+{
+    int64_t c = opt_int(o, "c", 1, MAX_SIDE, 1, 0);
+    if ((n / 4) % c != 0)
+        die("--c: %" PRId64 " does not divide n/4 = %" PRId64, c, n / 4);
+    return c;
+}
+
+static void cmd_cx_steps(int argc, char **argv)
+{
+    struct opts o = {{"n", "c", NULL}, {0}};
+    parse_opts(argc, argv, &o, NULL);
+    if (!opt_get(&o, "n")) {
+        if (opt_get(&o, "c"))
+            die("--c needs --n");
+        /* Table 2: n = 4..32, every c the rule allows or the paper prints */
+        for (int64_t n = 4; n <= 32; n += 4)
+            for (int64_t c = 1; c <= n / 4; c++)
+                if ((n / 4) % c == 0 || paper_steps(n, c) >= 0)
+                    steps_line(n, c);
+    } else {
+        int64_t n = need_side(&o);
+        if (opt_get(&o, "c")) {
+            steps_line(n, need_c(&o, n));
+        } else {
+            for (int64_t c = 1; c <= n / 4; c++)
+                if ((n / 4) % c == 0)
+                    steps_line(n, c);
+        }
+    }
+}
+
+static const char *const cx_algs[] = {"bounded", "scott", "naive", NULL};
+
+static void cmd_cx_time(int argc, char **argv)
+{
+    struct opts o = {{"n", "c", "m", "alg", NULL}, {0}};
+    int alg;
+    int64_t n, c = 1, m, steps, barriers, upper = -1, comm, total;
+    int64_t comm_total, sync_total;
+    struct sync_term st;
+    parse_opts(argc, argv, &o, paragon);
+    alg = opt_choice(&o, "alg", cx_algs, -1);
+    m = opt_int(&o, "m", 0, INT64_MAX / 2, 0, 1);
+    if (alg == 2) {
+        n = opt_int(&o, "n", 2, MAX_SIDE, 0, 1);
+        if (opt_get(&o, "c") && opt_int(&o, "c", 1, MAX_SIDE, 1, 0) != 1)
+            die("--c: the naive algorithm has no contention parameter");
+        steps = n * n - 1, barriers = 0;
+    } else {
+        n = need_side(&o);
+        if (alg == 1) {
+            if (opt_get(&o, "c") && opt_int(&o, "c", 1, MAX_SIDE, 1, 0) != 1)
+                die("--c: Scott's algorithm has contention 1");
+        } else {
+            c = need_c(&o, n);
+        }
+        steps = mul(mul(n, n), n) / (4 * c), barriers = steps;
+    }
+    comm = paragon_comm(m);
+    st = sync_term(n * n);
+    comm_total = mul(steps, comm);
+    sync_total = mul(barriers, st.v);
+    total = add(comm_total, sync_total);
+    if (alg != 2)
+        upper = add(mul(mul(mul(n, n), n) / 4, comm), sync_total);
+    kv_s("alg", cx_algs[alg]);
+    kv_i("n", n);
+    kv_i("nodes", n * n);
+    kv_i("c", c);
+    kv_i("m", m);
+    kv_s("m_ok", m >= C(paragon, PMIN) ? "yes" : "no");
+    kv_i("steps", steps);
+    kv_i("barriers", barriers);
+    kv_t("comm", comm);
+    kv_sync(&st);
+    kv_t("comm_total", comm_total);
+    kv_t("sync_total", sync_total);
+    kv_t("total", total);
+    if (upper >= 0)
+        kv_t("upper", upper);
+    else
+        kv_t_na("upper");
+    if (alg == 2)
+        kv_s("paper_ran", n <= 12 ? "yes" : "no");
+    kv_end();
+}
+
+/* ---- NCUBE (seed 003) --------------------------------------------------- */
+
+static const char *const schemes[] = {"standard", "extended", "both", NULL};
+
+static void ncube_line(int scheme, int64_t m, int paper_hundredths)
+{
+    int64_t f = C(ncube, scheme ? NEF : NSF), x = C(ncube, scheme ? NEB : NSB);
+    int64_t t = add(f, mul(m, x)), t4 = mul(4, t);
+    kv_s("scheme", schemes[scheme]);
+    kv_i("m", m);
+    kv_t("fixed", f);
+    kv_t("per_byte", x);
+    kv_t("tcomm", t);
+    if (m > 0)
+        kv_t_ratio("tcomm_word", t4, m);
+    else
+        kv_t_na("tcomm_word");
+    if (paper_hundredths >= 0) {
+        int64_t p = (int64_t)paper_hundredths * (UNITS_PER_US / 100);
+        kv_t("paper", p);
+        kv_t("diff", rdiv(t4, m) - p);
+    }
+    kv_end();
+}
+
+static void cmd_ncube(int argc, char **argv)
+{
+    struct opts o = {{"m", "scheme", NULL}, {0}};
+    int sch;
+    int64_t m;
+    parse_opts(argc, argv, &o, ncube);
+    m = opt_int(&o, "m", 0, INT64_MAX / 2, 0, 1);
+    sch = opt_choice(&o, "scheme", schemes, 2);
+    for (int i = 0; i < 2; i++)
+        if (sch == 2 || sch == i)
+            ncube_line(i, m, -1);
+}
+
+static void cmd_ncube_table2(int argc, char **argv)
+{
+    /* Table 2 of seed 003, NCUBE columns, in hundredths of a us. */
+    static const int rows[][3] = {
+        {8, 24576, 4676}, {64, 4179, 1037}, {256, 1988, 645}};
+    struct opts o = {{NULL}, {0}};
+    parse_opts(argc, argv, &o, ncube);
+    for (int i = 0; i < 3; i++)
+        for (int s = 0; s < 2; s++)
+            ncube_line(s, rows[i][0], rows[i][1 + s]);
+}
+
+/* ---- the constants ------------------------------------------------------ */
+
+static void print_constants(const char *machine, const struct constant *t)
+{
+    for (; t->key; t++) {
+        kv_s("machine", machine);
+        kv_s("key", t->key);
+        if (t->kind == C_COUNT) {
+            kv_i("value", t->val);
+        } else {
+            key("value");
+            {
+                int save = out_ps;
+                out_ps = 0;
+                put_time(t->val);
+                out_ps = save;
+            }
+        }
+        kv_s("unit", t->unit);
+        kv_s("source", t->source);
+        kv_end();
+    }
+}
+
+static void cmd_constants(int argc, char **argv)
+{
+    struct opts o = {{NULL}, {0}};
+    parse_opts(argc, argv, &o, NULL);
+    print_constants("ipsc860", ipsc);
+    print_constants("paragon", paragon);
+    print_constants("ncube", ncube);
+}
+
+/* ---- main --------------------------------------------------------------- */
+
+static void usage(FILE *f)
+{
+    fputs(
+        "usage: mce-predict COMMAND [OPTIONS]\n"
+        "\n"
+        "Prints the analytic cost formulas of mcemu's source papers, one\n"
+        "\"key=value ...\" line per result.  Options take --opt=VALUE or\n"
+        "--opt VALUE.  Times are given and printed in microseconds.\n"
+        "\n"
+        "iPSC/860, Seidel and Davis 1992 (seed 000):\n"
+        "  ipsc-table2 --m=BYTES --delta=US [--boundary-us=US]\n"
+        "      One line per Table II row (send short/long/forced, figures\n"
+        "      2-1 to 2-7) with its printed range and formula; cost_us=n/a\n"
+        "      when delta is outside the row's range (delta_ok=no) or the\n"
+        "      protocol does not carry m bytes (m_ok=no: short is m<=100,\n"
+        "      long and forced m>100).  Row 2-2-late is section 2.2's\n"
+        "      delta > am+bl/2 case.  A last line, row=mechanism, says which\n"
+        "      range delta falls in with the seed's boundary b_s and with\n"
+        "      the port-occupancy boundary --boundary-us (default b_l/2),\n"
+        "      and the cost of the applicable rule (exchange: concurrent\n"
+        "      below the boundary, sequential up to am+bl/2, late beyond;\n"
+        "      shift: concurrent, sequential up to am, n/a beyond).\n"
+        "  ipsc-table3 [--d=D]\n"
+        "      Table III, m >= (2 d b_s - b_l/2)/a, for d=2..7 or one d:\n"
+        "      m_exact (2 decimals), min_m = the smallest integer m (ceil),\n"
+        "      and the printed value.\n"
+        "  ipsc-sync --d=D --delta=US [--alg=gsync|sync0|rds|all]\n"
+        "      Cost and precision of gsync() (3.1), sync0() (3.2), RDS\n"
+        "      (3.3; with its phases).  seed=stated|approx|example tells\n"
+        "      whether the seed states the formula, calls it approximate,\n"
+        "      or derives it only for delta = b_s.\n"
+        "  rds-waits --d=D\n"
+        "      Per node i: w_i = (d - |i|_1)(b_s - s), the busy-loop count\n"
+        "      k = (w_i - 2.0)/0.126, iters = k rounded to the nearest\n"
+        "      integer (0 when w_i <= 2.0) and loop_us = 0.126 iters + 2.0.\n"
+        "  Constants: --constants a=0.36,bl=136,bs=75,s=44,kper=0.126,kfix=2\n"
+        "\n"
+        "Paragon, Bokhari and Nicol 1996 (seed 001):\n"
+        "  paragon-sync --nodes=N | --side=n\n"
+        "      Table 1 synchronisation 27.1 log2 N - 134 (N = node count,\n"
+        "      n x n = N); sync_fit=negative below 32 nodes.\n"
+        "  paragon-comm --m=BYTES\n"
+        "      Table 1 communication 231 + 0.022 m; m_ok=no below 8640.\n"
+        "  cx-steps [--n=n [--c=C]]\n"
+        "      Complete exchange steps n^3/4c on an n x n mesh (n a\n"
+        "      multiple of 4, c dividing n/4), with Scott's n^3/4, naive\n"
+        "      N-1 and the minimum n^2.  Without --c: every valid c; without\n"
+        "      --n: Table 2 (n = 4..32) with the printed values.\n"
+        "  cx-time --alg=bounded|scott|naive --n=n --m=BYTES [--c=C]\n"
+        "      Predicted time = steps x comm + barriers x sync (the paper's\n"
+        "      lower bound), one barrier per step for bounded and scott,\n"
+        "      none for naive (N-1 steps); upper = n^3/4 x comm + barriers\n"
+        "      x sync (every permutation serial).\n"
+        "  Constants: --constants sync_slope=27.1,sync_offset=134,\n"
+        "      comm_fixed=231,comm_per_byte=0.022,comm_min_m=8640\n"
+        "\n"
+        "NCUBE, Mudge, Buzzard and Abdel-Rahman 1987 (seed 003):\n"
+        "  ncube --m=BYTES [--scheme=standard|extended|both]\n"
+        "      Table 1 t_comm = f + x m and t'_comm = 4 t_comm(m)/m.\n"
+        "  ncube-table2\n"
+        "      t'_comm for Table 2's sizes against its printed values.\n"
+        "  Constants: --constants std_fixed=466.40,std_per_byte=3.14,\n"
+        "      ext_fixed=83.20,ext_per_byte=1.29\n"
+        "\n"
+        "  constants   the default constants of every machine.\n"
+        "\n"
+        "Common options:\n"
+        "  --constants KEY=VALUE[,...]  override a machine's constants\n"
+        "  --ps                         print times in picoseconds (keys\n"
+        "                               end in _ps instead of _us)\n"
+        "  --help                       this text\n"
+        "\n"
+        "Numbers: inputs are exact decimals of at most 6 decimals (1 ps);\n"
+        "sizes and counts are non-negative integers.  All arithmetic is\n"
+        "exact (integers of 0.1 ps) and times are printed exactly, with at\n"
+        "least 2 decimals and as many more as exactness needs (ps: none\n"
+        "or one).  Rounded are only quotients (m_exact and k to 2\n"
+        "decimals; t'_comm to 0.1 ps), min_m (ceil) and iters (nearest),\n"
+        "and log2 of a node count that is not a power of two (the sync\n"
+        "term to 0.1 ps).  Errors name the option and exit with status 2.\n",
+        f);
+}
+
+int main(int argc, char **argv)
+{
+    static const struct {
+        const char *name;
+        void (*run)(int, char **);
+    } cmds[] = {
+        {"ipsc-table2", cmd_ipsc_table2},
+        {"ipsc-table3", cmd_ipsc_table3},
+        {"ipsc-sync", cmd_ipsc_sync},
+        {"rds-waits", cmd_rds_waits},
+        {"paragon-sync", cmd_paragon_sync},
+        {"paragon-comm", cmd_paragon_comm},
+        {"cx-steps", cmd_cx_steps},
+        {"cx-time", cmd_cx_time},
+        {"ncube", cmd_ncube},
+        {"ncube-table2", cmd_ncube_table2},
+        {"constants", cmd_constants},
+    };
+    if (argc < 2) {
+        usage(stderr);
+        return 2;
+    }
+    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
+        strcmp(argv[1], "help") == 0) {
+        usage(stdout);
+        return 0;
+    }
+    for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
+        if (strcmp(argv[1], cmds[i].name) == 0) {
+            cmd_name = cmds[i].name;
+            cmds[i].run(argc, argv);
+            if (fflush(stdout) != 0 || ferror(stdout)) {
+                fputs("mce-predict: error writing the output\n", stderr);
+                return 1;
+            }
+            return 0;
+        }
+    die("unknown command '%s'", argv[1]);
+    return 2;
+}
