@@ -11,6 +11,11 @@
  *          seed's figures do.
  * A user send reaches the ports start_up after the call (the header's
  * software set-up, part of b_s and b_l): that is the model's lookahead.
+ * The sender's part of a short-protocol transfer (a short message, a
+ * PROBE or a REQUEST) is over when its csend returns, s after the call:
+ * its send port is free from then on while the circuit and the receiving
+ * port stay held until delivery; data transfers hold the send port to the
+ * end.
  * Circuits longer than one hop add hop_setup per extra link.  Senders are
  * told when their send completes: short messages after s + a m, forced
  * and long ones when the data is out. */
@@ -23,14 +28,15 @@
 #include "../core/net.h"
 
 enum { LEG_SHORT, LEG_FORCED, LEG_PROBE, LEG_REQUEST, LEG_DATA };
-enum { EV_END = 0, EV_SENT = 1, EV_REQ = 2 }; /* same-time order */
+enum { EV_END = 0, EV_SENDFREE = 1, EV_SENT = 2, EV_REQ = 3 }; /* same-time order */
 
 #define MAXRES 40
 
 typedef struct leg {
     mcei_msg_t *msg;
     int kind, from, to, nres;
-    mce_time_t req_time, start, dur;
+    mce_time_t req_time, start, dur, send_hold;
+    int send_freed;
     uint32_t res[MAXRES];
     struct leg *next; /* waiting list */
 } leg_t;
@@ -119,18 +125,30 @@ static leg_t *leg_new(ipsc_t *st, mcei_msg_t *m, int kind, int from, int to,
         }
     }
     l->dur = dur + (hops > 1 ? (mce_time_t)(hops - 1) * st->hop_setup : 0);
+    l->send_hold = l->dur;
+    if (kind == LEG_SHORT || kind == LEG_PROBE || kind == LEG_REQUEST) {
+        mce_time_t h = st->s - st->start_up;
+        if (h < l->send_hold)
+            l->send_hold = h;
+    }
     return l;
 }
 
+/* Arbitration among simultaneous requests depends on where the legs go,
+ * never on how many messages a node sent before (sequence numbers). */
 static int leg_less(const leg_t *a, const leg_t *b)
 {
     if (a->req_time != b->req_time)
         return a->req_time < b->req_time;
+    if (a->from != b->from)
+        return a->from < b->from;
+    if (a->to != b->to)
+        return a->to < b->to;
+    if (a->kind != b->kind)
+        return a->kind < b->kind;
     if (a->msg->w.src != b->msg->w.src)
         return a->msg->w.src < b->msg->w.src;
-    if (a->msg->w.seq != b->msg->w.seq)
-        return a->msg->w.seq < b->msg->w.seq;
-    return a->kind < b->kind;
+    return a->msg->w.seq < b->msg->w.seq;
 }
 
 static int all_free(const ipsc_t *st, const leg_t *l)
@@ -156,6 +174,9 @@ static int try_start(ipsc_t *st, mce_time_t now)
             st->busy[l->res[i]] = 1;
         l->start = now;
         if (push_event(st, now + l->dur, EV_END, l, NULL) != MCE_OK)
+            return MCE_ERR_NOMEM;
+        if (l->send_hold < l->dur &&
+            push_event(st, now + l->send_hold, EV_SENDFREE, l, NULL) != MCE_OK)
             return MCE_ERR_NOMEM;
         if (l->kind == LEG_SHORT) {
             /* The sender returns before the message is delivered. */
@@ -208,7 +229,8 @@ static int on_end(mcei_net_t *net, ipsc_t *st, leg_t *l, mce_time_t t)
     leg_t *n = NULL;
     int rc = MCE_OK;
     for (int i = 0; i < l->nres; i++)
-        st->busy[l->res[i]] = 0;
+        if (!(i == 0 && l->send_freed)) /* res[0] is the send port */
+            st->busy[l->res[i]] = 0;
     switch (l->kind) {
     case LEG_PROBE:
         /* The destination's system answers at once. */
@@ -361,6 +383,10 @@ static int ipsc_advance(mcei_net_t *net, mce_time_t horizon)
             break;
         case EV_SENT:
             rc = notify_sender(net, e->msg, e->t);
+            break;
+        case EV_SENDFREE:
+            st->busy[e->leg->res[0]] = 0;
+            e->leg->send_freed = 1;
             break;
         case EV_REQ:
             wait_leg(st, e->leg);
