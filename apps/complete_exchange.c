@@ -1,0 +1,182 @@
+/* complete_exchange: the complete exchange (every node sends a block of m
+ * bytes to every other node) on a Paragon mesh, after Bokhari and Nicol
+ * (1996): the naive algorithm, Scott's contention-free schedule (a
+ * barrier after every permutation) and the bounded-contention algorithm,
+ * which removes barriers from Scott's collapsible schedule: a barrier
+ * after every g permutations gives link contention g and node contention
+ * max(1, g / (n/4)).  Receives of a stretch are posted before its barrier,
+ * so the bounded and Scott algorithms send FORCED messages, as the paper
+ * could; the naive algorithm posts all N-1 receives at once and sends
+ * UNFORCED messages.
+ *
+ *   complete_exchange --mce-machine=paragon --mce-nodes=64
+ *       [--alg=naive,scott,bounded] [--sizes=8640,16384] [--groups=1,2,4,...]
+ *
+ * Node 0 prints, per algorithm, (node contention, link contention) and
+ * size: the emulated time (last node's end after a common start) and the
+ * paper's lower bound: steps x (231 + 0.022 m) + barriers x
+ * (27.1 log2 N - 134) us (Table 1). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cx/schedule.h"
+#include "nx.h"
+
+#define MAXL 32
+
+static long me, N;
+static int side;
+
+static int parse_list(const char *s, long *v, int max)
+{
+    int k = 0;
+    char *end;
+    while (*s && k < max) {
+        v[k++] = strtol(s, &end, 10);
+        if (end == s || v[k - 1] <= 0)
+            return -1;
+        s = *end == ',' ? end + 1 : end;
+    }
+    return k;
+}
+
+/* Run one exchange; returns the time (ps) of the last node's end after a
+ * common start, on every node. */
+static double run(const cx_schedule_t *sched, long g, long m, int forced,
+                  char *sbuf, char *rbuf, long *ids)
+{
+    long type = 300 | (forced ? FORCE_TYPE : 0);
+    double v[2], w[2];
+    gsync();
+    mce_compute(MCE_MS); /* the barrier's messages are over */
+    mce_time_t t0 = mce_now();
+    if (g == 0) {
+        /* naive: every receive at once, then every send */
+        long k = 0;
+        for (long j = 0; j < N - 1; j++)
+            ids[k++] = irecv(type, rbuf + j * m, m);
+        for (long p = 0; p < sched->nsteps; p++) {
+            int d = *cx_slots(sched, (int)p, (int)me);
+            if (d >= 0)
+                ids[k++] = isend(type, sbuf + (long)d * m, m, d, 0);
+        }
+        for (long i = 0; i < k; i++)
+            msgwait(ids[i]);
+    } else {
+        for (long p0 = 0; p0 < sched->nsteps; p0 += g) {
+            long k = 0, p1 = p0 + g < sched->nsteps ? p0 + g : sched->nsteps;
+            /* receives of this stretch: one per sender aimed at me */
+            for (long p = p0; p < p1; p++)
+                for (long i = 0; i < N; i++)
+                    if (*cx_slots(sched, (int)p, (int)i) == me)
+                        ids[k++] = irecvx(type, rbuf + i * m, m, i, -1, NULL);
+            gsync();
+            for (long p = p0; p < p1; p++) {
+                int d = *cx_slots(sched, (int)p, (int)me);
+                if (d >= 0)
+                    ids[k++] = isend(type, sbuf + (long)d * m, m, d, 0);
+            }
+            for (long i = 0; i < k; i++)
+                msgwait(ids[i]);
+        }
+    }
+    v[0] = (double)(mce_now() - t0);
+    v[1] = 0;
+    gdhigh(v, 2, w);
+    mce_compute(MCE_MS);
+    return v[0];
+}
+
+int main(int argc, char **argv)
+{
+    const char *algs = "naive,scott,bounded";
+    long sizes[MAXL] = {8640, 32768}, groups[MAXL];
+    int nsizes = 2, ngroups = 0;
+    int64_t width = 0;
+
+    me = mynode();
+    N = numnodes();
+    for (int i = 1; i < argc; i++) {
+        if (strncmp(argv[i], "--alg=", 6) == 0)
+            algs = argv[i] + 6;
+        else if (strncmp(argv[i], "--sizes=", 8) == 0)
+            nsizes = parse_list(argv[i] + 8, sizes, MAXL);
+        else if (strncmp(argv[i], "--groups=", 9) == 0)
+            ngroups = parse_list(argv[i] + 9, groups, MAXL);
+        else
+            nsizes = -1;
+    }
+    side = (int)lround(sqrt((double)N));
+    if (nsizes <= 0 || ngroups < 0 || (long)side * side != N || side % 4) {
+        if (me == 0)
+            fprintf(stderr, "usage: complete_exchange [--alg=naive,scott,"
+                            "bounded] [--sizes=M,...] [--groups=G,...] on an "
+                            "n x n mesh, n a multiple of 4\n");
+        return 2;
+    }
+    if (mce_machine_param("paragon.width", &width) != MCE_OK || width != side) {
+        if (me == 0)
+            fprintf(stderr, "complete_exchange: needs a square Paragon mesh: "
+                            "--mce-machine=paragon --mce-set=paragon.width=%d\n",
+                    side);
+        return 2;
+    }
+    long q = side / 4, total = (long)side * side * side / 4;
+    if (ngroups == 0)
+        for (long g = 1; g <= total && ngroups < MAXL; g *= 2)
+            groups[ngroups++] = g;
+    long maxm = 0;
+    for (int i = 0; i < nsizes; i++)
+        maxm = sizes[i] > maxm ? sizes[i] : maxm;
+    char *sbuf = calloc((size_t)N, (size_t)maxm);
+    char *rbuf = calloc((size_t)N, (size_t)maxm);
+    long *ids = calloc((size_t)(2 * N + 2), sizeof(long));
+    cx_schedule_t scott, naive;
+    if (!sbuf || !rbuf || !ids || cx_scott_collapsible(side, &scott) != CX_OK ||
+        cx_naive(side, &naive) != CX_OK) {
+        fprintf(stderr, "complete_exchange: node %ld: out of memory\n", me);
+        return 1;
+    }
+    double sync_us = 27.1 * log2((double)N) - 134.0;
+    if (me == 0)
+        printf("complete_exchange: %dx%d mesh, %ld permutations, sync fit "
+               "%.1f us\ncomplete_exchange: %-8s %6s %6s %8s %14s %14s\n",
+               side, side, total, sync_us, "alg", "nodeC", "linkC", "bytes",
+               "emulated_ms", "lower_bound_ms");
+    for (int si = 0; si < nsizes; si++) {
+        long m = sizes[si];
+        double comm_us = 231.0 + 0.022 * (double)m;
+        if (strstr(algs, "naive")) {
+            double t = run(&naive, 0, m, 0, sbuf, rbuf, ids);
+            if (me == 0)
+                printf("complete_exchange: %-8s %6ld %6s %8ld %14.3f %14.3f\n",
+                       "naive", N - 1, "-", m, t / 1e9,
+                       (double)(N - 1) * comm_us / 1e3);
+        }
+        for (int gi = 0; gi < ngroups; gi++) {
+            long g = groups[gi];
+            const char *name = g == 1 ? "scott" : "bounded";
+            if (!strstr(algs, name) || total % g)
+                continue;
+            double t = run(&scott, g, m, 1, sbuf, rbuf, ids);
+            long steps = total / g, nodec = g > q ? g / q : 1;
+            /* lower bound: a contention-free step per stretch (link
+             * contention up to n/4 collapses into one step) plus barriers */
+            long comm_steps = g <= q ? steps : total / q;
+            if (me == 0)
+                printf("complete_exchange: %-8s %6ld %6ld %8ld %14.3f %14.3f\n",
+                       name, nodec, g, m, t / 1e9,
+                       ((double)comm_steps * comm_us +
+                        (double)steps * (sync_us > 0 ? sync_us : 0)) /
+                           1e3);
+        }
+    }
+    cx_schedule_free(&scott);
+    cx_schedule_free(&naive);
+    free(sbuf);
+    free(rbuf);
+    free(ids);
+    return 0;
+}
