@@ -45,10 +45,12 @@ static void write_all(const char *path, int fd, const char *text)
  * removed by the teardown. */
 static char *tmp_file(const char *text)
 {
-    char *path = malloc(strlen(tmp_dir) + sizeof("/cfg-XXXXXX"));
+    size_t len = strlen(tmp_dir) + sizeof("/cfg-XXXXXX");
+    char *path = malloc(len);
     int fd;
-    assert_non_null(path);
-    sprintf(path, "%s/cfg-XXXXXX", tmp_dir);
+    if (path == NULL)
+        abort();
+    snprintf(path, len, "%s/cfg-XXXXXX", tmp_dir);
     fd = mkstemp(path);
     assert_true(fd >= 0);
     write_all(path, fd, text);
