@@ -309,8 +309,6 @@ static const char *vx_error(int rc)
         return "VX_EMODE (channel in the other scheme)";
     case VX_ETOOBIG:
         return "VX_ETOOBIG (larger than the buffer pool)";
-    case VX_EBUSY:
-        return "VX_EBUSY (a request is already posted)";
     default:
         return "unknown Vertex error";
     }

@@ -49,7 +49,6 @@ extern "C" {
 #define VX_ENOTNN (-3)  /**< extended call to a node that is no neighbour */
 #define VX_EMODE (-4)   /**< channel in the other scheme */
 #define VX_ETOOBIG (-5) /**< larger than the communication buffer pool */
-#define VX_EBUSY (-6)   /**< an extended request is already posted */
 
 MCE_EXPORT int mce_vx_nwrite(const void *buf, int nbytes, int dest, int type,
                              int *flag);

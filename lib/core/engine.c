@@ -328,8 +328,20 @@ mcei_vn_t *mcei_enter(void)
     return vn;
 }
 
+void mcei_api_begin(mcei_vn_t *vn, const char *call)
+{
+    if (vn->api_call == NULL) {
+        vn->api_call = call;
+        vn->api_t0 = vn->clock;
+    }
+}
+
 void mcei_leave(mcei_vn_t *vn)
 {
+    if (vn->api_call != NULL) {
+        mcei_trace_span(vn, vn->api_call, vn->api_t0, vn->clock);
+        vn->api_call = NULL;
+    }
     if (mcei_eng->cfg.compute == MCE_COMPUTE_MEASURED)
         vn->cpu_mark = thread_cpu_ns();
 }
@@ -488,16 +500,30 @@ void mcei_vn_exit(mcei_vn_t *vn, int status)
     abort(); /* a finished node is never resumed */
 }
 
-void mcei_vn_fatal(mcei_vn_t *vn, const char *fmt, ...)
+static void vn_vfatal(mcei_vn_t *vn, mce_time_t at, const char *fmt,
+                      va_list ap) __attribute__((noreturn));
+static void vn_vfatal(mcei_vn_t *vn, mce_time_t at, const char *fmt,
+                      va_list ap)
 {
     char msg[768], t[48];
+    vsnprintf(msg, sizeof(msg), fmt, ap);
+    mcei_log("node %d at virtual time %s: %s", vn->id,
+             mcei_time_format(at, t, sizeof(t)), msg);
+    mcei_engine_abort(1);
+}
+
+void mcei_vn_fatal(mcei_vn_t *vn, const char *fmt, ...)
+{
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof(msg), fmt, ap);
-    va_end(ap);
-    mcei_log("node %d at virtual time %s: %s", vn->id,
-             mcei_time_format(vn->clock, t, sizeof(t)), msg);
-    mcei_engine_abort(1);
+    vn_vfatal(vn, vn->clock, fmt, ap);
+}
+
+void mcei_vn_fatal_at(mcei_vn_t *vn, mce_time_t t, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vn_vfatal(vn, t, fmt, ap);
 }
 
 /* ---- signals: stack overflows and crashes name the node ----------------- */

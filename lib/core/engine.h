@@ -34,7 +34,6 @@ struct mcei_vn {
     int local;              /* index on this rank (privatisation slot) */
     mcei_vn_state_t state;
     mce_time_t clock;
-    mce_time_t irq_free;    /* end of the last arrival handler's stolen time */
     uint64_t send_seq;
     uint64_t timer_seq;
     uint64_t nglobal;       /* personality's count of global operations */
@@ -62,6 +61,8 @@ struct mcei_vn {
     uint64_t cpu_mark;      /* measured mode: host CPU ns at last return */
     char **argv;
     void *proto;            /* machine protocol per-node state */
+    const char *api_call;   /* personality call in progress (tracing) */
+    mce_time_t api_t0;
 };
 
 typedef struct mcei_engine mcei_engine_t;
@@ -149,8 +150,11 @@ void mcei_engine_abort(int status) __attribute__((noreturn));
 /* The calling node, or NULL outside a node; counts the call for measured
  * mode and charges host CPU time since the node last left the library. */
 mcei_vn_t *mcei_enter(void);
-/* Leave the library back to user code (measured-mode bookkeeping). */
+/* Leave the library back to user code (measured-mode bookkeeping, and
+ * the trace span of a personality call opened by mcei_api_begin). */
 void mcei_leave(mcei_vn_t *vn);
+/* A personality call starts (its trace span ends at mcei_leave). */
+void mcei_api_begin(mcei_vn_t *vn, const char *call);
 /* Wait until the window reaches the node's clock and process arrivals up
  * to it: required before any action that others can observe. */
 void mcei_sync(mcei_vn_t *vn);
@@ -199,6 +203,9 @@ void mcei_vn_exit(mcei_vn_t *vn, int status) __attribute__((noreturn));
 /* Report an emulated-program error on @p vn and end the run. */
 void mcei_vn_fatal(mcei_vn_t *vn, const char *fmt, ...)
     __attribute__((format(printf, 2, 3), noreturn));
+/* The same for an event at virtual time @p t (a protocol handler). */
+void mcei_vn_fatal_at(mcei_vn_t *vn, mce_time_t t, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4), noreturn));
 
 /* Queue helpers. */
 void mcei_msgq_push(mcei_msgq_t *q, mcei_msg_t *m);

@@ -64,8 +64,9 @@ static char *dir_file(const char *name, const char *text)
 {
     char *path = malloc(strlen(tmp_dir) + strlen(name) + 2);
     FILE *f;
-    assert_non_null(path);
-    sprintf(path, "%s/%s", tmp_dir, name);
+    if (path == NULL)
+        abort();
+    snprintf(path, strlen(tmp_dir) + strlen(name) + 2, "%s/%s", tmp_dir, name);
     f = fopen(path, "w");
     assert_non_null(f);
     assert_true(fputs(text, f) >= 0);

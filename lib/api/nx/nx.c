@@ -43,6 +43,7 @@ static mcei_vn_t *enter(const char *call)
                       "ipsc860 or paragon); machine '%s' is not one (use "
                       "--mce-machine=ipsc860)",
                       call, mcei_eng->machine.name);
+    mcei_api_begin(vn, call);
     mcei_engine_on_resume(restore_msginfo);
     mcei_nx_enter(vn);
     mcei_nx_run_handlers(vn);

@@ -18,6 +18,7 @@ static mcei_vn_t *enter(const char *call, const mcei_ncube_costs_t **c)
         mcei_log("%s: called outside a node program", call);
         return NULL;
     }
+    mcei_api_begin(vn, call);
     if (!mcei_ncube_active(c))
         mcei_vn_fatal(vn,
                       "%s: Vertex calls need an NCUBE machine (protocol "
@@ -81,8 +82,7 @@ MCE_EXPORT int mce_vx_nwrite(const void *buf, int nbytes, int dest, int type,
                     nbytes, c->pool_bytes);
     if (rc != MCE_OK)
         return fail(vn, "nwrite", VX_EINVAL, "%s", mce_strerror(rc));
-    if (flag != NULL)
-        *flag = 0; /* reserved: standard nwrite completes on return */
+    (void)flag; /* reserved: standard nwrite completes on return */
     mcei_leave(vn);
     return nbytes;
 }
@@ -109,8 +109,7 @@ MCE_EXPORT int mce_vx_nread(void *buf, int nbytes, int *src, int *type,
         return fail(vn, "nread", VX_EINVAL, "receive failed");
     *src = s;
     *type = t;
-    if (flag != NULL)
-        *flag = 0;
+    (void)flag; /* reserved, never written (Fortran may pass a constant) */
     mcei_leave(vn);
     /* A longer message is truncated to the buffer; the length tells. */
     return (int)len;
@@ -145,6 +144,7 @@ MCE_EXPORT void mce_vx_whoami(int *node, int *pid, int *host, int *dim)
         return;
     mcei_sync(vn);
     mcei_charge(vn, c->trap_cost);
+    vn->t_comm += c->trap_cost;
     if (node)
         *node = vn->id;
     if (pid)
@@ -249,8 +249,13 @@ MCE_EXPORT int mce_vx_bcast(const void *buf, int nbytes, int mask, int type,
         return fail(vn, "bcast", VX_ENOTNN,
                     "mask 0x%x names no dimension or one beyond the cube's %d",
                     (unsigned)mask, mcei_ncube_dim());
+    if (rc == MCE_ERR_STATE)
+        return fail(vn, "bcast", VX_EMODE,
+                    "a channel in mask 0x%x is in standard mode (call "
+                    "chanmode(neighbour, VX_EXTENDED) first)",
+                    (unsigned)mask);
     if (rc != MCE_OK)
-        return neighbour_error(vn, "bcast", rc, -1);
+        return fail(vn, "bcast", VX_EINVAL, "%s", mce_strerror(rc));
     mcei_leave(vn);
     return nbytes;
 }

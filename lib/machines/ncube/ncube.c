@@ -115,12 +115,12 @@ static void send_ctl(mcei_vn_t *vn, int d, int kind, uint32_t len,
                      mce_time_t t)
 {
     node_t *nd = node_of(vn);
-    uint8_t bytes[2] = {(uint8_t)(len & 0xff), (uint8_t)((len >> 8) & 0xff)};
+    uint8_t bytes[64] = {(uint8_t)(len & 0xff), (uint8_t)((len >> 8) & 0xff)};
     uint64_t aux[2] = {len, 0};
     mce_time_t s = mcei_vx_chan_wire(&nd->out[d], t, wire_time(costs.ctl_bytes));
+    /* The control message is ctl_bytes long, so the wire time matches. */
     if (mcei_send_at(vn, s, vn->id ^ (1 << d), MCEI_CTX_PROTOCOL, kind, bytes,
-                     (size_t)costs.ctl_bytes < 2 ? (size_t)costs.ctl_bytes : 2,
-                     aux, NULL) != MCE_OK)
+                     (size_t)costs.ctl_bytes, aux, NULL) != MCE_OK)
         mcei_vn_fatal(vn, "Vertex: out of memory sending a control message");
 }
 
@@ -211,14 +211,14 @@ static void on_len(mcei_vn_t *vn, mcei_msg_t *m, int d)
     uint32_t len = (uint32_t)m->w.aux[0], off;
     mce_time_t e = mcei_vn_steal(vn, m->arrival, costs.len_interrupt);
     if (nd->in[d].expecting)
-        mcei_vn_fatal(vn, "Vertex: second length request from node %d while "
+        mcei_vn_fatal_at(vn, m->arrival, "Vertex: second length request from node %d while "
                           "a transfer on that channel is pending",
                       m->w.src);
     if (mcei_vx_pool_waiting(&nd->pool) == 0 &&
         mcei_vx_pool_alloc(&nd->pool, len, &off) == MCE_OK) {
         vbuf_t *vb = malloc(sizeof(*vb));
         if (vb == NULL)
-            mcei_vn_fatal(vn, "Vertex: out of memory");
+            mcei_vn_fatal_at(vn, m->arrival, "Vertex: out of memory");
         vb->off = off;
         vb->refs = 1;
         nd->in[d].expecting = 1;
@@ -229,7 +229,7 @@ static void on_len(mcei_vn_t *vn, mcei_msg_t *m, int d)
     /* No buffer: the acknowledgement waits for one (step 5). */
     pool_req_t *r = calloc(1, sizeof(*r));
     if (r == NULL || mcei_vx_pool_wait(&nd->pool, len, r) != MCE_OK)
-        mcei_vn_fatal(vn, "Vertex: out of memory");
+        mcei_vn_fatal_at(vn, m->arrival, "Vertex: out of memory");
     r->remote = 1;
     r->dim = d;
     r->len = len;
@@ -241,7 +241,7 @@ static void on_ack(mcei_vn_t *vn, mcei_msg_t *m, int d)
     int bad;
     mce_time_t e = mcei_vn_steal(vn, m->arrival, costs.ack_interrupt);
     if (mcei_vx_chan_ack(&nd->out[d], &bad) != MCEI_VX_START_DMA || bad)
-        mcei_vn_fatal(vn, "Vertex: unexpected acknowledgement from node %d",
+        mcei_vn_fatal_at(vn, m->arrival, "Vertex: unexpected acknowledgement from node %d",
                       m->w.src);
     out_msg_t *om = nd->out[d].current->data;
     mce_time_t dur = wire_time(om->len);
@@ -255,7 +255,7 @@ static void on_ack(mcei_vn_t *vn, mcei_msg_t *m, int d)
                      om->payload, om->len, aux, NULL) != MCE_OK ||
         mcei_timer_at(vn, s + dur, T_DMA_DONE, taux, NULL, NULL, 0) !=
             MCE_OK)
-        mcei_vn_fatal(vn, "Vertex: out of memory starting a transfer");
+        mcei_vn_fatal_at(vn, m->arrival, "Vertex: out of memory starting a transfer");
     free(om->payload);
     om->payload = NULL;
 }
@@ -268,7 +268,7 @@ static void on_dma_done(mcei_vn_t *vn, mcei_msg_t *m)
     mce_time_t e = mcei_vn_steal(vn, m->arrival, costs.dma_send_interrupt);
     mcei_vx_action_t a = mcei_vx_chan_dma_done(&nd->out[d], &done, &bad);
     if (bad)
-        mcei_vn_fatal(vn, "Vertex: end of DMA on an idle channel");
+        mcei_vn_fatal_at(vn, m->arrival, "Vertex: end of DMA on an idle channel");
     out_msg_t *om = done->data;
     vbuf_release(vn, om->vb, e);
     free(om);
@@ -287,7 +287,7 @@ static void on_data(mcei_vn_t *vn, mcei_msg_t *m, int d)
     mce_time_t e = mcei_vn_steal(vn, m->arrival, costs.dma_recv_interrupt);
     vbuf_t *vb = nd->in[d].vb;
     if (!nd->in[d].expecting)
-        mcei_vn_fatal(vn, "Vertex: data from node %d without a handshake",
+        mcei_vn_fatal_at(vn, m->arrival, "Vertex: data from node %d without a handshake",
                       m->w.src);
     nd->in[d].expecting = 0;
     nd->in[d].vb = NULL;
@@ -320,18 +320,18 @@ static void on_xdata(mcei_vn_t *vn, mcei_msg_t *m, int d)
     int type = (int)m->w.aux[0];
     mcei_vn_steal(vn, m->arrival, costs.xdma_recv_interrupt);
     if (nd->mode[d] != 1)
-        mcei_vn_fatal(vn, "Vertex send: extended message (type %d, %" PRIu64
+        mcei_vn_fatal_at(vn, m->arrival, "Vertex send: extended message (type %d, %" PRIu64
                           " bytes) from node %d arrived on a channel in "
                           "standard mode: it is lost",
                       type, m->w.size, m->w.src);
     xreq_t *r = nd->xhead[d];
     if (r == NULL)
-        mcei_vn_fatal(vn, "Vertex send: extended message (type %d, %" PRIu64
+        mcei_vn_fatal_at(vn, m->arrival, "Vertex send: extended message (type %d, %" PRIu64
                           " bytes) from node %d arrived with no rcvreq "
                           "posted: it is lost",
                       type, m->w.size, m->w.src);
     if (r->len != m->w.size || (r->type >= 0 && r->type != type))
-        mcei_vn_fatal(vn, "Vertex rcvreq: posted %u bytes of type %d, but "
+        mcei_vn_fatal_at(vn, m->arrival, "Vertex rcvreq: posted %u bytes of type %d, but "
                           "node %d sent %" PRIu64 " bytes of type %d",
                       r->len, r->type, m->w.src, m->w.size, type);
     nd->xhead[d] = r->next;
@@ -485,7 +485,7 @@ int mcei_ncube_nread(mcei_vn_t *vn, void *buf, uint32_t cap, int *src,
     mcei_wait(vn, user_ready, &a, "nread", what);
     m = mcei_match(vn, a.src, a.type, MCEI_CTX_USER);
     uint32_t n = (uint32_t)m->w.size, ncopy = n < cap ? n : cap;
-    mce_time_t c = costs.nread_trap + (mce_time_t)n * costs.copy_per_byte;
+    mce_time_t c = costs.nread_trap + (mce_time_t)ncopy * costs.copy_per_byte;
     mcei_charge(vn, c);
     vn->t_comm += c;
     if (ncopy)
@@ -663,10 +663,11 @@ static int ncube_init(mcei_engine_t *eng, mcei_machine_t *m, char *err,
         return rc;
     if (costs.pool_bytes == 0 || costs.pool_bytes > UINT32_MAX ||
         costs.buffer_header == 0 || costs.buffer_header >= costs.pool_bytes ||
-        costs.split_min == 0 || costs.split_min > UINT32_MAX) {
+        costs.split_min == 0 || costs.split_min > UINT32_MAX ||
+        costs.ctl_bytes == 0 || costs.ctl_bytes > 64) {
         snprintf(err, errlen,
                  "machine '%s': need 0 < vx.buffer_header < vx.pool_bytes < 4 "
-                 "GiB and 0 < vx.split_min < 4 GiB",
+                 "GiB, 0 < vx.split_min < 4 GiB and 0 < vx.ctl_bytes <= 64",
                  m->name);
         return MCE_ERR_MACHINE;
     }
