@@ -35,6 +35,7 @@ static mcei_vn_t *enter(const char *call)
     mcei_vn_t *vn = mcei_enter();
     if (vn == NULL) {
         mcei_log("NX %s: called outside a node program", call);
+        errno = EINVAL;
         return NULL;
     }
     if (!mcei_nx_active())
@@ -193,6 +194,8 @@ MCE_EXPORT unsigned long mce_nx_mclock(void)
 MCE_EXPORT void mce_nx_hwclock(long long *ticks)
 {
     mce_time_t t = tick("hwclock");
+    if (mcei_eng == NULL || mcei_eng->current == NULL)
+        return; /* outside a node: reported by tick() */
     if (ticks != NULL)
         *ticks = (long long)(t / mcei_eng->costs.cycle_time);
 }
@@ -300,7 +303,7 @@ static long do_csend(int under, long type, const void *buf, long count,
 
 static long do_irecvx(int under, const char *call, long typesel, void *buf,
                       long count, long nodesel, long ptypesel,
-                      mce_nx_handler_t h, long *id)
+                      mce_nx_handler_t h, long info[], long *id)
 {
     mcei_vn_t *vn = enter(call);
     int rc;
@@ -310,7 +313,7 @@ static long do_irecvx(int under, const char *call, long typesel, void *buf,
         0)
         return -1;
     if ((rc = mcei_nx_irecv(vn, MCEI_CTX_USER, typesel, buf, count, nodesel,
-                            ptypesel, h, id)) != MCE_OK)
+                            ptypesel, h, info, id)) != MCE_OK)
         return status_fail(vn, under, call, rc);
     return leave(vn, *id);
 }
@@ -322,7 +325,7 @@ static long do_crecvx(int under, const char *call, long typesel, void *buf,
     long id;
     int rc;
     if (do_irecvx(under, call, typesel, buf, count, nodesel, ptypesel, NULL,
-                  &id) < 0)
+                  NULL, &id) < 0)
         return -1;
     mcei_vn_t *vn = enter(call);
     if ((rc = mcei_nx_wait(vn, id, &i)) != MCE_OK) {
@@ -461,48 +464,47 @@ MCE_EXPORT long mce_nx__crecvx(long t, void *b, long c, long n, long p,
 MCE_EXPORT long mce_nx_irecv(long t, void *b, long c)
 {
     long id;
-    return do_irecvx(0, "irecv", t, b, c, -1, -1, NULL, &id);
+    return do_irecvx(0, "irecv", t, b, c, -1, -1, NULL, NULL, &id);
 }
 MCE_EXPORT long mce_nx__irecv(long t, void *b, long c)
 {
     long id;
-    return do_irecvx(1, "irecv", t, b, c, -1, -1, NULL, &id);
+    return do_irecvx(1, "irecv", t, b, c, -1, -1, NULL, NULL, &id);
 }
 MCE_EXPORT long mce_nx_irecvx(long t, void *b, long c, long n, long p,
                               long info[])
 {
     long id;
-    (void)info; /* filled by msgwait into msginfo, as NX did */
-    return do_irecvx(0, "irecvx", t, b, c, n, p, NULL, &id);
+    /* info[] is filled when the receive completes (msgwait/msgdone) */
+    return do_irecvx(0, "irecvx", t, b, c, n, p, NULL, info, &id);
 }
 MCE_EXPORT long mce_nx__irecvx(long t, void *b, long c, long n, long p,
                                long info[])
 {
     long id;
-    (void)info;
-    return do_irecvx(1, "irecvx", t, b, c, n, p, NULL, &id);
+    return do_irecvx(1, "irecvx", t, b, c, n, p, NULL, info, &id);
 }
 MCE_EXPORT long mce_nx_hrecv(long t, void *b, long c, mce_nx_handler_t h)
 {
     long id;
-    return do_irecvx(0, "hrecv", t, b, c, -1, -1, h, &id);
+    return do_irecvx(0, "hrecv", t, b, c, -1, -1, h, NULL, &id);
 }
 MCE_EXPORT long mce_nx__hrecv(long t, void *b, long c, mce_nx_handler_t h)
 {
     long id;
-    return do_irecvx(1, "hrecv", t, b, c, -1, -1, h, &id);
+    return do_irecvx(1, "hrecv", t, b, c, -1, -1, h, NULL, &id);
 }
 MCE_EXPORT long mce_nx_hrecvx(long t, void *b, long c, long n, long p,
                               mce_nx_handler_t h)
 {
     long id;
-    return do_irecvx(0, "hrecvx", t, b, c, n, p, h, &id);
+    return do_irecvx(0, "hrecvx", t, b, c, n, p, h, NULL, &id);
 }
 MCE_EXPORT long mce_nx__hrecvx(long t, void *b, long c, long n, long p,
                                mce_nx_handler_t h)
 {
     long id;
-    return do_irecvx(1, "hrecvx", t, b, c, n, p, h, &id);
+    return do_irecvx(1, "hrecvx", t, b, c, n, p, h, NULL, &id);
 }
 MCE_EXPORT long mce_nx_msgwait(long id)
 {
@@ -593,7 +595,7 @@ static long do_sendrecv(int under, int wait, long type, const void *sb,
         return -1;
     /* The receive is posted before the send leaves. */
     if ((rc = mcei_nx_irecv(vn, MCEI_CTX_USER, typesel, rb, rc_, -1, -1, NULL,
-                            &rid)) != MCE_OK ||
+                            NULL, &rid)) != MCE_OK ||
         (rc = mcei_nx_isend(vn, MCEI_CTX_USER, type, sb, sc, node, ptype, NULL,
                             &sid)) != MCE_OK)
         return status_fail(vn, under, call, rc);
@@ -669,7 +671,7 @@ static int sys_recv(mcei_vn_t *vn, long type, void *buf, long n, int src)
 {
     long id;
     int rc = mcei_nx_irecv(vn, MCEI_CTX_SYSTEM, type, buf, n, src, -1, NULL,
-                           &id);
+                           NULL, &id);
     return rc == MCE_OK ? mcei_nx_wait(vn, id, NULL) : rc;
 }
 
@@ -730,7 +732,8 @@ static int allreduce(mcei_vn_t *vn, void *x, long n, size_t esz, void *work,
             int p = me ^ (1 << d);
             long rid, sid;
             if ((rc = mcei_nx_irecv(vn, MCEI_CTX_SYSTEM, gtype(vn, d), work,
-                                    bytes, p, -1, NULL, &rid)) != MCE_OK ||
+                                    bytes, p, -1, NULL, NULL, &rid)) !=
+                    MCE_OK ||
                 (rc = mcei_nx_isend(vn, MCEI_CTX_SYSTEM, gtype(vn, d), x, bytes,
                                     p, 0, NULL, &sid)) != MCE_OK ||
                 (rc = mcei_nx_wait(vn, sid, NULL)) != MCE_OK ||
@@ -885,57 +888,67 @@ MCE_EXPORT long mce_nx__gsync(void)
 }
 
 /* gcol/gcolx: concatenate every node's contribution in node order on
- * every node: gathered at node 0, then sent to all. */
+ * every node.  Node 0 learns the lengths and tells everyone the total
+ * first, so all nodes agree when the result buffer is too small; then the
+ * data is gathered at node 0 and sent to all. */
 static long collect(int under, const char *call, const void *x, long xlen,
                     const long *xlens, void *y, long ylen, long *ncnt)
 {
     mcei_vn_t *vn = enter(call);
-    int n = mcei_eng->nodes, me = vn ? vn->id : 0, rc = MCE_OK;
-    long total = 0;
+    int n, me, rc = MCE_OK;
+    long total = 0, *lens = NULL;
     if (vn == NULL)
         return -1;
+    n = mcei_eng->nodes;
+    me = vn->id;
     if (xlen < 0 || (xlen > 0 && x == NULL) || y == NULL)
         return nx_fail(vn, under, call, EINVAL, "invalid length %ld or buffer",
                        xlen);
     vn->nglobal++;
     if (me == 0) {
-        char *out = y;
-        for (int i = 0; i < n && rc == MCE_OK; i++) {
-            long len = i == 0 ? xlen : 0;
-            if (i > 0) {
-                if (xlens != NULL) {
-                    len = xlens[i];
-                } else if ((rc = sys_recv(vn, gtype(vn, 0), &len, sizeof(len),
-                                          i)) != MCE_OK)
-                    break;
-            }
-            if (len < 0 || total + len > ylen)
-                return nx_fail(vn, under, call, EINVAL,
-                               "the %ld-byte result buffer is too small",
-                               ylen);
-            if (i == 0)
-                memcpy(out, x, (size_t)xlen);
+        if ((lens = malloc((size_t)n * sizeof(long))) == NULL)
+            return status_fail(vn, under, call, MCE_ERR_NOMEM);
+        lens[0] = xlen;
+        total = xlen;
+        for (int i = 1; i < n && rc == MCE_OK; i++) {
+            if (xlens != NULL)
+                lens[i] = xlens[i];
             else
-                rc = sys_recv(vn, gtype(vn, 1), out + total, len, i);
-            total += len;
+                rc = sys_recv(vn, gtype(vn, 0), &lens[i], sizeof(long), i);
+            total += lens[i];
         }
         for (int i = 1; i < n && rc == MCE_OK; i++)
-            if ((rc = sys_send(vn, gtype(vn, 2), &total, sizeof(total), i)) ==
-                MCE_OK)
-                rc = sys_send(vn, gtype(vn, 3), y, total, i);
+            rc = sys_send(vn, gtype(vn, 2), &total, sizeof(total), i);
     } else {
         if (xlens == NULL)
             rc = sys_send(vn, gtype(vn, 0), &xlen, sizeof(xlen), 0);
         if (rc == MCE_OK)
-            rc = sys_send(vn, gtype(vn, 1), x, xlen, 0);
-        if (rc == MCE_OK)
             rc = sys_recv(vn, gtype(vn, 2), &total, sizeof(total), 0);
-        if (rc == MCE_OK && total > ylen)
-            return nx_fail(vn, under, call, EINVAL,
-                           "the %ld-byte result buffer is too small", ylen);
+    }
+    if (rc == MCE_OK && total > ylen) {
+        free(lens);
+        return nx_fail(vn, under, call, EINVAL,
+                       "the %ld-byte result buffer is too small for %ld bytes",
+                       ylen, total);
+    }
+    if (me == 0) {
+        char *out = y;
+        long off = xlen;
+        if (rc == MCE_OK && xlen > 0)
+            memmove(out, x, (size_t)xlen);
+        for (int i = 1; i < n && rc == MCE_OK; i++) {
+            rc = sys_recv(vn, gtype(vn, 1), out + off, lens[i], i);
+            off += lens[i];
+        }
+        for (int i = 1; i < n && rc == MCE_OK; i++)
+            rc = sys_send(vn, gtype(vn, 3), y, total, i);
+    } else {
+        if (rc == MCE_OK)
+            rc = sys_send(vn, gtype(vn, 1), x, xlen, 0);
         if (rc == MCE_OK)
             rc = sys_recv(vn, gtype(vn, 3), y, total, 0);
     }
+    free(lens);
     if (rc != MCE_OK)
         return status_fail(vn, under, call, rc);
     if (ncnt != NULL)
@@ -956,17 +969,18 @@ MCE_EXPORT long mce_nx__gcol(const void *x, long xl, void *y, long yl,
 
 static long do_gcolx(int under, const void *x, const long xlens[], void *y)
 {
+    mcei_vn_t *vn = enter("gcolx");
     long total = 0;
-    if (xlens == NULL) {
-        mcei_vn_t *vn = enter("gcolx");
-        if (vn == NULL)
-            return -1;
+    int me;
+    if (vn == NULL)
+        return -1;
+    if (xlens == NULL)
         return nx_fail(vn, under, "gcolx", EINVAL, "NULL length array");
-    }
+    me = vn->id;
     for (int i = 0; i < mcei_eng->nodes; i++)
         total += xlens[i];
-    return collect(under, "gcolx", x, xlens[mce_node()], xlens, y, total,
-                   NULL);
+    leave(vn, 0);
+    return collect(under, "gcolx", x, xlens[me], xlens, y, total, NULL);
 }
 MCE_EXPORT long mce_nx_gcolx(const void *x, const long xl[], void *y)
 {
@@ -981,22 +995,27 @@ static long do_gsendx(int under, long type, const void *x, long n,
                       const long nodes[], long nn)
 {
     mcei_vn_t *vn = enter("gsendx");
-    long ids[64];
+    long *ids;
     int rc;
     if (vn == NULL)
         return -1;
-    if (nn < 0 || nn > 64 || (nn > 0 && nodes == NULL))
+    if (nn < 0 || (nn > 0 && nodes == NULL))
         return nx_fail(vn, under, "gsendx", EINVAL,
-                       "node list of %ld entries (0 .. 64)", nn);
+                       "node list of %ld entries", nn);
     for (long i = 0; i < nn; i++)
         if (send_checks(vn, under, "gsendx", type, x, n, nodes[i], 0) < 0)
             return -1;
+    if ((ids = malloc((size_t)(nn > 0 ? nn : 1) * sizeof(long))) == NULL)
+        return status_fail(vn, under, "gsendx", MCE_ERR_NOMEM);
     for (long i = 0; i < nn; i++)
         if ((rc = mcei_nx_isend(vn, MCEI_CTX_USER, type, x, n, nodes[i],
-                                mcei_nx_ptype(vn), NULL, &ids[i])) != MCE_OK)
+                                mcei_nx_ptype(vn), NULL, &ids[i])) != MCE_OK) {
+            free(ids);
             return status_fail(vn, under, "gsendx", rc);
+        }
     for (long i = 0; i < nn; i++)
         mcei_nx_wait(vn, ids[i], NULL);
+    free(ids);
     return leave(vn, 0);
 }
 MCE_EXPORT long mce_nx_gsendx(long t, const void *x, long n,

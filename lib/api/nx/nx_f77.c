@@ -216,27 +216,51 @@ static long call_gopf(int k, void *x, void *y)
     {                                                                          \
         return call_gopf(k, x, y);                                             \
     }
-#define SLOTS8(a)                                                              \
-    SLOT(a##0)                                                                 \
-    SLOT(a##1)                                                                 \
-    SLOT(a##2)                                                                 \
-    SLOT(a##3)                                                                 \
-    SLOT(a##4)                                                                 \
-    SLOT(a##5)                                                                 \
-    SLOT(a##6)                                                                 \
-    SLOT(a##7)
-SLOTS8(0)
-SLOTS8(1)
-SLOTS8(2)
-SLOTS8(3)
-#define TRAMPS8(p, a)                                                          \
-    p##tramp##a##0, p##tramp##a##1, p##tramp##a##2, p##tramp##a##3,            \
-        p##tramp##a##4, p##tramp##a##5, p##tramp##a##6, p##tramp##a##7
+SLOT(0)
+SLOT(1)
+SLOT(2)
+SLOT(3)
+SLOT(4)
+SLOT(5)
+SLOT(6)
+SLOT(7)
+SLOT(8)
+SLOT(9)
+SLOT(10)
+SLOT(11)
+SLOT(12)
+SLOT(13)
+SLOT(14)
+SLOT(15)
+SLOT(16)
+SLOT(17)
+SLOT(18)
+SLOT(19)
+SLOT(20)
+SLOT(21)
+SLOT(22)
+SLOT(23)
+SLOT(24)
+SLOT(25)
+SLOT(26)
+SLOT(27)
+SLOT(28)
+SLOT(29)
+SLOT(30)
+SLOT(31)
 
-static const mce_nx_handler_t htramps[NSLOTS] = {TRAMPS8(h, 0), TRAMPS8(h, 1),
-                                                 TRAMPS8(h, 2), TRAMPS8(h, 3)};
+static const mce_nx_handler_t htramps[NSLOTS] = {
+    htramp0,  htramp1,  htramp2,  htramp3,  htramp4,  htramp5,  htramp6,
+    htramp7,  htramp8,  htramp9,  htramp10, htramp11, htramp12, htramp13,
+    htramp14, htramp15, htramp16, htramp17, htramp18, htramp19, htramp20,
+    htramp21, htramp22, htramp23, htramp24, htramp25, htramp26, htramp27,
+    htramp28, htramp29, htramp30, htramp31};
 static long (*const ftramps[NSLOTS])(void *, void *) = {
-    TRAMPS8(f, 0), TRAMPS8(f, 1), TRAMPS8(f, 2), TRAMPS8(f, 3)};
+    ftramp0,  ftramp1,  ftramp2,  ftramp3,  ftramp4,  ftramp5,  ftramp6,
+    ftramp7,  ftramp8,  ftramp9,  ftramp10, ftramp11, ftramp12, ftramp13,
+    ftramp14, ftramp15, ftramp16, ftramp17, ftramp18, ftramp19, ftramp20,
+    ftramp21, ftramp22, ftramp23, ftramp24, ftramp25, ftramp26, ftramp27,
+    ftramp28, ftramp29, ftramp30, ftramp31};
 
 static void too_many(const char *call)
 {
@@ -525,16 +549,13 @@ F77 f77_int gcolx_(void *x, f77_int *xlens, void *y)
 F77 f77_int gsendx_(f77_int *type, void *x, f77_int *n, f77_int *nodes,
                     f77_int *nn)
 {
-    long sl[64], *l = NULL, rc;
-    if (*nn > 0 && nodes != NULL) {
-        l = sl;
-        if (*nn > 64 && (l = malloc((size_t)*nn * sizeof(long))) == NULL)
-            return (f77_int)mce_nx_gsendx(*type, x, *n, NULL, *nn);
-        for (f77_int i = 0; i < *nn; i++)
-            l[i] = nodes[i];
-    }
-    rc = mce_nx_gsendx(*type, x, *n, l, *nn);
-    if (l != NULL && l != sl)
-        free(l);
+    long count = *nn > 0 && nodes != NULL ? (long)*nn : 0, rc;
+    long *l = malloc((size_t)(count > 0 ? count : 1) * sizeof(long));
+    if (l == NULL)
+        return (f77_int)mce_nx_gsendx(*type, x, *n, NULL, *nn);
+    for (long i = 0; i < count; i++)
+        l[i] = nodes[i];
+    rc = mce_nx_gsendx(*type, x, *n, count > 0 ? l : NULL, *nn);
+    free(l);
     return (f77_int)rc;
 }

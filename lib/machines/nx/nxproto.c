@@ -26,6 +26,7 @@ struct nx_req {
     mcei_nx_handler_t handler;
     mcei_nx_info_t info;
     long m1, m2; /* R_MERGE */
+    long *info_out; /* irecvx's info[] */
     nx_req_t *next;   /* all requests of the node */
     nx_req_t *pnext;  /* posted receives, in post order */
 };
@@ -232,7 +233,9 @@ int mcei_nx_isend(mcei_vn_t *vn, uint32_t ctx, long type, const void *buf,
                   mcei_nx_handler_t handler, long *id)
 {
     nx_node_t *nd = node_of(vn);
-    uint64_t aux[2] = {(uint64_t)ptype, 0};
+    /* The receiver sees the sender's process type; the destination's is
+     * carried along (one process per node: it selects nothing). */
+    uint64_t aux[2] = {(uint64_t)nd->ptype, (uint64_t)ptype};
     mcei_msg_t *m;
     nx_req_t *r;
     int rc;
@@ -265,7 +268,7 @@ int mcei_nx_isend(mcei_vn_t *vn, uint32_t ctx, long type, const void *buf,
 
 int mcei_nx_irecv(mcei_vn_t *vn, uint32_t ctx, long typesel, void *buf,
                   long count, long nodesel, long ptypesel,
-                  mcei_nx_handler_t handler, long *id)
+                  mcei_nx_handler_t handler, long *info_out, long *id)
 {
     nx_node_t *nd = node_of(vn);
     nx_req_t *r;
@@ -280,6 +283,7 @@ int mcei_nx_irecv(mcei_vn_t *vn, uint32_t ctx, long typesel, void *buf,
     r->buf = buf;
     r->count = count;
     r->handler = handler;
+    r->info_out = info_out;
     /* An unexpected message that already arrived is taken at once. */
     for (mcei_msg_t *m = vn->inbox.head; m != NULL; m = m->next) {
         if (!msg_matches(m, ctx, typesel, nodesel, ptypesel))
@@ -316,12 +320,31 @@ static int req_done(mcei_vn_t *vn, void *arg)
     return r->done;
 }
 
+/* A completed user receive becomes "the last message" (infocount & co)
+ * and fills the x-form's info[]; global operations' receives do not. */
+static void record_recv(nx_node_t *nd, nx_req_t *r)
+{
+    if (r->ctx != MCEI_CTX_USER)
+        return;
+    nd->last = r->info;
+    if (r->info_out != NULL) {
+        r->info_out[0] = r->info.type;
+        r->info_out[1] = r->info.count;
+        r->info_out[2] = r->info.node;
+        r->info_out[3] = r->info.ptype;
+    }
+}
+
 static int finish_req(mcei_vn_t *vn, nx_req_t *r, mcei_nx_info_t *info)
 {
     nx_node_t *nd = node_of(vn);
     int rc = r->err;
     if (r->kind == R_MERGE) {
         nx_req_t *a = find(nd, r->m1), *b = find(nd, r->m2);
+        if (a && a->kind == R_RECV)
+            record_recv(nd, a);
+        if (b && b->kind == R_RECV)
+            record_recv(nd, b);
         if (a) {
             if (a->err)
                 rc = a->err;
@@ -334,7 +357,7 @@ static int finish_req(mcei_vn_t *vn, nx_req_t *r, mcei_nx_info_t *info)
         }
     }
     if (r->kind == R_RECV) {
-        nd->last = r->info;
+        record_recv(nd, r);
         if (info != NULL)
             *info = r->info;
     }
@@ -393,6 +416,16 @@ int mcei_nx_cancel(mcei_vn_t *vn, long id)
     nx_req_t *r = find(nd, id);
     if (r == NULL)
         return MCE_ERR_NOT_FOUND;
+    if (r->kind == R_MERGE) {
+        /* Cancelling a merged id cancels its parts. */
+        long a = r->m1, b = r->m2;
+        release(nd, r);
+        if (find(nd, a) != NULL)
+            mcei_nx_cancel(vn, a);
+        if (find(nd, b) != NULL)
+            mcei_nx_cancel(vn, b);
+        return MCE_OK;
+    }
     if (r->kind == R_RECV && !r->done)
         unpost(nd, r);
     if (r->kind == R_SEND && !r->done) {
@@ -410,6 +443,15 @@ int mcei_nx_ignore(mcei_vn_t *vn, long id)
     nx_req_t *r = find(nd, id);
     if (r == NULL || r->ignore)
         return MCE_ERR_NOT_FOUND;
+    if (r->kind == R_MERGE) {
+        long a = r->m1, b = r->m2;
+        release(nd, r);
+        if (find(nd, a) != NULL)
+            mcei_nx_ignore(vn, a);
+        if (find(nd, b) != NULL)
+            mcei_nx_ignore(vn, b);
+        return MCE_OK;
+    }
     if (r->done)
         release(nd, r);
     else

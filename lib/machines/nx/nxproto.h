@@ -24,9 +24,11 @@ int mcei_nx_active(void);
 int mcei_nx_isend(mcei_vn_t *vn, uint32_t ctx, long type, const void *buf,
                   long count, long node, long ptype,
                   mcei_nx_handler_t handler, long *id);
+/* @p info_out (may be NULL): the x-forms' info[] array, filled when the
+ * receive completes (type, count, node, ptype). */
 int mcei_nx_irecv(mcei_vn_t *vn, uint32_t ctx, long typesel, void *buf,
                   long count, long nodesel, long ptypesel,
-                  mcei_nx_handler_t handler, long *id);
+                  mcei_nx_handler_t handler, long *info_out, long *id);
 /* Wait for @p id; *info (may be NULL) describes a receive. */
 int mcei_nx_wait(mcei_vn_t *vn, long id, mcei_nx_info_t *info);
 /* 1 done (and released), 0 pending. */

@@ -1,0 +1,76 @@
+C     RING -- PASS A TOKEN AROUND THE RING OF NODES.
+C     A LEGACY-STYLE IPSC/860 NX FORTRAN 77 NODE PROGRAM: NODE 0 STARTS
+C     A TOKEN AT ZERO, EVERY NODE ADDS ITS NODE NUMBER AND HANDS IT ON;
+C     AFTER EACH TRIP NODE 0 CHECKS THE SUM.  THE GLOBAL SUMS CHECK
+C     GDSUM (REAL*8) AND GISUM (INTEGER*4); A COMMON BLOCK COUNTS THE
+C     MESSAGES OF EACH NODE (EVERY NODE HAS ITS OWN COPY).
+      PROGRAM NXRING
+      INTEGER ME, NP, NEXT, TRIP, NTRIP, TOKEN, WANT, NBAD, LEN
+      INTEGER ISUM(2), IWORK(2), IHI(1)
+      INTEGER MYNODE, NUMNODES, INFONODE, INFOCOUNT, NODEDIM
+      DOUBLE PRECISION DCLOCK, T0, T1, DSUM(2), DWORK(2)
+      INTEGER NMSG
+      COMMON /STATS/ NMSG
+      PARAMETER (NTRIP = 4)
+C
+      NMSG = 0
+      NBAD = 0
+      ME = MYNODE()
+      NP = NUMNODES()
+      NEXT = MOD(ME + 1, NP)
+      WANT = NP * (NP - 1) / 2
+C
+      CALL GSYNC()
+      T0 = DCLOCK()
+      DO 10 TRIP = 1, NTRIP
+         IF (ME .EQ. 0) THEN
+            TOKEN = 0
+            CALL CSEND(10, TOKEN, 4, NEXT, 0)
+            CALL CRECV(10, TOKEN, 4)
+            NMSG = NMSG + 2
+            IF (TOKEN .NE. WANT .OR. INFONODE() .NE. NP - 1) THEN
+               NBAD = NBAD + 1
+            ENDIF
+         ELSE
+            CALL CRECV(10, TOKEN, 4)
+            LEN = INFOCOUNT()
+            IF (LEN .NE. 4) NBAD = NBAD + 1
+            TOKEN = TOKEN + ME
+            CALL CSEND(10, TOKEN, 4, NEXT, 0)
+            NMSG = NMSG + 2
+         ENDIF
+   10 CONTINUE
+      T1 = DCLOCK()
+C
+C     GLOBAL OPERATIONS: SUMS OF THE NODE NUMBERS AND THE HIGHEST NODE
+      DSUM(1) = DBLE(ME)
+      DSUM(2) = 1.0D0
+      CALL GDSUM(DSUM, 2, DWORK)
+      IF (DSUM(1) .NE. DBLE(WANT) .OR. DSUM(2) .NE. DBLE(NP)) THEN
+         NBAD = NBAD + 1
+      ENDIF
+      ISUM(1) = ME
+      ISUM(2) = NMSG
+      CALL GISUM(ISUM, 2, IWORK)
+      IF (ISUM(1) .NE. WANT .OR. ISUM(2) .NE. 2 * NTRIP * NP) THEN
+         NBAD = NBAD + 1
+      ENDIF
+      IHI(1) = ME
+      CALL GIHIGH(IHI, 1, IWORK)
+      IF (IHI(1) .NE. NP - 1) NBAD = NBAD + 1
+      IF (2 ** NODEDIM() .NE. NP) NBAD = NBAD + 1
+C
+      ISUM(1) = NBAD
+      CALL GISUM(ISUM, 1, IWORK)
+      IF (ME .EQ. 0) THEN
+         WRITE(*,'(A,I4,A,I3,A,I6,A,F8.1)') ' NXRING: NODES', NP,
+     &        ' TRIPS', NTRIP, ' TOKEN', WANT, ' US PER HOP',
+     &        (T1 - T0) * 1.0D6 / DBLE(NTRIP * NP)
+         IF (ISUM(1) .EQ. 0) THEN
+            WRITE(*,*) 'NXRING: OK'
+         ELSE
+            WRITE(*,*) 'NXRING: FAILED', ISUM(1)
+         ENDIF
+      ENDIF
+      IF (ISUM(1) .NE. 0) STOP 1
+      END
