@@ -10,13 +10,16 @@
  * its data streams a message is a flow holding its source's injection,
  * every directed link of its route and its destination's ejection at once.
  * The rates of the active flows are the max-min fair allocation
- * (progressive filling) over those resources, recomputed whenever a flow
- * starts or ends; the flow completion time follows.  Links are faster than
- * injection, so 2 or 3 flows share a link without slowing down; a node's
- * concurrent sends share its injection bandwidth.
+ * (progressive filling) over those resources, recomputed once per instant
+ * at which flows start or end; the earliest completion follows from them.
+ * Links are faster than injection, so 2 or 3 flows share a link without
+ * slowing down; a node's concurrent sends share its injection bandwidth,
+ * concurrent arrivals its ejection bandwidth.  The fluid model has no
+ * head-of-line blocking (a blocked worm holding its links): it is the
+ * optimistic limit of wormhole sharing.
  *
- * Protocols, for a user send at time t (every fixed part is a latency that
- * occupies no shared resource):
+ * Protocols, for a user send at time t (the fixed parts other than the
+ * co-processor's start are pure latencies, holding no resource):
  *   t + start_up         the message reaches the node's communication
  *                        co-processor (user-level set-up: the lookahead);
  *   + coproc_start       the co-processor starts it; it starts one message
@@ -60,14 +63,12 @@ enum { K_SHORT, K_FORCED, K_LONG };
  * deliveries (class 1) at the same time. */
 enum { EV_ENTER, EV_COPROC, EV_FLOW, EV_SENT, EV_DELIVER };
 enum { DIR_E, DIR_W, DIR_S, DIR_N };
-#define NOT_IN_HEAP UINT32_MAX
 
 typedef struct pmsg {
     mcei_msg_t *msg;
     int kind;
     u128 rem;      /* work units left to stream */
     uint64_t rate; /* units per ps */
-    size_t active; /* index in the active flows */
     int frozen;    /* progressive filling */
     int nres;
     uint32_t res[]; /* injection, links in route order, ejection */
@@ -80,6 +81,12 @@ typedef struct pev {
     uint32_t ctx;    /* EV_SENT: the message's context */
     pmsg_t *pm;      /* NULL for EV_SENT */
 } pev_t;
+
+/* A resource's fair share when it was queued: rem / cnt. */
+typedef struct share {
+    uint64_t rem;
+    uint32_t cnt, r;
+} share_t;
 
 typedef struct paragon {
     /* machine constants (ps, bytes) */
@@ -104,7 +111,9 @@ typedef struct paragon {
     size_t caplst;
     uint32_t *touched, ntouched; /* resources used by some flow */
     uint32_t *mark, stamp;
-    uint32_t *hp, *hpos, nh; /* indexed heap of resources */
+    unsigned char *live; /* still limiting unfrozen flows */
+    share_t *hp;         /* heap of resources by fair share */
+    size_t nh, caph;
     /* per node */
     mce_time_t *coproc_free;
     mcei_heap_t events;
@@ -201,64 +210,65 @@ static uint64_t capacity(const paragon_t *st, uint32_t r)
     return st->cap_link;
 }
 
-/* Fair share of resource a below that of b?  (rem/cnt, exact; then index) */
-static int share_less(const paragon_t *st, uint32_t a, uint32_t b)
+/* Fair share a below b?  (rem/cnt exactly, then the resource index) */
+static int share_less(const share_t *a, const share_t *b)
 {
-    if (st->cnt[a] == 0 || st->cnt[b] == 0) /* an empty one's is infinite */
-        return st->cnt[a] != 0 || (st->cnt[b] == 0 && a < b);
-    u128 x = (u128)st->rem[a] * st->cnt[b], y = (u128)st->rem[b] * st->cnt[a];
+    u128 x = (u128)a->rem * b->cnt, y = (u128)b->rem * a->cnt;
     if (x != y)
         return x < y;
-    return a < b;
+    return a->r < b->r;
 }
 
-static void hswap(paragon_t *st, uint32_t i, uint32_t j)
+static void hdown(paragon_t *st, size_t i)
 {
-    uint32_t a = st->hp[i], b = st->hp[j];
-    st->hp[i] = b;
-    st->hp[j] = a;
-    st->hpos[b] = i;
-    st->hpos[a] = j;
-}
-
-static void hdown(paragon_t *st, uint32_t i)
-{
+    share_t *h = st->hp;
     for (;;) {
-        uint32_t l = 2 * i + 1, r = l + 1, m = i;
-        if (l < st->nh && share_less(st, st->hp[l], st->hp[m]))
+        size_t l = 2 * i + 1, r = l + 1, m = i;
+        if (l < st->nh && share_less(&h[l], &h[m]))
             m = l;
-        if (r < st->nh && share_less(st, st->hp[r], st->hp[m]))
+        if (r < st->nh && share_less(&h[r], &h[m]))
             m = r;
         if (m == i)
             return;
-        hswap(st, i, m);
+        share_t t = h[i];
+        h[i] = h[m];
+        h[m] = t;
         i = m;
     }
 }
 
-static void hup(paragon_t *st, uint32_t i)
+static void hpop(paragon_t *st)
 {
+    st->hp[0] = st->hp[--st->nh];
+    hdown(st, 0);
+}
+
+static int hpush(paragon_t *st, uint32_t r)
+{
+    size_t i;
+    if (st->nh == st->caph) {
+        size_t ncap = st->caph ? 2 * st->caph : 1024;
+        share_t *n = realloc(st->hp, ncap * sizeof(*n));
+        if (n == NULL)
+            return MCE_ERR_NOMEM;
+        st->hp = n;
+        st->caph = ncap;
+    }
+    i = st->nh++;
+    st->hp[i] = (share_t){st->rem[r], st->cnt[r], r};
     while (i > 0) {
-        uint32_t p = (i - 1) / 2;
-        if (!share_less(st, st->hp[i], st->hp[p]))
-            return;
-        hswap(st, i, p);
+        size_t p = (i - 1) / 2;
+        share_t t;
+        if (!share_less(&st->hp[i], &st->hp[p]))
+            break;
+        t = st->hp[i];
+        st->hp[i] = st->hp[p];
+        st->hp[p] = t;
         i = p;
     }
+    return MCE_OK;
 }
 
-static void hremove(paragon_t *st, uint32_t r)
-{
-    uint32_t i = st->hpos[r];
-    st->nh--;
-    if (i != st->nh) {
-        hswap(st, i, st->nh);
-        hdown(st, i);
-        hup(st, i);
-    }
-}
-
-static void verify(paragon_t *st, uint64_t rmax);
 /* Max-min fair rates of the active flows (progressive filling): the
  * resource with the smallest fair share freezes its flows at that share,
  * which is taken from the other resources they cross; repeat.
@@ -301,15 +311,14 @@ static int recompute(paragon_t *st)
     for (uint32_t i = 0; i < st->ntouched; i++) {
         uint32_t r = st->touched[i];
         uint64_t cap = capacity(st, r);
-        if ((u128)st->cnt[r] * rmax <= cap) {
-            st->hpos[r] = NOT_IN_HEAP; /* cannot limit anybody */
-            continue;
-        }
+        st->live[r] = (u128)st->cnt[r] * rmax > cap;
+        if (!st->live[r])
+            continue; /* cannot limit anybody */
         st->off[r] = st->fill[r] = pos;
         pos += st->cnt[r];
         st->rem[r] = cap;
-        st->hp[st->nh] = r;
-        st->hpos[r] = st->nh++;
+        if (hpush(st, r) != MCE_OK)
+            return MCE_ERR_NOMEM;
     }
     total = pos;
     if (total > st->caplst) {
@@ -323,28 +332,33 @@ static int recompute(paragon_t *st)
     for (size_t i = 0; i < st->nflows; i++) {
         pmsg_t *f = st->flows[i];
         for (int k = 0; k < f->nres; k++)
-            if (st->hpos[f->res[k]] != NOT_IN_HEAP)
+            if (st->live[f->res[k]])
                 st->lst[st->fill[f->res[k]]++] = f;
     }
-    for (uint32_t i = st->nh / 2 + 1; i-- > 0;)
-        if (i < st->nh)
-            hdown(st, i);
-    int step = 0;
+    /* Lazy heap: shares only grow as flows freeze, so an entry whose
+     * resource changed since it was queued is requeued with its current
+     * share when it comes up; an up-to-date entry on top is the least. */
     while (st->nh > 0) {
-        uint32_t r = st->hp[0], nchanged = 0;
-        step++;
-        uint64_t rate = st->rem[r] / st->cnt[r];
+        share_t top = st->hp[0];
+        uint32_t r = top.r;
+        uint64_t rate;
+        if (!st->live[r]) {
+            hpop(st);
+            continue;
+        }
+        if (top.rem != st->rem[r] || top.cnt != st->cnt[r]) {
+            hpop(st);
+            if (hpush(st, r) != MCE_OK)
+                return MCE_ERR_NOMEM;
+            continue;
+        }
+        rate = st->rem[r] / st->cnt[r];
         if (rate >= rmax)
             break; /* everybody left runs at rmax */
         if (rate == 0)
             rate = 1; /* cannot happen with sane capacities; never stall */
-        if (getenv("PVERIFY")) for (uint32_t i = 1; i < st->nh; i++) { if (share_less(st, st->hp[i], st->hp[(i-1)/2])) { fprintf(stderr, "HEAP BAD at %u step %d nh %u\n", i, step, st->nh); abort(); } if (st->hpos[st->hp[i]] != i) { fprintf(stderr, "HPOS BAD\n"); abort(); } }
-        hremove(st, r);
-        st->hpos[r] = NOT_IN_HEAP;
-        if (++st->stamp == 0) {
-            memset(st->mark, 0, st->nres * sizeof(*st->mark));
-            st->stamp = 1;
-        }
+        hpop(st);
+        st->live[r] = 0;
         for (uint32_t j = st->off[r]; j < st->fill[r]; j++) {
             pmsg_t *f = st->lst[j];
             if (f->frozen)
@@ -353,65 +367,24 @@ static int recompute(paragon_t *st)
             f->rate = rate;
             for (int k = 0; k < f->nres; k++) {
                 uint32_t q = f->res[k];
-                if (st->hpos[q] == NOT_IN_HEAP)
+                if (!st->live[q])
                     continue;
                 st->rem[q] = st->rem[q] > rate ? st->rem[q] - rate : 0;
-                st->cnt[q]--;
-                if (st->mark[q] != st->stamp) {
-                    st->mark[q] = st->stamp;
-                    st->touched[nchanged++] = q;
-                }
-            }
-        }
-        /* The shares of the resources crossed can only have grown (an
-         * emptied one's is infinite): sift them down, then remove the
-         * empty ones from the valid heap. */
-        for (uint32_t i = 0; i < nchanged; i++)
-            hdown(st, st->hpos[st->touched[i]]);
-        for (uint32_t i = 0; i < nchanged; i++) {
-            uint32_t q = st->touched[i];
-            if (st->cnt[q] == 0) {
-                hremove(st, q);
-                st->hpos[q] = NOT_IN_HEAP;
+                if (--st->cnt[q] == 0)
+                    st->live[q] = 0;
             }
         }
     }
-    for (size_t i = 0; i < st->nflows; i++)
-        if (!st->flows[i]->frozen)
-            st->flows[i]->rate = rmax;
-    if (getenv("PVERIFY")) verify(st, rmax);
     for (size_t i = 0; i < st->nflows; i++) {
         pmsg_t *f = st->flows[i];
+        if (!f->frozen)
+            f->rate = rmax;
         u128 d = (f->rem + f->rate - 1) / f->rate;
         mce_time_t t = sat_add(st->now, d);
         if (t < st->next_done)
             st->next_done = t;
     }
     return MCE_OK;
-}
-
-
-static void verify(paragon_t *st, uint64_t rmax)
-{
-    /* sum and max rate per resource over all flows */
-    static u128 *sum; static uint64_t *mx;
-    if (!sum) { sum = calloc(st->nres, sizeof(*sum)); mx = calloc(st->nres, sizeof(*mx)); }
-    for (uint32_t r = 0; r < st->nres; r++) { sum[r] = 0; mx[r] = 0; }
-    for (size_t i = 0; i < st->nflows; i++) {
-        pmsg_t *f = st->flows[i];
-        for (int k = 0; k < f->nres; k++) { sum[f->res[k]] += f->rate; if (f->rate > mx[f->res[k]]) mx[f->res[k]] = f->rate; }
-    }
-    for (uint32_t r = 0; r < st->nres; r++) if (sum[r] > capacity(st, r)) { fprintf(stderr, "VERIFY overfull %u cap %llu sum %.17g rmax %llu nflows %zu\n", r, (unsigned long long)capacity(st,r), (double)sum[r], (unsigned long long)rmax, st->nflows);
-      for (size_t i = 0; i < st->nflows; i++) { pmsg_t *f = st->flows[i]; for (int k = 0; k < f->nres; k++) if (f->res[k]==r) fprintf(stderr, "  flow %d->%d rate %llu frozen %d\n", f->msg->w.src, f->msg->w.dst, (unsigned long long)f->rate, f->frozen); }
-      abort(); }
-    for (size_t i = 0; i < st->nflows; i++) {
-        pmsg_t *f = st->flows[i]; int ok = f->rate == rmax;
-        for (int k = 0; k < f->nres && !ok; k++) {
-            uint32_t r = f->res[k];
-            if (mx[r] == f->rate && sum[r] + 1000000 >= capacity(st, r)) ok = 1;
-        }
-        if (!ok) { fprintf(stderr, "VERIFY no bottleneck flow %d->%d rate %llu\n", f->msg->w.src, f->msg->w.dst, (unsigned long long)f->rate); abort(); }
-    }
 }
 
 static mce_time_t tail_of(const paragon_t *st, const pmsg_t *pm)
@@ -449,7 +422,6 @@ static int progress(paragon_t *st, mce_time_t t)
             continue;
         }
         st->flows[i] = st->flows[--st->nflows];
-        st->flows[i]->active = i;
         st->dirty = 1;
         if (rc == MCE_OK)
             rc = flow_done(st, f, t);
@@ -473,7 +445,6 @@ static int start_flow(paragon_t *st, pmsg_t *pm, mce_time_t t)
         st->capflows = ncap;
     }
     pm->rem = (u128)pm->msg->w.size * st->unit;
-    pm->active = st->nflows;
     st->flows[st->nflows++] = pm;
     st->dirty = 1;
     return MCE_OK;
@@ -545,7 +516,7 @@ static void paragon_free(paragon_t *st)
     free(st->touched);
     free(st->mark);
     free(st->hp);
-    free(st->hpos);
+    free(st->live);
     free(st->coproc_free);
     free(st);
 }
@@ -614,15 +585,20 @@ static int paragon_init(mcei_net_t *net, mcei_machine_t *m, char *err,
         goto fail;
     }
     /* The run's nodes form a partition of W columns and N/W rows. */
-    if (net->nodes % (int)w != 0 || (h != 0 && (uint64_t)net->nodes > w * h)) {
+    if (net->nodes % (int)w != 0) {
         snprintf(err, errlen,
-                 "machine '%s' is a %" PRIu64 "-column mesh of %" PRIu64
-                 " rows: %d nodes %s; choose the width with --mce-set "
-                 "paragon.width=W (e.g. --mce-nodes=144 --mce-set "
-                 "paragon.width=12 for 12 x 12)",
-                 m->name, w, h, net->nodes,
-                 net->nodes % (int)w != 0 ? "do not fill whole rows"
-                                          : "do not fit in the machine");
+                 "machine '%s' is a mesh of %" PRIu64 " columns: %d nodes do "
+                 "not fill whole rows; set the width to a divisor of the node "
+                 "count (e.g. --mce-nodes=144 --mce-set paragon.width=12 for "
+                 "12 x 12)",
+                 m->name, w, net->nodes);
+        goto fail;
+    }
+    if (h != 0 && (uint64_t)net->nodes > w * h) {
+        snprintf(err, errlen,
+                 "machine '%s' is a %" PRIu64 " x %" PRIu64 " mesh: %d nodes "
+                 "do not fit (a larger machine: --mce-set paragon.height=%d)",
+                 m->name, w, h, net->nodes, net->nodes / (int)w);
         goto fail;
     }
     st->width = (int)w;
@@ -662,8 +638,7 @@ static int paragon_init(mcei_net_t *net, mcei_machine_t *m, char *err,
         (st->fill = calloc(st->nres, sizeof(*st->fill))) == NULL ||
         (st->touched = calloc(st->nres, sizeof(*st->touched))) == NULL ||
         (st->mark = calloc(st->nres, sizeof(*st->mark))) == NULL ||
-        (st->hp = calloc(st->nres, sizeof(*st->hp))) == NULL ||
-        (st->hpos = calloc(st->nres, sizeof(*st->hpos))) == NULL ||
+        (st->live = calloc(st->nres, sizeof(*st->live))) == NULL ||
         (st->coproc_free =
              calloc((size_t)st->nodes, sizeof(*st->coproc_free))) == NULL)
         goto fail;

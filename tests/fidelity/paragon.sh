@@ -1,0 +1,175 @@
+#!/bin/sh
+# The Intel Paragon model (lib/net/paragon.c, share/machines/paragon.conf)
+# against Table 1 of Bokhari and Nicol (1996) and the exact consequences
+# of its fluid (max-min fair) link sharing.  Times in ps, computed here
+# from the machine file's constants.
+. "$top_srcdir/tests/lib.sh"
+
+P=$B/tests/progs/nx_paragon
+M=--mce-machine=paragon
+a=22000 link=5714                     # injection and link ps per byte
+bl=231000000 bs=11200000              # long and short latencies
+ctl=7200000 s0=4000000 c=1500000      # control message, start-up, co-processor
+snd=$((s0 + c + 2 * ctl))             # a long send is done when its data is out
+
+mesh() { # W N: a W-column mesh of N nodes
+    echo "--mce-nodes=$2 --mce-set=paragon.width=$1"
+}
+get() { # FIELD OUTPUT
+    echo "$2" | sed -n "s/.* $1=\([0-9]*\).*/\1/p" | head -n 1
+}
+us() { # ps as microseconds with 3 decimals
+    echo "$1" | awk '{ printf "%.3f", $1 / 1e6 }'
+}
+
+# (a) Table 1: an uncontended transfer of m >= 8640 bytes costs 231 +
+# 0.022 m us from the send to the receive's completion, at any distance.
+for m in 8640 15232 65536; do
+    out=$("$P" oneway $m 0 1 $(mesh 2 2) $M 2>&1)
+    expect_eq "(a) 1 hop, m=$m: 231 + 0.022 m us" "$(get recv_max_ps "$out")" \
+        $((bl + a * m))
+    expect_eq "(a) 1 hop, m=$m: the send returns when the data is out" \
+        "$(get send_max_ps "$out")" $((snd + a * m))
+done
+m=15232
+out=$("$P" oneway $m 0 255 $(mesh 16 256) $M 2>&1)
+expect_eq "(a) corner to corner of 16 x 16 (30 hops), m=$m" \
+    "$(get recv_max_ps "$out")" $((bl + a * m))
+out=$("$P" oneway $m 0 511 --mce-nodes=512 $M 2>&1)
+expect_eq "(a) corner to corner of the 16 x 32 default, m=$m" \
+    "$(get recv_max_ps "$out")" $((bl + a * m))
+out=$("$P" pingpong $m 0 255 $(mesh 16 256) $M 2>&1)
+expect_eq "(a) ping-pong 16 x 16 corners: 2 (231 + 0.022 m)" \
+    "$(get rtt_max_ps "$out")" $((2 * (bl + a * m)))
+out=$("$P" oneway $m 0 1 forced $(mesh 2 2) $M 2>&1)
+expect_eq "(a) FORCED skips the control pair: 231 - 2 x 7.2 + 0.022 m" \
+    "$(get recv_max_ps "$out")" $((bl - 2 * ctl + a * m))
+for m in 0 1024 8192; do
+    out=$("$P" oneway $m 0 1 $(mesh 2 2) $M 2>&1)
+    expect_eq "(a) short, m=$m: 11.2 + 0.022 m" "$(get recv_max_ps "$out")" \
+        $((bs + a * m))
+done
+out=$("$P" oneway 8193 0 1 $(mesh 2 2) $M 2>&1)
+expect_eq "(a) long from 8193 bytes" "$(get recv_max_ps "$out")" \
+    $((bl + a * 8193))
+
+# (b) K messages from distinct nodes through one link (row 0, columns
+# 0..K-1 to K..2K-1).  The link (175 MB/s) carries 3.85 x the injection
+# rate: up to 3 messages stream at full speed, K >= 4 each get 1/K of the
+# link: per byte max(22, K x 5.714) ns.
+m=15232
+for k in 1 2 3 4; do
+    pb=$((k * link)); [ $pb -lt $a ] && pb=$a
+    out=$("$P" share $k $m $(mesh 8 64) $M 2>&1)
+    got=$(get recv_max_ps "$out")
+    expect_eq "(b) $k sharing a link (8 x 8): 231 + m x max(0.022, $k x 0.005714)" \
+        "$got" $((bl + pb * m))
+    expect_eq "(b) $k sharing a link: all finish together" \
+        "$(get recv_min_ps "$out")" "$got"
+    echo "    $k message(s) through one link: $(us "$got") us"
+done
+out=$("$P" share 8 $m $(mesh 16 256) $M 2>&1)
+expect_eq "(b) 8 sharing a link (16 x 16): 231 + 8 x 0.005714 m" \
+    "$(get recv_max_ps "$out")" $((bl + 8 * link * m))
+
+# (c) Node contention.  One node sending K messages at once: its
+# co-processor starts them 1.5 us apart, then they share its injection
+# rate: the last is delivered at 231 + 0.022 K m (work conserving) and the
+# first at that minus (sum_{i<K} K c / i - (K - 1) c).  K nodes sending to
+# one node share its ejection: all at 231 + 0.022 K m.
+for k in 2 3 4 6; do
+    out=$("$P" fanout $k $m $(mesh 8 64) $M 2>&1)
+    expect_eq "(c) fan-out $k: the sender's sends complete at snd + 0.022 K m" \
+        "$(get send_max_ps "$out")" $((snd + k * a * m))
+    expect_eq "(c) fan-out $k: last delivery 231 + 0.022 K m" \
+        "$(get recv_max_ps "$out")" $((bl + k * a * m))
+    h=0 i=1
+    while [ $i -lt $k ]; do h=$((h + k * c / i)); i=$((i + 1)); done
+    expect_eq "(c) fan-out $k: first delivery" "$(get recv_min_ps "$out")" \
+        $((bl + k * a * m - h + (k - 1) * c))
+done
+for k in 2 4; do
+    out=$("$P" fanin $k $m $(mesh 8 64) $M 2>&1)
+    expect_eq "(c) fan-in $k: 231 + 0.022 K m" "$(get recv_max_ps "$out")" \
+        $((bl + k * a * m))
+    expect_eq "(c) fan-in $k: every sender done at snd + 0.022 K m" \
+        "$(get send_min_ps "$out")" $((snd + k * a * m))
+done
+
+# (d) gsync against Table 1's fit 27.1 log2 n - 134 us.  On 2^k nodes
+# gsync is a butterfly of k stages of one short latency each: exactly
+# 11.2 k us; the model's b_s is chosen so that 16 x 16 and 16 x 32 land
+# within 10 % of the fit.  8 x 8 and 12 x 12 are reported only.
+for cfg in "8 64 6" "16 256 8" "16 512 9" "12 144 -"; do
+    set -- $cfg
+    out=$("$P" gsync $(mesh $1 $2) $M 2>&1)
+    got=$(get gsync_max_ps "$out")
+    fit=$(awk -v n=$2 'BEGIN { printf "%.0f", (27.1 * log(n) / log(2) - 134) * 1e6 }')
+    echo "    gsync on $2 nodes: $(us "$got") us (fit $(us "$fit") us)"
+    if [ "$3" != - ]; then
+        expect_eq "(d) gsync on $2 nodes: $3 stages of b_s" "$got" $(($3 * bs))
+    fi
+    expect_eq "(d) gsync on $2 nodes: every node equal" \
+        "$(get gsync_min_ps "$out")" "$got"
+    if [ "$2" -ge 256 ]; then
+        if awk -v g="$got" -v f="$fit" 'BEGIN { d = g - f; if (d < 0) d = -d;
+                exit !(d <= 0.10 * f) }'; then
+            pass "(d) gsync on $2 nodes within 10 % of the fit"
+        else
+            fail "(d) gsync on $2 nodes: $got ps, fit $fit ps (beyond 10 %)"
+        fi
+    fi
+done
+
+# (e) A FORCED message that finds no posted receive is discarded.
+"$P" discard $(mesh 2 2) $M > "$TMP/discard" 2>&1 ||
+    fail "(e) discard run exited non-zero"
+expect_grep "(e) the run reports the discard" \
+    "FORCED message of type .* discarded" "$TMP/discard"
+expect_grep "(e) the message is gone" "forced_found=0" "$TMP/discard"
+
+# (f) The same times and digest in one process and on 2 ranks (the naive
+# complete exchange on 8 x 8: every node's 63 messages at once, heavy
+# link, injection and ejection sharing).
+args="naive 16384 $(mesh 8 64) $M --mce-summary"
+run 0 "$P" $args > "$TMP/ref" 2>&1 || fail "(f) naive 8 x 8 embedded run"
+ref=$(summary_sans_ranks "$TMP/ref")
+[ -n "$ref" ] || fail "(f) no summary line"
+echo "    naive complete exchange 8 x 8, 16 KB: $(us "$(get done_max_ps "$(cat "$TMP/ref")")") us"
+run 2 "$P" $args > "$TMP/out" 2>&1 || fail "(f) naive 8 x 8 on 2 ranks"
+expect_eq "(f) naive 8 x 8: summary on 2 ranks" \
+    "$(summary_sans_ranks "$TMP/out")" "$ref"
+expect_eq "(f) naive 8 x 8: times on 2 ranks" \
+    "$(get done_max_ps "$(cat "$TMP/out")")" \
+    "$(get done_max_ps "$(cat "$TMP/ref")")"
+args="fanout 4 15232 $(mesh 8 64) $M --mce-summary"
+run 0 "$P" $args > "$TMP/ref" 2>&1
+run 2 "$P" $args > "$TMP/out" 2>&1
+expect_eq "(f) fan-out 4: summary on 2 ranks" \
+    "$(summary_sans_ranks "$TMP/out")" "$(summary_sans_ranks "$TMP/ref")"
+
+# (g) Operating-system receive resources (nx.max_posted): the naive
+# complete exchange posts N - 1 receives per node; it runs on 12 x 12
+# (143) and fails on 16 x 16 (255) with NX's diagnostic.
+if "$P" naive 4096 $(mesh 12 144) $M > "$TMP/n12" 2>&1; then
+    pass "(g) naive complete exchange runs on 12 x 12"
+else
+    fail "(g) naive complete exchange failed on 12 x 12:"
+    sed 's/^/    | /' "$TMP/n12"
+fi
+expect_grep "(g) 12 x 12 finishes" "op=naive nodes=144" "$TMP/n12"
+if "$P" naive 4096 $(mesh 16 256) $M > "$TMP/n16" 2>&1; then
+    fail "(g) naive complete exchange ran on 16 x 16"
+else
+    pass "(g) naive complete exchange fails on 16 x 16"
+fi
+expect_grep "(g) with the NX error" "NX irecv: too many outstanding" \
+    "$TMP/n16"
+
+# Geometry errors are refused clearly.
+if "$P" gsync --mce-nodes=100 $M > "$TMP/geo" 2>&1; then
+    fail "100 nodes on a 16-column mesh accepted"
+else
+    expect_grep "100 nodes refused with a hint" "paragon.width" "$TMP/geo"
+fi
+finish
