@@ -29,6 +29,23 @@ for cfg in "64 5 8" "64 3 1000" "13 4 33"; do
     done
 done
 
+# The machine models: NX on the iPSC/860 and the Paragon, Vertex on the
+# NCUBE, on 1, 2 and 4 ranks.
+for cfg in "tests/progs/nx_api 8 --mce-machine=ipsc860" \
+    "apps/shift_sync 16 --trials=2 --sizes=4096 --mce-set=nx.irq=1" \
+    "tests/progs/nx_paragon 16 --mce-machine=paragon --mce-set=paragon.width=4" \
+    "tests/progs/vx_routes 16"; do
+    set -- $cfg
+    prog=$1 nodes=$2; shift 2
+    run 0 "$B/$prog" --mce-nodes=$nodes --mce-summary "$@" > "$TMP/ref" 2>&1
+    ref=$(summary_sans_ranks "$TMP/ref")
+    [ -n "$ref" ] || fail "$prog: no summary line"
+    for np in 1 2 4; do
+        run $np "$B/$prog" --mce-nodes=$nodes --mce-summary "$@" > "$TMP/out" 2>&1
+        expect_eq "$prog on $np ranks" "$(summary_sans_ranks "$TMP/out")" "$ref"
+    done
+done
+
 # Digest sensitivity: a different size must change the digest.
 run 0 "$ring" --mce-nodes=64 --rounds=5 --bytes=9 --mce-summary > "$TMP/a" 2>&1
 run 0 "$ring" --mce-nodes=64 --rounds=5 --bytes=8 --mce-summary > "$TMP/b" 2>&1
