@@ -33,7 +33,7 @@ done
 # NCUBE, on 1, 2 and 4 ranks.
 for cfg in "tests/progs/nx_api 8 --mce-machine=ipsc860" \
     "apps/shift_sync 16 --trials=2 --sizes=4096 --mce-set=nx.irq=1" \
-    "tests/progs/nx_paragon 16 --mce-machine=paragon --mce-set=paragon.width=4" \
+    "apps/complete_exchange 16 --mce-machine=paragon --mce-set=paragon.width=4 --sizes=9000" \
     "tests/progs/vx_routes 16"; do
     set -- $cfg
     prog=$1 nodes=$2; shift 2
