@@ -76,8 +76,7 @@ int main(int argc, char **argv)
             m1 = 0;
         }
     }
-    if (n < 2 || m1 <= 100 || m2 <= m1 || m2 > (long)sizeof(buf) ||
-        reps <= 0) {
+    if (n < 2 || m1 <= 100 || m2 <= m1 || m2 > (long)sizeof(buf) || reps <= 0) {
         if (me == 0)
             fprintf(stderr, "usage: calibrate_nx [--sizes=M1,M2] [--reps=R] "
                             "(2+ nodes, 100 < M1 < M2 <= 1 MiB)\n");

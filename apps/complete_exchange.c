@@ -121,8 +121,9 @@ int main(int argc, char **argv)
     }
     if (mce_machine_param("paragon.width", &width) != MCE_OK || width != side) {
         if (me == 0)
-            fprintf(stderr, "complete_exchange: needs a square Paragon mesh: "
-                            "--mce-machine=paragon --mce-set=paragon.width=%d\n",
+            fprintf(stderr,
+                    "complete_exchange: needs a square Paragon mesh: "
+                    "--mce-machine=paragon --mce-set=paragon.width=%d\n",
                     side);
         return 2;
     }

@@ -50,7 +50,8 @@ int main(int argc, char **argv)
     }
     if (mce_nodes() < 2) {
         if (me == 0)
-            fprintf(stderr, "pingpong: needs at least 2 nodes (--mce-nodes=2)\n");
+            fprintf(stderr,
+                    "pingpong: needs at least 2 nodes (--mce-nodes=2)\n");
         return 2;
     }
     if (me > 1)

@@ -298,8 +298,7 @@ int main(int argc, char **argv)
             late_ps = colon ? (mce_time_t)(atof(colon + 1) * 1e6 + 0.5) : 0;
             if (colon == NULL || late_node < 0)
                 nsizes = -1;
-        }
-        else
+        } else
             nsizes = -1;
     }
     if (nsizes <= 0 || trials <= 0 || skew_us < 0 || (1L << d) != n ||
@@ -346,7 +345,8 @@ int main(int argc, char **argv)
     static const struct {
         const char *name;
         sync_fn fn;
-    } algs[] = {{"gsync", sync_gsync}, {"sync0", sync_sync0}, {"rds", sync_rds}};
+    } algs[] = {
+        {"gsync", sync_gsync}, {"sync0", sync_sync0}, {"rds", sync_rds}};
     for (size_t a = 0; a < 3; a++) {
         if (!strstr(syncs, algs[a].name))
             continue;

@@ -36,44 +36,44 @@ typedef uint64_t mce_time_t;
 #define MCE_NS ((mce_time_t)1000)
 #define MCE_US ((mce_time_t)1000000)
 #define MCE_MS ((mce_time_t)1000000000)
-#define MCE_S ((mce_time_t)1000000000000)
+#define MCE_S  ((mce_time_t)1000000000000)
 
 /** Status codes: 0 is success, every error is negative. */
 typedef enum mce_status {
-    MCE_OK = 0,                 /**< success */
-    MCE_ERR_INVAL = -1,         /**< invalid argument */
-    MCE_ERR_NOMEM = -2,         /**< out of memory */
-    MCE_ERR_NODE = -3,          /**< node number out of range */
-    MCE_ERR_SIZE = -4,          /**< negative or unsupported size */
-    MCE_ERR_TRUNCATE = -5,      /**< receive buffer shorter than message */
-    MCE_ERR_TYPE = -6,          /**< message type out of range */
-    MCE_ERR_OVERFLOW = -7,      /**< virtual clock would overflow */
-    MCE_ERR_NOT_IN_NODE = -8,   /**< called outside a virtual node */
-    MCE_ERR_CONFIG = -9,        /**< bad configuration or option */
-    MCE_ERR_MACHINE = -10,      /**< bad or missing machine description */
-    MCE_ERR_IO = -11,           /**< file or system I/O error */
-    MCE_ERR_MPI = -12,          /**< MPI transport failure */
-    MCE_ERR_DEADLOCK = -13,     /**< every node blocked, nothing in flight */
-    MCE_ERR_UNSUPPORTED = -14,  /**< operation not supported by the model */
-    MCE_ERR_RESOURCE = -15,     /**< emulated machine resource exhausted */
-    MCE_ERR_STATE = -16,        /**< call not valid in the current state */
-    MCE_ERR_NOT_FOUND = -17,    /**< no such item */
-    MCE_ERR_LAST = -18          /**< one past the most negative code */
+    MCE_OK = 0,                /**< success */
+    MCE_ERR_INVAL = -1,        /**< invalid argument */
+    MCE_ERR_NOMEM = -2,        /**< out of memory */
+    MCE_ERR_NODE = -3,         /**< node number out of range */
+    MCE_ERR_SIZE = -4,         /**< negative or unsupported size */
+    MCE_ERR_TRUNCATE = -5,     /**< receive buffer shorter than message */
+    MCE_ERR_TYPE = -6,         /**< message type out of range */
+    MCE_ERR_OVERFLOW = -7,     /**< virtual clock would overflow */
+    MCE_ERR_NOT_IN_NODE = -8,  /**< called outside a virtual node */
+    MCE_ERR_CONFIG = -9,       /**< bad configuration or option */
+    MCE_ERR_MACHINE = -10,     /**< bad or missing machine description */
+    MCE_ERR_IO = -11,          /**< file or system I/O error */
+    MCE_ERR_MPI = -12,         /**< MPI transport failure */
+    MCE_ERR_DEADLOCK = -13,    /**< every node blocked, nothing in flight */
+    MCE_ERR_UNSUPPORTED = -14, /**< operation not supported by the model */
+    MCE_ERR_RESOURCE = -15,    /**< emulated machine resource exhausted */
+    MCE_ERR_STATE = -16,       /**< call not valid in the current state */
+    MCE_ERR_NOT_FOUND = -17,   /**< no such item */
+    MCE_ERR_LAST = -18         /**< one past the most negative code */
 } mce_status_t;
 
 /** Wildcards for mce_recv() and friends. */
 #define MCE_ANY_SOURCE (-1)
-#define MCE_ANY_TYPE (-1L)
+#define MCE_ANY_TYPE   (-1L)
 /** Largest message type (types are 0 .. MCE_TYPE_MAX). */
 #define MCE_TYPE_MAX 0x7fffffffL
 
 /** Description of a received or probed message. */
 typedef struct mce_msg_info {
-    int source;            /**< sending node */
-    long type;             /**< message type */
-    size_t bytes;          /**< payload length */
-    mce_time_t sent;       /**< virtual time the send was issued */
-    mce_time_t arrived;    /**< virtual time the message arrived */
+    int source;         /**< sending node */
+    long type;          /**< message type */
+    size_t bytes;       /**< payload length */
+    mce_time_t sent;    /**< virtual time the send was issued */
+    mce_time_t arrived; /**< virtual time the message arrived */
 } mce_msg_info_t;
 
 /** Compute-time modes (see the user guide). */
@@ -85,19 +85,20 @@ typedef enum mce_compute_mode {
 
 /** Where a node's virtual time went (see mce_stats()). */
 typedef struct mce_node_stats {
-    mce_time_t now;        /**< current virtual time */
-    mce_time_t compute;    /**< charged computation */
-    mce_time_t comm;       /**< send/receive/probe overheads of API calls */
-    mce_time_t wait;       /**< blocked waiting for messages or completions */
-    mce_time_t stolen;     /**< protocol interrupt handlers (machine models) */
-    uint64_t sent;         /**< messages sent by the program */
-    uint64_t received;     /**< messages received by the program */
+    mce_time_t now;     /**< current virtual time */
+    mce_time_t compute; /**< charged computation */
+    mce_time_t comm;    /**< send/receive/probe overheads of API calls */
+    mce_time_t wait;    /**< blocked waiting for messages or completions */
+    mce_time_t stolen;  /**< protocol interrupt handlers (machine models) */
+    uint64_t sent;      /**< messages sent by the program */
+    uint64_t received;  /**< messages received by the program */
 } mce_node_stats_t;
 
 /** Text of a status code (never NULL). */
 MCE_EXPORT const char *mce_strerror(int status);
 
-/** Number of the calling virtual node (0 .. mce_nodes()-1), or -1 outside a node. */
+/** Number of the calling virtual node (0 .. mce_nodes()-1), or -1 outside a
+ * node. */
 MCE_EXPORT int mce_node(void);
 /** Number of virtual nodes in the run. */
 MCE_EXPORT int mce_nodes(void);
@@ -153,11 +154,13 @@ MCE_EXPORT int mce_stats(mce_node_stats_t *stats);
 /** Finish the calling node with exit status @p status; does not return. */
 MCE_EXPORT void mce_exit(int status) __attribute__((noreturn));
 
-/** Turn tracing of the calling node on (1) or off (0); no effect without --mce-trace. */
+/** Turn tracing of the calling node on (1) or off (0); no effect without
+ * --mce-trace. */
 MCE_EXPORT int mce_trace_enable(int on);
 /** Record a named instant event on the calling node's trace track. */
 MCE_EXPORT int mce_trace_mark(const char *name);
-/** Open a named span on the calling node's trace track (closed by mce_trace_end()). */
+/** Open a named span on the calling node's trace track (closed by
+ * mce_trace_end()). */
 MCE_EXPORT int mce_trace_begin(const char *name);
 /** Close the span opened by the last mce_trace_begin(). */
 MCE_EXPORT int mce_trace_end(void);

@@ -44,10 +44,10 @@ extern "C" {
 #define VX_EXTENDED 1
 
 /** Vertex error returns (negative). */
-#define VX_EINVAL (-1)  /**< bad argument (length, type, flag pointer) */
-#define VX_ENODE (-2)   /**< node number out of range */
-#define VX_ENOTNN (-3)  /**< extended call to a node that is no neighbour */
-#define VX_EMODE (-4)   /**< channel in the other scheme */
+#define VX_EINVAL  (-1) /**< bad argument (length, type, flag pointer) */
+#define VX_ENODE   (-2) /**< node number out of range */
+#define VX_ENOTNN  (-3) /**< extended call to a node that is no neighbour */
+#define VX_EMODE   (-4) /**< channel in the other scheme */
 #define VX_ETOOBIG (-5) /**< larger than the communication buffer pool */
 
 MCE_EXPORT int mce_vx_nwrite(const void *buf, int nbytes, int dest, int type,
@@ -82,11 +82,11 @@ MCE_EXPORT int mce_vx_flagwait(int *flag);
 #define ntest(src, type) mce_vx_ntest(src, type)
 /** Node number, process id, host id and cube dimension. */
 #define whoami(node, pid, host, dim) mce_vx_whoami(node, pid, host, dim)
-#define npid() mce_vx_npid()
+#define npid()                       mce_vx_npid()
 /** Number of nodes in the allocated subcube. */
 #define ncubesize() mce_vx_ncubesize()
 /** Node processor time in units of 1024 clock cycles. */
-#define ntime() mce_vx_ntime()
+#define ntime()  mce_vx_ntime()
 #define n_time() mce_vx_ntime()
 /** Extended Vertex: bufferless asynchronous send to a neighbour. */
 #define send(buf, nbytes, dest, type, flag)                                    \

@@ -150,7 +150,8 @@ out:
     return rc;
 }
 
-int mcei_kv_load(mcei_kvlist_t *list, const char *path, char *err, size_t errlen)
+int mcei_kv_load(mcei_kvlist_t *list, const char *path, char *err,
+                 size_t errlen)
 {
     return kv_load(list, path, 1, err, errlen);
 }
@@ -158,13 +159,13 @@ int mcei_kv_load(mcei_kvlist_t *list, const char *path, char *err, size_t errlen
 /* ---- options ----------------------------------------------------------- */
 
 typedef enum opt_kind {
-    OPT_COUNT,  /* positive integer */
-    OPT_U64,    /* non-negative integer */
-    OPT_SIZE,   /* bytes with K/M/G */
+    OPT_COUNT, /* positive integer */
+    OPT_U64,   /* non-negative integer */
+    OPT_SIZE,  /* bytes with K/M/G */
     OPT_STRING,
-    OPT_FLAG,   /* bare, or =yes/no/1/0/true/false/on/off */
+    OPT_FLAG, /* bare, or =yes/no/1/0/true/false/on/off */
     OPT_ENUM,
-    OPT_SET     /* key=value, accumulated */
+    OPT_SET /* key=value, accumulated */
 } opt_kind_t;
 
 typedef struct opt_desc {
@@ -335,8 +336,9 @@ static int apply(mcei_config_t *cfg, const opt_desc_t *o, const char *value,
     case OPT_FLAG: {
         int f = 1;
         if (value != NULL && parse_flag(value, &f) != MCE_OK) {
-            snprintf(err, errlen, "%s: '%s' is not yes/no/true/false/1/0/on/off",
-                     who, value);
+            snprintf(err, errlen,
+                     "%s: '%s' is not yes/no/true/false/1/0/on/off", who,
+                     value);
             return MCE_ERR_CONFIG;
         }
         *(int *)base = f;
@@ -361,7 +363,8 @@ static int apply(mcei_config_t *cfg, const opt_desc_t *o, const char *value,
                 return MCE_ERR_NOMEM;
             rc2 = apply(cfg, o, first, who, err, errlen);
             free(first);
-            return rc2 != MCE_OK ? rc2 : apply(cfg, o, comma + 1, who, err, errlen);
+            return rc2 != MCE_OK ? rc2
+                                 : apply(cfg, o, comma + 1, who, err, errlen);
         }
         const char *eq = strchr(value, '=');
         size_t klen = eq ? (size_t)(eq - value) : 0;
@@ -476,8 +479,8 @@ int mcei_config_parse(mcei_config_t *cfg, int *argc, char **argv, char **envp,
             if (env_to_option(*e + 4, (size_t)(eq - *e - 4), name,
                               sizeof(name)) != MCE_OK ||
                 (o = find_option(name, strlen(name))) == NULL) {
-                snprintf(err, errlen, "%s is not an mcemu setting (see --mce-help)",
-                         who);
+                snprintf(err, errlen,
+                         "%s is not an mcemu setting (see --mce-help)", who);
                 return MCE_ERR_CONFIG;
             }
             if (strcmp(o->name, "config") == 0)

@@ -18,7 +18,8 @@ typedef struct mcei_kvlist {
 } mcei_kvlist_t;
 
 /* Parse a description file; later duplicates override earlier ones. */
-int mcei_kv_load(mcei_kvlist_t *list, const char *path, char *err, size_t errlen);
+int mcei_kv_load(mcei_kvlist_t *list, const char *path, char *err,
+                 size_t errlen);
 int mcei_kv_set(mcei_kvlist_t *list, const char *key, const char *value,
                 const char *origin);
 mcei_kv_t *mcei_kv_find(mcei_kvlist_t *list, const char *key);
@@ -32,7 +33,7 @@ typedef enum mcei_placement {
 typedef enum mcei_privatize {
     MCEI_PRIV_AUTO = 0, /* privatise when several nodes share a process */
     MCEI_PRIV_ON = 1,
-    MCEI_PRIV_OFF = 2   /* the program declares itself reentrant */
+    MCEI_PRIV_OFF = 2 /* the program declares itself reentrant */
 } mcei_privatize_t;
 
 typedef struct mcei_config {

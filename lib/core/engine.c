@@ -76,6 +76,25 @@ static mcei_msg_t *msg_alloc(mcei_engine_t *eng)
     return m;
 }
 
+/* A message holding a copy of @p size bytes of @p buf (inline when small). */
+static mcei_msg_t *msg_with_payload(mcei_engine_t *eng, const void *buf,
+                                    size_t size)
+{
+    mcei_msg_t *m = msg_alloc(eng);
+    if (m == NULL)
+        return NULL;
+    if (size > MCEI_INLINE) {
+        if ((m->payload = malloc(size)) == NULL) {
+            mcei_msg_release(m);
+            return NULL;
+        }
+        memcpy(m->payload, buf, size);
+    } else if (size > 0) {
+        memcpy(m->w.data, buf, size);
+    }
+    return m;
+}
+
 void mcei_msg_release(mcei_msg_t *m)
 {
     free(m->payload);
@@ -236,20 +255,12 @@ int mcei_timer_at(mcei_vn_t *vn, mce_time_t t, int64_t kind,
     mcei_engine_t *eng = mcei_eng;
     mcei_msg_t *m;
     if (t < eng->window_start)
-        mcei_vn_fatal(vn, "protocol timer at %" PRIu64 " ps, before the "
-                          "window start %" PRIu64 " ps (causality)",
+        mcei_vn_fatal(vn,
+                      "protocol timer at %" PRIu64 " ps, before the "
+                      "window start %" PRIu64 " ps (causality)",
                       t, eng->window_start);
-    if ((m = msg_alloc(eng)) == NULL)
+    if ((m = msg_with_payload(eng, buf, size)) == NULL)
         return MCE_ERR_NOMEM;
-    if (size > MCEI_INLINE) {
-        if ((m->payload = malloc(size)) == NULL) {
-            mcei_msg_release(m);
-            return MCE_ERR_NOMEM;
-        }
-        memcpy(m->payload, buf, size);
-    } else if (size > 0) {
-        memcpy(m->w.data, buf, size);
-    }
     m->w.size = size;
     m->w.ts = t;
     m->w.seq = vn->timer_seq++;
@@ -293,12 +304,6 @@ mce_time_t mcei_vn_steal(mcei_vn_t *vn, mce_time_t at, mce_time_t dur)
     return end;
 }
 
-void mcei_vn_recheck(mcei_vn_t *vn, mce_time_t at)
-{
-    if (vn->state == MCEI_VN_BLOCKED && vn->ready(vn, vn->ready_arg))
-        wake(mcei_eng, vn, at);
-}
-
 /* ---- node services ------------------------------------------------------- */
 
 static uint64_t thread_cpu_ns(void)
@@ -317,10 +322,11 @@ mcei_vn_t *mcei_enter(void)
     if (eng->cfg.compute == MCE_COMPUTE_MEASURED && vn->cpu_mark != 0) {
         uint64_t now = thread_cpu_ns(), ns = now - vn->cpu_mark;
         /* host ns x 1000 ps/ns x machine/host ratio */
-        unsigned __int128 ps =
-            (unsigned __int128)ns * 1000u * eng->costs.cpu_scale_micro / 1000000u;
+        unsigned __int128 ps = (unsigned __int128)ns * 1000u *
+                               eng->costs.cpu_scale_micro / 1000000u;
         if (ps >= MCEI_TIME_INF)
-            mcei_vn_fatal(vn, "virtual clock overflow in measured compute time");
+            mcei_vn_fatal(vn,
+                          "virtual clock overflow in measured compute time");
         mcei_charge(vn, (mce_time_t)ps);
         vn->t_compute += (mce_time_t)ps;
         vn->cpu_mark = 0;
@@ -350,8 +356,9 @@ void mcei_charge(mcei_vn_t *vn, mce_time_t t)
 {
     mce_time_t c;
     if (mcei_time_add(vn->clock, t, &c) != MCE_OK)
-        mcei_vn_fatal(vn, "virtual clock overflow (clock %" PRIu64
-                          " ps + %" PRIu64 " ps)",
+        mcei_vn_fatal(vn,
+                      "virtual clock overflow (clock %" PRIu64 " ps + %" PRIu64
+                      " ps)",
                       vn->clock, t);
     vn->clock = c;
 }
@@ -421,20 +428,12 @@ int mcei_send_at(mcei_vn_t *vn, mce_time_t t, int dst, uint32_t ctx,
         return MCE_ERR_NODE;
     if (size > 0 && buf == NULL)
         return MCE_ERR_INVAL;
-    if ((m = msg_alloc(eng)) == NULL)
+    if ((m = msg_with_payload(eng, buf, size)) == NULL)
         return MCE_ERR_NOMEM;
-    if (size > MCEI_INLINE) {
-        if ((m->payload = malloc(size)) == NULL) {
-            mcei_msg_release(m);
-            return MCE_ERR_NOMEM;
-        }
-        memcpy(m->payload, buf, size);
-    } else if (size > 0) {
-        memcpy(m->w.data, buf, size);
-    }
     if (t < eng->window_start)
-        mcei_vn_fatal(vn, "protocol sent at %" PRIu64 " ps, before the window "
-                          "start %" PRIu64 " ps (causality)",
+        mcei_vn_fatal(vn,
+                      "protocol sent at %" PRIu64 " ps, before the window "
+                      "start %" PRIu64 " ps (causality)",
                       t, eng->window_start);
     m->w.ts = t;
     m->w.seq = vn->send_seq++;
@@ -500,10 +499,9 @@ void mcei_vn_exit(mcei_vn_t *vn, int status)
     abort(); /* a finished node is never resumed */
 }
 
-static void vn_vfatal(mcei_vn_t *vn, mce_time_t at, const char *fmt,
-                      va_list ap) __attribute__((noreturn));
-static void vn_vfatal(mcei_vn_t *vn, mce_time_t at, const char *fmt,
-                      va_list ap)
+static void vn_vfatal(mcei_vn_t *vn, mce_time_t at, const char *fmt, va_list ap)
+    __attribute__((noreturn));
+static void vn_vfatal(mcei_vn_t *vn, mce_time_t at, const char *fmt, va_list ap)
 {
     char msg[768], t[48];
     vsnprintf(msg, sizeof(msg), fmt, ap);
@@ -560,7 +558,8 @@ static void crash_handler(int sig, siginfo_t *si, void *uc)
 static void install_signals(void)
 {
     static const int sigs[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
-    stack_t ss = {.ss_sp = altstack, .ss_size = sizeof(altstack), .ss_flags = 0};
+    stack_t ss = {
+        .ss_sp = altstack, .ss_size = sizeof(altstack), .ss_flags = 0};
     struct sigaction sa;
     sigaltstack(&ss, NULL);
     memset(&sa, 0, sizeof(sa));
@@ -606,16 +605,16 @@ static int load_costs(mcei_engine_t *eng, char *err, size_t errlen)
     mcei_machine_t *m = &eng->machine;
     mcei_costs_t *c = &eng->costs;
     int rc;
-    if ((rc = mcei_machine_time(m, "send_overhead", 0, 0, &c->send_overhead, err,
-                                errlen)) ||
-        (rc = mcei_machine_time(m, "recv_overhead", 0, 0, &c->recv_overhead, err,
-                                errlen)) ||
+    if ((rc = mcei_machine_time(m, "send_overhead", 0, 0, &c->send_overhead,
+                                err, errlen)) ||
+        (rc = mcei_machine_time(m, "recv_overhead", 0, 0, &c->recv_overhead,
+                                err, errlen)) ||
         (rc = mcei_machine_time(m, "probe_cost", 1, 0, &c->probe_cost, err,
                                 errlen)) ||
         (rc = mcei_machine_time(m, "cycle_time", 1, 0, &c->cycle_time, err,
                                 errlen)) ||
-        (rc = mcei_machine_micro(m, "cpu_scale", 0, 1000000, &c->cpu_scale_micro,
-                                 err, errlen)))
+        (rc = mcei_machine_micro(m, "cpu_scale", 0, 1000000,
+                                 &c->cpu_scale_micro, err, errlen)))
         return rc;
     if (c->probe_cost == 0) {
         snprintf(err, errlen,
@@ -660,11 +659,10 @@ int mcei_engine_boot(int *argc, char ***argv, char **envp)
 
     if (mcei_api_resolve(&eng->personality, err, sizeof(err)) != MCE_OK)
         boot_exit(eng, 2, err);
-    rc = mcei_machine_load(&eng->machine,
-                           eng->cfg.machine ? eng->cfg.machine
-                                            : eng->personality.default_machine,
-                           eng->cfg.machine_path, &eng->cfg.overrides, err,
-                           sizeof(err));
+    rc = mcei_machine_load(
+        &eng->machine,
+        eng->cfg.machine ? eng->cfg.machine : eng->personality.default_machine,
+        eng->cfg.machine_path, &eng->cfg.overrides, err, sizeof(err));
     if (rc != MCE_OK)
         boot_exit(eng, 2, err);
     model = mcei_machine_str(&eng->machine, "network", NULL);
@@ -682,7 +680,8 @@ int mcei_engine_boot(int *argc, char ***argv, char **envp)
         boot_exit(eng, 2, msg);
     }
     {
-        const char *pname = mcei_machine_str(&eng->machine, "protocol", "native");
+        const char *pname =
+            mcei_machine_str(&eng->machine, "protocol", "native");
         if ((eng->proto = mcei_proto_lookup(pname)) == NULL) {
             snprintf(msg, sizeof(msg),
                      "machine '%s': unknown protocol '%s' (known: %s)",
@@ -918,7 +917,6 @@ static int finish(mcei_engine_t *eng)
                 dig[r[i].node] = r[i].digest;
             if (r[i].clock > tmax)
                 tmax = r[i].clock;
-
         }
         for (int i = 0; i < eng->nodes && dig != NULL; i++)
             d = mcei_mix64(d, dig[i]);
@@ -935,7 +933,8 @@ static int finish(mcei_engine_t *eng)
             getrusage(RUSAGE_SELF, &ru);
             clock_gettime(CLOCK_MONOTONIC, &now);
             printf("mcemu: rank 0: windows=%" PRIu64 " deliveries=%" PRIu64
-                   " context_switches=%" PRIu64 " wall_s=%.6f peak_rss_kib=%ld\n",
+                   " context_switches=%" PRIu64
+                   " wall_s=%.6f peak_rss_kib=%ld\n",
                    eng->windows, eng->msgs_total, eng->switches,
                    (double)(now.tv_sec - eng->wall_start.tv_sec) +
                        1e-9 * (double)(now.tv_nsec - eng->wall_start.tv_nsec),

@@ -30,18 +30,18 @@ typedef struct mcei_msgq {
 } mcei_msgq_t;
 
 struct mcei_vn {
-    int id;                 /* global node number */
-    int local;              /* index on this rank (privatisation slot) */
+    int id;    /* global node number */
+    int local; /* index on this rank (privatisation slot) */
     mcei_vn_state_t state;
     mce_time_t clock;
     uint64_t send_seq;
     uint64_t timer_seq;
-    uint64_t nglobal;       /* personality's count of global operations */
-    mce_time_t runq_key;    /* clock when queued: never above the clock */
-    mce_time_t busy_until;  /* end of the last protocol handler's CPU use */
+    uint64_t nglobal;      /* personality's count of global operations */
+    mce_time_t runq_key;   /* clock when queued: never above the clock */
+    mce_time_t busy_until; /* end of the last protocol handler's CPU use */
     mcei_fiber_t fiber;
-    mcei_msgq_t arrivals;   /* delivered, not yet processed in node time */
-    mcei_msgq_t inbox;      /* processed, matchable */
+    mcei_msgq_t arrivals; /* delivered, not yet processed in node time */
+    mcei_msgq_t inbox;    /* processed, matchable */
     size_t runq_pos;
     int in_runq;
     /* wait state, for blocking and for the deadlock report */
@@ -58,10 +58,10 @@ struct mcei_vn {
     int exit_status;
     int trace_on;
     int trace_depth;
-    uint64_t cpu_mark;      /* measured mode: host CPU ns at last return */
+    uint64_t cpu_mark; /* measured mode: host CPU ns at last return */
     char **argv;
-    void *proto;            /* machine protocol per-node state */
-    const char *api_call;   /* personality call in progress (tracing) */
+    void *proto;          /* machine protocol per-node state */
+    const char *api_call; /* personality call in progress (tracing) */
     mce_time_t api_t0;
 };
 
@@ -116,13 +116,13 @@ struct mcei_engine {
     mcei_costs_t costs;
     int rank, nranks, nodes, nlocal;
     int use_mpi;
-    mcei_vn_t *vns;         /* nlocal entries */
+    mcei_vn_t *vns; /* nlocal entries */
     mcei_vn_t *current;
     mcei_fiber_t sched;
-    mcei_heap_t runq;       /* runnable nodes by (clock, id) */
-    mcei_heap_t timers;     /* local timers beyond the current horizon */
+    mcei_heap_t runq;   /* runnable nodes by (clock, id) */
+    mcei_heap_t timers; /* local timers beyond the current horizon */
     mce_time_t window_start, horizon, lookahead;
-    mcei_msg_t **inj;       /* this window's injections */
+    mcei_msg_t **inj; /* this window's injections */
     size_t ninj, capinj;
     mcei_msg_t *free_msgs;
     int user_argc;
@@ -131,7 +131,7 @@ struct mcei_engine {
     uint64_t windows, msgs_total, switches;
     struct timespec wall_start;
     mcei_personality_t personality;
-    void *proto_state;      /* the machine protocol's global state */
+    void *proto_state; /* the machine protocol's global state */
     void (*on_resume)(mcei_vn_t *vn);
 };
 
@@ -190,9 +190,7 @@ void mcei_vn_memory(mcei_vn_t *vn);
  * once earlier handlers finish; the time is stolen from the user program
  * if that was computing.  Returns when the handler ends. */
 mce_time_t mcei_vn_steal(mcei_vn_t *vn, mce_time_t at, mce_time_t dur);
-/* Re-check a blocked node's wait condition after node-local state changed
- * outside an arrival (e.g. a protocol completion at time @p at). */
-void mcei_vn_recheck(mcei_vn_t *vn, mce_time_t at);
+
 /* First inbox message matching (src, type, ctx); -1 wildcards. */
 mcei_msg_t *mcei_match(mcei_vn_t *vn, int src, int64_t type, uint32_t ctx);
 /* Remove a message from the inbox and release it. */

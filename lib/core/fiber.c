@@ -80,7 +80,6 @@ void mcei_ctx_switch(void **save_sp, void *new_sp);
 void mcei_ctx_trampoline(void);
 #endif
 
-
 static void fiber_entry(void *arg)
 {
     mcei_fiber_t *f = arg;
@@ -154,12 +153,12 @@ int mcei_fiber_create(mcei_fiber_t *f, size_t stack_size, mcei_fiber_fn fn,
         __asm__ volatile("stmxcsr %0" : "=m"(csr[0]));
         __asm__ volatile("fnstcw %0" : "=m"(csr[1]));
         *--sp = (uint64_t)(uintptr_t)mcei_ctx_trampoline;
-        *--sp = 0;                             /* rbp */
-        *--sp = 0;                             /* rbx */
+        *--sp = 0;                                /* rbp */
+        *--sp = 0;                                /* rbx */
         *--sp = (uint64_t)(uintptr_t)fiber_entry; /* r12 */
-        *--sp = (uint64_t)(uintptr_t)f;        /* r13 */
-        *--sp = 0;                             /* r14 */
-        *--sp = 0;                             /* r15 */
+        *--sp = (uint64_t)(uintptr_t)f;           /* r13 */
+        *--sp = 0;                                /* r14 */
+        *--sp = 0;                                /* r15 */
         --sp;
         memcpy(sp, csr, sizeof(csr));
         f->sp = sp;

@@ -7,9 +7,9 @@
 typedef void (*mcei_fiber_fn)(void *arg);
 
 typedef struct mcei_fiber {
-    void *sp;          /* saved stack pointer (assembly switch) */
-    void *uctx;        /* ucontext_t when the portable switch is used */
-    char *map;         /* whole mapping: guard + stack */
+    void *sp;   /* saved stack pointer (assembly switch) */
+    void *uctx; /* ucontext_t when the portable switch is used */
+    char *map;  /* whole mapping: guard + stack */
     size_t map_len;
     size_t guard_len;
     mcei_fiber_fn fn;

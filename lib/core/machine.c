@@ -53,8 +53,8 @@ static int resolve(const char *name, const char *search_path, char *out,
             snprintf(out, outlen, "%s", name);
             return MCE_OK;
         }
-        snprintf(err, errlen, "machine description '%s' not found or unreadable",
-                 name);
+        snprintf(err, errlen,
+                 "machine description '%s' not found or unreadable", name);
         return MCE_ERR_MACHINE;
     }
     if (!valid_name(name)) {
@@ -93,8 +93,8 @@ static int load_rec(mcei_machine_t *m, const char *name, const char *search,
     int rc;
 
     if (depth > 8) {
-        snprintf(err, errlen, "machine '%s': 'inherit' chain too deep (a loop?)",
-                 name);
+        snprintf(err, errlen,
+                 "machine '%s': 'inherit' chain too deep (a loop?)", name);
         return MCE_ERR_MACHINE;
     }
     if ((rc = resolve(name, search, path, sizeof(path), err, errlen)) != MCE_OK)
@@ -126,8 +126,8 @@ static int load_rec(mcei_machine_t *m, const char *name, const char *search,
         b = b ? b + 1 : path;
         /* A variant without a name of its own is named after its file. */
         if ((m->path = strdup(path)) == NULL ||
-            (m->name = nm ? strdup(nm->value) : strndup(b, strcspn(b, ".")))
-                == NULL)
+            (m->name = nm ? strdup(nm->value) : strndup(b, strcspn(b, "."))) ==
+                NULL)
             rc = MCE_ERR_NOMEM;
     }
     mcei_kv_free(&kv);
@@ -179,7 +179,8 @@ void mcei_machine_free(mcei_machine_t *m)
     memset(m, 0, sizeof(*m));
 }
 
-const char *mcei_machine_str(mcei_machine_t *m, const char *key, const char *def)
+const char *mcei_machine_str(mcei_machine_t *m, const char *key,
+                             const char *def)
 {
     mcei_kv_t *kv = mcei_kv_find(&m->kv, key);
     if (kv == NULL)
@@ -204,7 +205,8 @@ static int get_num(mcei_machine_t *m, const char *key, int required,
     uint64_t v;
     if (kv == NULL) {
         if (required) {
-            snprintf(err, errlen, "machine '%s' (%s): required key '%s' missing",
+            snprintf(err, errlen,
+                     "machine '%s' (%s): required key '%s' missing",
                      m->name ? m->name : "?", m->path ? m->path : "?", key);
             return MCE_ERR_MACHINE;
         }

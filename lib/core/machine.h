@@ -5,8 +5,8 @@
 #include "conf.h"
 
 typedef struct mcei_machine {
-    char *name;    /* "name" key, or the file's base name */
-    char *path;    /* file it was loaded from */
+    char *name; /* "name" key, or the file's base name */
+    char *path; /* file it was loaded from */
     mcei_kvlist_t kv;
 } mcei_machine_t;
 
@@ -24,7 +24,8 @@ void mcei_machine_free(mcei_machine_t *m);
 /* Typed getters.  A missing key gives the default when @p required is 0,
  * else MCE_ERR_MACHINE with a message in err.  Keys read are marked used. */
 int mcei_machine_time(mcei_machine_t *m, const char *key, int required,
-                      mce_time_t def, mce_time_t *out, char *err, size_t errlen);
+                      mce_time_t def, mce_time_t *out, char *err,
+                      size_t errlen);
 int mcei_machine_u64(mcei_machine_t *m, const char *key, int required,
                      uint64_t def, uint64_t *out, char *err, size_t errlen);
 int mcei_machine_micro(mcei_machine_t *m, const char *key, int required,

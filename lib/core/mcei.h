@@ -18,9 +18,9 @@
 #endif
 #endif
 
-#define MCEI_HIDDEN __attribute__((visibility("hidden")))
-#define MCEI_LIKELY(x) __builtin_expect(!!(x), 1)
-#define MCEI_UNLIKELY(x) __builtin_expect(!!(x), 0)
+#define MCEI_HIDDEN        __attribute__((visibility("hidden")))
+#define MCEI_LIKELY(x)     __builtin_expect(!!(x), 1)
+#define MCEI_UNLIKELY(x)   __builtin_expect(!!(x), 0)
 #define MCEI_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 /* "Never" in virtual time. */
@@ -33,7 +33,8 @@ void mcei_vlog(const char *fmt, va_list ap);
 void mcei_fatal(const char *fmt, ...)
     __attribute__((format(printf, 1, 2), noreturn));
 
-/* Overflow-checked clock arithmetic: MCE_OK or MCE_ERR_OVERFLOW, *out set only on success. */
+/* Overflow-checked clock arithmetic: MCE_OK or MCE_ERR_OVERFLOW, *out set only
+ * on success. */
 static inline int mcei_time_add(mce_time_t a, mce_time_t b, mce_time_t *out)
 {
     mce_time_t r;

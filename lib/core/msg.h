@@ -18,14 +18,14 @@ enum {
 
 /* Fixed-size descriptor exchanged between ranks. */
 typedef struct mcei_wire {
-    mce_time_t ts;    /* virtual send time */
-    uint64_t seq;     /* per-source-node send sequence */
-    uint64_t size;    /* payload bytes */
+    mce_time_t ts; /* virtual send time */
+    uint64_t seq;  /* per-source-node send sequence */
+    uint64_t size; /* payload bytes */
     int64_t type;
     int32_t src, dst;
     uint32_t ctx;
     uint32_t flags;
-    uint64_t aux[2];  /* for machine protocols */
+    uint64_t aux[2]; /* for machine protocols */
     uint8_t data[MCEI_INLINE];
 } mcei_wire_t;
 
@@ -33,10 +33,10 @@ typedef struct mcei_msg mcei_msg_t;
 struct mcei_msg {
     mcei_wire_t w;
     mce_time_t arrival;
-    void *payload;            /* NULL when size <= MCEI_INLINE */
-    mcei_msg_t *prev, *next;  /* queue links */
-    void *net_state;          /* owned by the network model */
-    void *cookie;             /* owned by the machine protocol (local) */
+    void *payload;           /* NULL when size <= MCEI_INLINE */
+    mcei_msg_t *prev, *next; /* queue links */
+    void *net_state;         /* owned by the network model */
+    void *cookie;            /* owned by the machine protocol (local) */
 };
 
 static inline const void *mcei_msg_data(const mcei_msg_t *m)

@@ -82,8 +82,8 @@ int mcei_priv_probe(mcei_priv_info_t *info)
         return MCE_ERR_NOT_FOUND;
     info->start = c.start;
     info->len = c.end - c.start;
-    info->method = info->len <= MCEI_PRIV_COPY_MAX ? MCEI_PRIV_COPY
-                                                   : MCEI_PRIV_MMAP;
+    info->method =
+        info->len <= MCEI_PRIV_COPY_MAX ? MCEI_PRIV_COPY : MCEI_PRIV_MMAP;
     return MCE_OK;
 }
 
@@ -116,10 +116,11 @@ int mcei_priv_init(size_t slots, char *err, size_t errlen)
     if (info.method == MCEI_PRIV_COPY) {
         priv.copies = malloc(total ? total : 1);
         if (priv.copies == NULL) {
-            snprintf(err, errlen,
-                     "privatisation: cannot allocate %zu copies of the %zu-byte "
-                     "data segment",
-                     slots, info.len);
+            snprintf(
+                err, errlen,
+                "privatisation: cannot allocate %zu copies of the %zu-byte "
+                "data segment",
+                slots, info.len);
             return MCE_ERR_NOMEM;
         }
         for (size_t s = 0; s < slots; s++)
@@ -127,14 +128,14 @@ int mcei_priv_init(size_t slots, char *err, size_t errlen)
     } else {
         int fd = memfd_create("mcemu-globals", MFD_CLOEXEC);
         if (fd < 0 || ftruncate(fd, (off_t)total) != 0) {
-            snprintf(err, errlen, "privatisation: memfd of %zu bytes: %s", total,
-                     strerror(errno));
+            snprintf(err, errlen, "privatisation: memfd of %zu bytes: %s",
+                     total, strerror(errno));
             if (fd >= 0)
                 close(fd);
             return MCE_ERR_NOMEM;
         }
-        char *all = mmap(NULL, total, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
-                         0);
+        char *all =
+            mmap(NULL, total, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
         if (all == MAP_FAILED) {
             snprintf(err, errlen, "privatisation: mapping %zu bytes: %s", total,
                      strerror(errno));
@@ -146,7 +147,8 @@ int mcei_priv_init(size_t slots, char *err, size_t errlen)
         munmap(all, total);
         if (mmap((void *)info.start, info.len, PROT_READ | PROT_WRITE,
                  MAP_SHARED | MAP_FIXED, fd, 0) == MAP_FAILED) {
-            snprintf(err, errlen, "privatisation: remapping the data segment: %s",
+            snprintf(err, errlen,
+                     "privatisation: remapping the data segment: %s",
                      strerror(errno));
             close(fd);
             return MCE_ERR_IO;

@@ -7,7 +7,7 @@
 typedef struct mcei_priv_info {
     uintptr_t start; /* writable data of the main executable */
     size_t len;
-    int method;      /* MCEI_PRIV_COPY or MCEI_PRIV_MMAP */
+    int method; /* MCEI_PRIV_COPY or MCEI_PRIV_MMAP */
 } mcei_priv_info_t;
 
 #define MCEI_PRIV_COPY 1 /* swap contents with memcpy: small segments */

@@ -166,10 +166,23 @@ int mcei_parse_size(const char *s, uint64_t *out)
         return rc;
     p = skip_space(p);
     switch (*p) {
-    case 'k': case 'K': unit = 1ULL << 10; p++; break;
-    case 'm': case 'M': unit = 1ULL << 20; p++; break;
-    case 'g': case 'G': unit = 1ULL << 30; p++; break;
-    default: break;
+    case 'k':
+    case 'K':
+        unit = 1ULL << 10;
+        p++;
+        break;
+    case 'm':
+    case 'M':
+        unit = 1ULL << 20;
+        p++;
+        break;
+    case 'g':
+    case 'G':
+        unit = 1ULL << 30;
+        p++;
+        break;
+    default:
+        break;
     }
     if (unit != 1 && (*p == 'i' || *p == 'I'))
         p++;

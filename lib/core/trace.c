@@ -14,11 +14,6 @@
 
 static FILE *tf;
 
-int mcei_trace_active(void)
-{
-    return tf != NULL;
-}
-
 static const char *us(mce_time_t t, char *buf, size_t len)
 {
     snprintf(buf, len, "%" PRIu64 ".%06" PRIu64, t / MCE_US, t % MCE_US);
@@ -63,12 +58,13 @@ int mcei_trace_open(mcei_engine_t *eng, char *err, size_t errlen)
         return MCE_ERR_IO;
     }
     for (int i = 0; i < eng->nlocal; i++)
-        fprintf(tf,
-                ",\n{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":0,\"tid\":%d,"
-                "\"args\":{\"name\":\"node %d\"}}"
-                ",\n{\"ph\":\"M\",\"name\":\"thread_sort_index\",\"pid\":0,"
-                "\"tid\":%d,\"args\":{\"sort_index\":%d}}",
-                eng->vns[i].id, eng->vns[i].id, eng->vns[i].id, eng->vns[i].id);
+        fprintf(
+            tf,
+            ",\n{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":0,\"tid\":%d,"
+            "\"args\":{\"name\":\"node %d\"}}"
+            ",\n{\"ph\":\"M\",\"name\":\"thread_sort_index\",\"pid\":0,"
+            "\"tid\":%d,\"args\":{\"sort_index\":%d}}",
+            eng->vns[i].id, eng->vns[i].id, eng->vns[i].id, eng->vns[i].id);
     return MCE_OK;
 }
 
@@ -83,12 +79,13 @@ void mcei_trace_send(mcei_vn_t *vn, const mcei_msg_t *m, mce_time_t t0,
     char a[32], b[32];
     if (!on(vn))
         return;
-    fprintf(tf,
-            ",\n{\"ph\":\"X\",\"name\":\"send\",\"cat\":\"msg\",\"pid\":0,"
-            "\"tid\":%d,\"ts\":%s,\"dur\":%s,\"args\":{\"dst\":%d,\"type\":%" PRId64
-            ",\"bytes\":%" PRIu64 ",\"seq\":%" PRIu64 "}}",
-            vn->id, us(t0, a, sizeof(a)), us(t1 - t0, b, sizeof(b)), m->w.dst,
-            m->w.type, m->w.size, m->w.seq);
+    fprintf(
+        tf,
+        ",\n{\"ph\":\"X\",\"name\":\"send\",\"cat\":\"msg\",\"pid\":0,"
+        "\"tid\":%d,\"ts\":%s,\"dur\":%s,\"args\":{\"dst\":%d,\"type\":%" PRId64
+        ",\"bytes\":%" PRIu64 ",\"seq\":%" PRIu64 "}}",
+        vn->id, us(t0, a, sizeof(a)), us(t1 - t0, b, sizeof(b)), m->w.dst,
+        m->w.type, m->w.size, m->w.seq);
     fprintf(tf,
             ",\n{\"ph\":\"s\",\"name\":\"msg\",\"cat\":\"msg\",\"pid\":0,"
             "\"tid\":%d,\"ts\":%s,\"id\":\"%d.%" PRIu64 "\"}",
@@ -101,13 +98,14 @@ void mcei_trace_recv(mcei_vn_t *vn, const mcei_msg_t *m, const char *call,
     char a[32], b[32], c[32], d[32];
     if (!on(vn))
         return;
-    fprintf(tf,
-            ",\n{\"ph\":\"X\",\"name\":\"%s\",\"cat\":\"msg\",\"pid\":0,"
-            "\"tid\":%d,\"ts\":%s,\"dur\":%s,\"args\":{\"src\":%d,\"type\":%" PRId64
-            ",\"bytes\":%" PRIu64 ",\"sent\":%s,\"arrived\":%s}}",
-            call, vn->id, us(t0, a, sizeof(a)), us(t1 - t0, b, sizeof(b)),
-            m->w.src, m->w.type, m->w.size, us(m->w.ts, c, sizeof(c)),
-            us(m->arrival, d, sizeof(d)));
+    fprintf(
+        tf,
+        ",\n{\"ph\":\"X\",\"name\":\"%s\",\"cat\":\"msg\",\"pid\":0,"
+        "\"tid\":%d,\"ts\":%s,\"dur\":%s,\"args\":{\"src\":%d,\"type\":%" PRId64
+        ",\"bytes\":%" PRIu64 ",\"sent\":%s,\"arrived\":%s}}",
+        call, vn->id, us(t0, a, sizeof(a)), us(t1 - t0, b, sizeof(b)), m->w.src,
+        m->w.type, m->w.size, us(m->w.ts, c, sizeof(c)),
+        us(m->arrival, d, sizeof(d)));
     fprintf(tf,
             ",\n{\"ph\":\"f\",\"bp\":\"e\",\"name\":\"msg\",\"cat\":\"msg\","
             "\"pid\":0,\"tid\":%d,\"ts\":%s,\"id\":\"%d.%" PRIu64 "\"}",
@@ -162,7 +160,8 @@ int mcei_trace_close(mcei_engine_t *eng)
             rc = MCE_ERR_IO;
             out = fopen("/dev/null", "w");
         }
-        fprintf(out, "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"machine\":\"");
+        fprintf(out,
+                "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"machine\":\"");
         {
             FILE *save = tf;
             tf = out;

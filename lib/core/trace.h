@@ -7,7 +7,6 @@
 int mcei_trace_open(mcei_engine_t *eng, char *err, size_t errlen);
 /* Merge every rank's events into the trace file (collective). */
 int mcei_trace_close(mcei_engine_t *eng);
-int mcei_trace_active(void);
 void mcei_trace_send(mcei_vn_t *vn, const mcei_msg_t *m, mce_time_t t0,
                      mce_time_t t1);
 void mcei_trace_recv(mcei_vn_t *vn, const mcei_msg_t *m, const char *call,

@@ -13,7 +13,7 @@ static int my_rank, n_ranks;
 static MPI_Datatype wire_type = MPI_DATATYPE_NULL;
 
 #define TAG_PAYLOAD 7
-#define TAG_STREAM 8
+#define TAG_STREAM  8
 /* Payloads are sent in pieces MPI's int counts can express. */
 #define CHUNK ((size_t)1 << 30)
 
@@ -101,7 +101,6 @@ static int post_chunks(reqvec_t *v, void *buf, size_t size, int peer, int send)
     }
     return MCE_OK;
 }
-
 
 int mcei_transport_window(mcei_engine_t *eng, const mcei_window_info_t *mine,
                           mcei_window_info_t *global, mcei_msg_t ***all,

@@ -7,10 +7,10 @@
 
 /* Per-rank window summary, combined over all ranks. */
 typedef struct mcei_window_info {
-    uint64_t ninj;     /* injections this window (sum) */
-    uint64_t next;     /* earliest runnable node clock (min) */
-    uint64_t blocked;  /* blocked nodes (sum) */
-    uint64_t done;     /* finished nodes (sum) */
+    uint64_t ninj;    /* injections this window (sum) */
+    uint64_t next;    /* earliest runnable node clock (min) */
+    uint64_t blocked; /* blocked nodes (sum) */
+    uint64_t done;    /* finished nodes (sum) */
 } mcei_window_info_t;
 
 /* Start MPI when launched by mpirun/srun (detected from the launcher's

@@ -28,7 +28,12 @@
 #include "../core/net.h"
 
 enum { LEG_SHORT, LEG_FORCED, LEG_PROBE, LEG_REQUEST, LEG_DATA };
-enum { EV_END = 0, EV_SENDFREE = 1, EV_SENT = 2, EV_REQ = 3 }; /* same-time order */
+enum {
+    EV_END = 0,
+    EV_SENDFREE = 1,
+    EV_SENT = 2,
+    EV_REQ = 3
+}; /* same-time order */
 
 #define MAXRES 40
 
@@ -55,7 +60,7 @@ typedef struct ipsc {
     int nodes, dim;
     unsigned char *busy; /* resources: ports then links */
     mcei_heap_t events;
-    leg_t *waiting;      /* by (request time, source, sequence, leg) */
+    leg_t *waiting; /* by (request time, source, sequence, leg) */
     size_t in_flight;
 } ipsc_t;
 
@@ -180,8 +185,8 @@ static int try_start(ipsc_t *st, mce_time_t now)
             return MCE_ERR_NOMEM;
         if (l->kind == LEG_SHORT) {
             /* The sender returns before the message is delivered. */
-            mce_time_t ret = now + (st->s - st->start_up) +
-                             l->msg->w.size * st->a;
+            mce_time_t ret =
+                now + (st->s - st->start_up) + l->msg->w.size * st->a;
             if (push_event(st, ret, EV_SENT, NULL, l->msg) != MCE_OK)
                 return MCE_ERR_NOMEM;
         }
@@ -269,8 +274,8 @@ static int ipsc_init(mcei_net_t *net, mcei_machine_t *m, char *err,
         (rc = mcei_machine_time(m, "ipsc.s", 1, 0, &st->s, err, errlen)) ||
         (rc = mcei_machine_time(m, "ipsc.start_up", 1, 0, &st->start_up, err,
                                 errlen)) ||
-        (rc = mcei_machine_time(m, "ipsc.hop_setup", 0, 0, &st->hop_setup,
-                                err, errlen)) ||
+        (rc = mcei_machine_time(m, "ipsc.hop_setup", 0, 0, &st->hop_setup, err,
+                                errlen)) ||
         (rc = mcei_machine_u64(m, "ipsc.short_max", 1, 0, &st->short_max, err,
                                errlen)))
         goto fail;

@@ -82,7 +82,8 @@ int main(int argc, char **argv)
     long ps = (long)((end - start) % 1000);
     long work[2];
     long both[2] = {e, ps};
-    if (strncmp(op, "send", 4) == 0 || strncmp(op, "shift", 5) == 0 || me <= 1) {
+    if (strncmp(op, "send", 4) == 0 || strncmp(op, "shift", 5) == 0 ||
+        me <= 1) {
         /* fall through */
     } else {
         both[0] = 0;

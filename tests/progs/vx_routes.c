@@ -12,7 +12,7 @@
 #define CHECK(cond, ...)                                                       \
     do {                                                                       \
         if (!(cond)) {                                                         \
-            printf("vx_routes: node %d: ", me);                               \
+            printf("vx_routes: node %d: ", me);                                \
             printf(__VA_ARGS__);                                               \
             printf("\n");                                                      \
             return 1;                                                          \

@@ -224,8 +224,8 @@ static long send_checks(mcei_vn_t *vn, int under, const char *call, long type,
 }
 
 static long recv_checks(mcei_vn_t *vn, int under, const char *call,
-                        long typesel, const void *buf, long count,
-                        long nodesel, long ptypesel)
+                        long typesel, const void *buf, long count, long nodesel,
+                        long ptypesel)
 {
     if (bad_sel(typesel))
         return nx_fail(vn, under, call, EINVAL, "type selector %ld invalid",
@@ -262,8 +262,8 @@ static long do_isend(int under, const char *call, long type, const void *buf,
         return -1;
     if (send_checks(vn, under, call, type, buf, count, node, 0) < 0)
         return -1;
-    if ((rc = mcei_nx_isend(vn, MCEI_CTX_USER, type, buf, count, node, ptype,
-                            h, &id)) != MCE_OK)
+    if ((rc = mcei_nx_isend(vn, MCEI_CTX_USER, type, buf, count, node, ptype, h,
+                            &id)) != MCE_OK)
         return status_fail(vn, under, call, rc);
     return leave(vn, id);
 }
@@ -415,7 +415,8 @@ static long do_probex(int under, const char *call, int block, long typesel,
     return leave(vn, found);
 }
 
-/* Exported pairs ------------------------------------------------------------ */
+/* Exported pairs ------------------------------------------------------------
+ */
 
 MCE_EXPORT long mce_nx_csend(long t, const void *b, long c, long n, long p)
 {
@@ -579,9 +580,8 @@ MCE_EXPORT long mce_nx__iprobex(long t, long n, long p, long info[])
     return do_probex(1, "iprobex", 0, t, n, p, info);
 }
 
-static long do_sendrecv(int under, int wait, long type, const void *sb,
-                        long sc, long node, long ptype, long typesel, void *rb,
-                        long rc_)
+static long do_sendrecv(int under, int wait, long type, const void *sb, long sc,
+                        long node, long ptype, long typesel, void *rb, long rc_)
 {
     const char *call = wait ? "csendrecv" : "isendrecv";
     mcei_vn_t *vn = enter(call);
@@ -648,7 +648,8 @@ MCE_EXPORT long mce_nx__masktrap(long s)
     return do_masktrap(1, s);
 }
 
-/* ---- global operations ---------------------------------------------------- */
+/* ---- global operations ----------------------------------------------------
+ */
 
 /* Each global operation has its own message types in the system context,
  * numbered by the node's count of global operations (every node calls
@@ -658,12 +659,11 @@ static long gtype(mcei_vn_t *vn, int phase)
     return ((long)(vn->nglobal & 0xfffff) << 8) | (long)phase;
 }
 
-static int sys_send(mcei_vn_t *vn, long type, const void *buf, long n,
-                    int dst)
+static int sys_send(mcei_vn_t *vn, long type, const void *buf, long n, int dst)
 {
     long id;
-    int rc = mcei_nx_isend(vn, MCEI_CTX_SYSTEM, type, buf, n, dst, 0, NULL,
-                           &id);
+    int rc =
+        mcei_nx_isend(vn, MCEI_CTX_SYSTEM, type, buf, n, dst, 0, NULL, &id);
     return rc == MCE_OK ? mcei_nx_wait(vn, id, NULL) : rc;
 }
 
@@ -848,15 +848,19 @@ static void c_user(void *x, const void *y, long n, void *arg)
 static long do_gopf(int under, void *x, long xlen, void *work,
                     long (*f)(void *, void *))
 {
-    if (f == NULL) {
+    if (f == NULL || xlen <= 0) {
         mcei_vn_t *vn = enter("gopf");
         if (vn == NULL)
             return -1;
-        return nx_fail(vn, under, "gopf", EINVAL, "NULL function");
+        return nx_fail(vn, under, "gopf", EINVAL,
+                       f == NULL ? "NULL function"
+                                 : "operand length %ld is not positive",
+                       xlen);
     }
     return do_gop(under, "gopf", x, 1, work, (size_t)xlen, c_user,
                   (void *)(uintptr_t)f);
 }
+
 MCE_EXPORT long mce_nx_gopf(void *x, long xlen, void *work,
                             long (*f)(void *, void *))
 {
@@ -1000,8 +1004,8 @@ static long do_gsendx(int under, long type, const void *x, long n,
     if (vn == NULL)
         return -1;
     if (nn < 0 || (nn > 0 && nodes == NULL))
-        return nx_fail(vn, under, "gsendx", EINVAL,
-                       "node list of %ld entries", nn);
+        return nx_fail(vn, under, "gsendx", EINVAL, "node list of %ld entries",
+                       nn);
     for (long i = 0; i < nn; i++)
         if (send_checks(vn, under, "gsendx", type, x, n, nodes[i], 0) < 0)
             return -1;
@@ -1018,8 +1022,8 @@ static long do_gsendx(int under, long type, const void *x, long n,
     free(ids);
     return leave(vn, 0);
 }
-MCE_EXPORT long mce_nx_gsendx(long t, const void *x, long n,
-                              const long nodes[], long nn)
+MCE_EXPORT long mce_nx_gsendx(long t, const void *x, long n, const long nodes[],
+                              long nn)
 {
     return do_gsendx(0, t, x, n, nodes, nn);
 }

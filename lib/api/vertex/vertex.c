@@ -28,10 +28,9 @@ static mcei_vn_t *enter(const char *call, const mcei_ncube_costs_t **c)
     return vn;
 }
 
-static int fail(mcei_vn_t *vn, const char *call, int code, const char *fmt,
-                ...) __attribute__((format(printf, 4, 5)));
-static int fail(mcei_vn_t *vn, const char *call, int code, const char *fmt,
-                ...)
+static int fail(mcei_vn_t *vn, const char *call, int code, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static int fail(mcei_vn_t *vn, const char *call, int code, const char *fmt, ...)
 {
     char msg[256];
     va_list ap;
@@ -196,8 +195,7 @@ MCE_EXPORT int mce_vx_send(const void *buf, int nbytes, int dest, int type,
     if (vn == NULL)
         return VX_EINVAL;
     if (nbytes < 0 || (nbytes > 0 && buf == NULL) || flag == NULL)
-        return fail(vn, "send", VX_EINVAL, "invalid length %d or flag",
-                    nbytes);
+        return fail(vn, "send", VX_EINVAL, "invalid length %d or flag", nbytes);
     if (dest < 0 || dest >= mcei_eng->nodes)
         return fail(vn, "send", VX_ENODE, "destination %d out of range", dest);
     if (type < 0 || type > VX_TYPE_MAX)
@@ -243,8 +241,8 @@ MCE_EXPORT int mce_vx_bcast(const void *buf, int nbytes, int mask, int type,
                     nbytes);
     if (type < 0 || type > VX_TYPE_MAX)
         return fail(vn, "bcast", VX_EINVAL, "type %d is not 16-bit", type);
-    rc = mcei_ncube_bcast(vn, buf, (uint32_t)nbytes, (unsigned)mask, type,
-                          flag);
+    rc =
+        mcei_ncube_bcast(vn, buf, (uint32_t)nbytes, (unsigned)mask, type, flag);
     if (rc == MCE_ERR_NODE)
         return fail(vn, "bcast", VX_ENOTNN,
                     "mask 0x%x names no dimension or one beyond the cube's %d",
@@ -266,8 +264,10 @@ MCE_EXPORT int mce_vx_chanmode(int neighbour, int mode)
     if (vn == NULL)
         return VX_EINVAL;
     if (mode != VX_STANDARD && mode != VX_EXTENDED)
-        return fail(vn, "chanmode", VX_EINVAL, "mode %d is neither standard "
-                                               "nor extended", mode);
+        return fail(vn, "chanmode", VX_EINVAL,
+                    "mode %d is neither standard "
+                    "nor extended",
+                    mode);
     if (neighbour < 0 || neighbour >= mcei_eng->nodes ||
         mcei_ncube_chanmode(vn, neighbour, mode) != MCE_OK)
         return fail(vn, "chanmode", VX_ENOTNN,

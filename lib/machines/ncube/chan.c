@@ -52,8 +52,8 @@ mcei_vx_action_t mcei_vx_chan_ack(mcei_vx_chan_t *c, int *bad)
     return MCEI_VX_START_DMA;
 }
 
-mcei_vx_action_t mcei_vx_chan_dma_done(mcei_vx_chan_t *c,
-                                       mcei_vx_item_t **done, int *bad)
+mcei_vx_action_t mcei_vx_chan_dma_done(mcei_vx_chan_t *c, mcei_vx_item_t **done,
+                                       int *bad)
 {
     if (c->state != MCEI_VX_DMA) {
         *bad = 1;
@@ -68,6 +68,7 @@ mce_time_t mcei_vx_chan_wire(mcei_vx_chan_t *c, mce_time_t t, mce_time_t dur)
 {
     mce_time_t start = t > c->free_at ? t : c->free_at;
     if (mcei_time_add(start, dur, &c->free_at) != MCE_OK)
-        c->free_at = MCEI_TIME_INF - 1; /* saturate: the clock check fails later */
+        c->free_at =
+            MCEI_TIME_INF - 1; /* saturate: the clock check fails later */
     return start;
 }

@@ -21,8 +21,8 @@ typedef enum mcei_vx_chan_state {
 
 typedef enum mcei_vx_action {
     MCEI_VX_NONE = 0,
-    MCEI_VX_SEND_LEN = 1,  /* send the length request of chan->current */
-    MCEI_VX_START_DMA = 2  /* transfer chan->current */
+    MCEI_VX_SEND_LEN = 1, /* send the length request of chan->current */
+    MCEI_VX_START_DMA = 2 /* transfer chan->current */
 } mcei_vx_action_t;
 
 typedef struct mcei_vx_item mcei_vx_item_t;
@@ -36,7 +36,7 @@ typedef struct mcei_vx_chan {
     mcei_vx_item_t *current;
     mcei_vx_item_t *head, *tail; /* waiting for the channel */
     size_t queued;
-    mce_time_t free_at;          /* wire busy until */
+    mce_time_t free_at; /* wire busy until */
 } mcei_vx_chan_t;
 
 void mcei_vx_chan_init(mcei_vx_chan_t *c);
@@ -47,8 +47,8 @@ mcei_vx_action_t mcei_vx_chan_submit(mcei_vx_chan_t *c, mcei_vx_item_t *it);
 mcei_vx_action_t mcei_vx_chan_ack(mcei_vx_chan_t *c, int *bad);
 /* The end-of-DMA interrupt: *done is the finished message; the next one,
  * if any, becomes current. */
-mcei_vx_action_t mcei_vx_chan_dma_done(mcei_vx_chan_t *c,
-                                       mcei_vx_item_t **done, int *bad);
+mcei_vx_action_t mcei_vx_chan_dma_done(mcei_vx_chan_t *c, mcei_vx_item_t **done,
+                                       int *bad);
 /* Reserve the wire for @p dur from @p t at the earliest; returns start. */
 mce_time_t mcei_vx_chan_wire(mcei_vx_chan_t *c, mce_time_t t, mce_time_t dur);
 

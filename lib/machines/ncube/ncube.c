@@ -111,13 +111,13 @@ static void *dup_bytes(const void *p, uint32_t n)
     return d;
 }
 
-static void send_ctl(mcei_vn_t *vn, int d, int kind, uint32_t len,
-                     mce_time_t t)
+static void send_ctl(mcei_vn_t *vn, int d, int kind, uint32_t len, mce_time_t t)
 {
     node_t *nd = node_of(vn);
     uint8_t bytes[64] = {(uint8_t)(len & 0xff), (uint8_t)((len >> 8) & 0xff)};
     uint64_t aux[2] = {len, 0};
-    mce_time_t s = mcei_vx_chan_wire(&nd->out[d], t, wire_time(costs.ctl_bytes));
+    mce_time_t s =
+        mcei_vx_chan_wire(&nd->out[d], t, wire_time(costs.ctl_bytes));
     /* The control message is ctl_bytes long, so the wire time matches. */
     if (mcei_send_at(vn, s, vn->id ^ (1 << d), MCEI_CTX_PROTOCOL, kind, bytes,
                      (size_t)costs.ctl_bytes, aux, NULL) != MCE_OK)
@@ -211,9 +211,10 @@ static void on_len(mcei_vn_t *vn, mcei_msg_t *m, int d)
     uint32_t len = (uint32_t)m->w.aux[0], off;
     mce_time_t e = mcei_vn_steal(vn, m->arrival, costs.len_interrupt);
     if (nd->in[d].expecting)
-        mcei_vn_fatal_at(vn, m->arrival, "Vertex: second length request from node %d while "
-                          "a transfer on that channel is pending",
-                      m->w.src);
+        mcei_vn_fatal_at(vn, m->arrival,
+                         "Vertex: second length request from node %d while "
+                         "a transfer on that channel is pending",
+                         m->w.src);
     if (mcei_vx_pool_waiting(&nd->pool) == 0 &&
         mcei_vx_pool_alloc(&nd->pool, len, &off) == MCE_OK) {
         vbuf_t *vb = malloc(sizeof(*vb));
@@ -241,21 +242,21 @@ static void on_ack(mcei_vn_t *vn, mcei_msg_t *m, int d)
     int bad;
     mce_time_t e = mcei_vn_steal(vn, m->arrival, costs.ack_interrupt);
     if (mcei_vx_chan_ack(&nd->out[d], &bad) != MCEI_VX_START_DMA || bad)
-        mcei_vn_fatal_at(vn, m->arrival, "Vertex: unexpected acknowledgement from node %d",
-                      m->w.src);
+        mcei_vn_fatal_at(vn, m->arrival,
+                         "Vertex: unexpected acknowledgement from node %d",
+                         m->w.src);
     out_msg_t *om = nd->out[d].current->data;
     mce_time_t dur = wire_time(om->len);
     mce_time_t s = mcei_vx_chan_wire(&nd->out[d], e, dur);
-    uint64_t aux[2] = {((uint64_t)(uint32_t)om->orig_src << 32) |
-                           (uint32_t)om->type,
-                       ((uint64_t)(uint32_t)om->bcast_root << 32) |
-                           (uint32_t)om->dest};
+    uint64_t aux[2] = {
+        ((uint64_t)(uint32_t)om->orig_src << 32) | (uint32_t)om->type,
+        ((uint64_t)(uint32_t)om->bcast_root << 32) | (uint32_t)om->dest};
     uint64_t taux[2] = {(uint64_t)d, 0};
     if (mcei_send_at(vn, s, vn->id ^ (1 << d), MCEI_CTX_PROTOCOL, K_DATA,
                      om->payload, om->len, aux, NULL) != MCE_OK ||
-        mcei_timer_at(vn, s + dur, T_DMA_DONE, taux, NULL, NULL, 0) !=
-            MCE_OK)
-        mcei_vn_fatal_at(vn, m->arrival, "Vertex: out of memory starting a transfer");
+        mcei_timer_at(vn, s + dur, T_DMA_DONE, taux, NULL, NULL, 0) != MCE_OK)
+        mcei_vn_fatal_at(vn, m->arrival,
+                         "Vertex: out of memory starting a transfer");
     free(om->payload);
     om->payload = NULL;
 }
@@ -268,13 +269,13 @@ static void on_dma_done(mcei_vn_t *vn, mcei_msg_t *m)
     mce_time_t e = mcei_vn_steal(vn, m->arrival, costs.dma_send_interrupt);
     mcei_vx_action_t a = mcei_vx_chan_dma_done(&nd->out[d], &done, &bad);
     if (bad)
-        mcei_vn_fatal_at(vn, m->arrival, "Vertex: end of DMA on an idle channel");
+        mcei_vn_fatal_at(vn, m->arrival,
+                         "Vertex: end of DMA on an idle channel");
     out_msg_t *om = done->data;
     vbuf_release(vn, om->vb, e);
     free(om);
     if (a == MCEI_VX_SEND_LEN)
-        send_ctl(vn, d, K_LEN, ((out_msg_t *)nd->out[d].current->data)->len,
-                 e);
+        send_ctl(vn, d, K_LEN, ((out_msg_t *)nd->out[d].current->data)->len, e);
 }
 
 static void on_data(mcei_vn_t *vn, mcei_msg_t *m, int d)
@@ -287,8 +288,9 @@ static void on_data(mcei_vn_t *vn, mcei_msg_t *m, int d)
     mce_time_t e = mcei_vn_steal(vn, m->arrival, costs.dma_recv_interrupt);
     vbuf_t *vb = nd->in[d].vb;
     if (!nd->in[d].expecting)
-        mcei_vn_fatal_at(vn, m->arrival, "Vertex: data from node %d without a handshake",
-                      m->w.src);
+        mcei_vn_fatal_at(vn, m->arrival,
+                         "Vertex: data from node %d without a handshake",
+                         m->w.src);
     nd->in[d].expecting = 0;
     nd->in[d].vb = NULL;
     if (root >= 0) {
@@ -320,20 +322,23 @@ static void on_xdata(mcei_vn_t *vn, mcei_msg_t *m, int d)
     int type = (int)m->w.aux[0];
     mcei_vn_steal(vn, m->arrival, costs.xdma_recv_interrupt);
     if (nd->mode[d] != 1)
-        mcei_vn_fatal_at(vn, m->arrival, "Vertex send: extended message (type %d, %" PRIu64
-                          " bytes) from node %d arrived on a channel in "
-                          "standard mode: it is lost",
-                      type, m->w.size, m->w.src);
+        mcei_vn_fatal_at(vn, m->arrival,
+                         "Vertex send: extended message (type %d, %" PRIu64
+                         " bytes) from node %d arrived on a channel in "
+                         "standard mode: it is lost",
+                         type, m->w.size, m->w.src);
     xreq_t *r = nd->xhead[d];
     if (r == NULL)
-        mcei_vn_fatal_at(vn, m->arrival, "Vertex send: extended message (type %d, %" PRIu64
-                          " bytes) from node %d arrived with no rcvreq "
-                          "posted: it is lost",
-                      type, m->w.size, m->w.src);
+        mcei_vn_fatal_at(vn, m->arrival,
+                         "Vertex send: extended message (type %d, %" PRIu64
+                         " bytes) from node %d arrived with no rcvreq "
+                         "posted: it is lost",
+                         type, m->w.size, m->w.src);
     if (r->len != m->w.size || (r->type >= 0 && r->type != type))
-        mcei_vn_fatal_at(vn, m->arrival, "Vertex rcvreq: posted %u bytes of type %d, but "
-                          "node %d sent %" PRIu64 " bytes of type %d",
-                      r->len, r->type, m->w.src, m->w.size, type);
+        mcei_vn_fatal_at(vn, m->arrival,
+                         "Vertex rcvreq: posted %u bytes of type %d, but "
+                         "node %d sent %" PRIu64 " bytes of type %d",
+                         r->len, r->type, m->w.src, m->w.size, type);
     nd->xhead[d] = r->next;
     if (nd->xhead[d] == NULL)
         nd->xtail[d] = NULL;
@@ -550,8 +555,8 @@ int mcei_ncube_xsend(mcei_vn_t *vn, const void *buf, uint32_t n, int dest,
     return xstart(vn, buf, n, diff, type, flag);
 }
 
-int mcei_ncube_bcast(mcei_vn_t *vn, const void *buf, uint32_t n,
-                     unsigned mask, int type, int *flag)
+int mcei_ncube_bcast(mcei_vn_t *vn, const void *buf, uint32_t n, unsigned mask,
+                     int type, int *flag)
 {
     if (mask == 0 || (dim < 32 && (mask >> dim) != 0))
         return MCE_ERR_NODE;
@@ -630,11 +635,23 @@ static int ncube_init(mcei_engine_t *eng, mcei_machine_t *m, char *err,
         size_t off;
     } times[] = {
 #define T(k) {#k, offsetof(mcei_ncube_costs_t, k)}
-        T(latency), T(per_byte), T(nwrite_trap), T(nread_trap),
-        T(copy_per_byte), T(ntest_cost), T(trap_cost), T(len_interrupt),
-        T(ack_interrupt), T(dma_send_interrupt), T(dma_recv_interrupt),
-        T(xsend_trap), T(rcvreq_trap), T(flag_poll), T(chanmode_cost),
-        T(xdma_send_interrupt), T(xdma_recv_interrupt),
+        T(latency),
+        T(per_byte),
+        T(nwrite_trap),
+        T(nread_trap),
+        T(copy_per_byte),
+        T(ntest_cost),
+        T(trap_cost),
+        T(len_interrupt),
+        T(ack_interrupt),
+        T(dma_send_interrupt),
+        T(dma_recv_interrupt),
+        T(xsend_trap),
+        T(rcvreq_trap),
+        T(flag_poll),
+        T(chanmode_cost),
+        T(xdma_send_interrupt),
+        T(xdma_recv_interrupt),
 #undef T
     };
     char key[64];
@@ -645,16 +662,15 @@ static int ncube_init(mcei_engine_t *eng, mcei_machine_t *m, char *err,
     for (size_t i = 0; i < MCEI_ARRAY_SIZE(times); i++) {
         /* latency and per_byte are the wire's, shared with the network. */
         snprintf(key, sizeof(key), "%s%s", i < 2 ? "" : "vx.", times[i].key);
-        if ((rc = mcei_machine_time(m, key, 1, 0,
-                                    (mce_time_t *)((char *)&costs +
-                                                   times[i].off),
-                                    err, errlen)) != MCE_OK)
+        if ((rc = mcei_machine_time(
+                 m, key, 1, 0, (mce_time_t *)((char *)&costs + times[i].off),
+                 err, errlen)) != MCE_OK)
             return rc;
     }
     if ((rc = mcei_machine_u64(m, "vx.ctl_bytes", 1, 0, &costs.ctl_bytes, err,
                                errlen)) ||
-        (rc = mcei_machine_u64(m, "vx.pool_bytes", 1, 0, &costs.pool_bytes,
-                               err, errlen)) ||
+        (rc = mcei_machine_u64(m, "vx.pool_bytes", 1, 0, &costs.pool_bytes, err,
+                               errlen)) ||
         (rc = mcei_machine_u64(m, "vx.split_min", 1, 0, &costs.split_min, err,
                                errlen)) ||
         (rc = mcei_machine_u64(m, "vx.buffer_header", 1, 0,

@@ -10,7 +10,7 @@
 #define MCEI_NCUBE_MAXDIM 16
 
 typedef struct mcei_ncube_costs {
-    mce_time_t latency, per_byte;      /* wire (same keys as the network) */
+    mce_time_t latency, per_byte; /* wire (same keys as the network) */
     mce_time_t nwrite_trap, nread_trap, copy_per_byte, ntest_cost, trap_cost;
     mce_time_t len_interrupt, ack_interrupt;
     mce_time_t dma_send_interrupt, dma_recv_interrupt;
@@ -38,8 +38,8 @@ int mcei_ncube_xsend(mcei_vn_t *vn, const void *buf, uint32_t n, int dest,
                      int type, int *flag);
 int mcei_ncube_rcvreq(mcei_vn_t *vn, void *buf, uint32_t n, int src, int type,
                       int *flag);
-int mcei_ncube_bcast(mcei_vn_t *vn, const void *buf, uint32_t n,
-                     unsigned mask, int type, int *flag);
+int mcei_ncube_bcast(mcei_vn_t *vn, const void *buf, uint32_t n, unsigned mask,
+                     int type, int *flag);
 int mcei_ncube_chanmode(mcei_vn_t *vn, int neighbour, int mode);
 int mcei_ncube_flagwait(mcei_vn_t *vn, int *flag);
 

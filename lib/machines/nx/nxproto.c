@@ -25,10 +25,10 @@ struct nx_req {
     void *buf;
     mcei_nx_handler_t handler;
     mcei_nx_info_t info;
-    long m1, m2; /* R_MERGE */
-    long *info_out; /* irecvx's info[] */
-    nx_req_t *next;   /* all requests of the node */
-    nx_req_t *pnext;  /* posted receives, in post order */
+    long m1, m2;     /* R_MERGE */
+    long *info_out;  /* irecvx's info[] */
+    nx_req_t *next;  /* all requests of the node */
+    nx_req_t *pnext; /* posted receives, in post order */
 };
 
 typedef struct nx_node {
@@ -229,8 +229,8 @@ static void after_idle(mcei_vn_t *vn, mce_time_t idle_from)
 /* ---- operations --------------------------------------------------------- */
 
 int mcei_nx_isend(mcei_vn_t *vn, uint32_t ctx, long type, const void *buf,
-                  long count, long node, long ptype,
-                  mcei_nx_handler_t handler, long *id)
+                  long count, long node, long ptype, mcei_nx_handler_t handler,
+                  long *id)
 {
     nx_node_t *nd = node_of(vn);
     /* The receiver sees the sender's process type; the destination's is
@@ -577,8 +577,8 @@ static int nx_init(mcei_engine_t *eng, mcei_machine_t *m, char *err,
     memset(&nx, 0, sizeof(nx));
     if ((rc = mcei_machine_u64(m, "nx.max_posted", 0, 0, &nx.max_posted, err,
                                errlen)) ||
-        (rc = mcei_machine_u64(m, "nx.max_requests", 0, 4096, &nx.max_reqs,
-                               err, errlen)) ||
+        (rc = mcei_machine_u64(m, "nx.max_requests", 0, 4096, &nx.max_reqs, err,
+                               errlen)) ||
         (rc = mcei_machine_u64(m, "nx.irq", 0, 0, &nx.irq, err, errlen)) ||
         (rc = mcei_machine_time(m, "nx.irq_period", 0, 10 * MCE_MS,
                                 &nx.irq_period, err, errlen)) ||

@@ -14,16 +14,15 @@ typedef struct mcei_nx_info {
     long type, count, node, ptype, pid;
 } mcei_nx_info_t;
 
-typedef void (*mcei_nx_handler_t)(long type, long count, long node,
-                                  long ptype);
+typedef void (*mcei_nx_handler_t)(long type, long count, long node, long ptype);
 
 /* Is the NX protocol active?  (Machine "protocol = nx".) */
 int mcei_nx_active(void);
 
 /* All return MCE_OK or a negative status; ids are positive. */
 int mcei_nx_isend(mcei_vn_t *vn, uint32_t ctx, long type, const void *buf,
-                  long count, long node, long ptype,
-                  mcei_nx_handler_t handler, long *id);
+                  long count, long node, long ptype, mcei_nx_handler_t handler,
+                  long *id);
 /* @p info_out (may be NULL): the x-forms' info[] array, filled when the
  * receive completes (type, count, node, ptype). */
 int mcei_nx_irecv(mcei_vn_t *vn, uint32_t ctx, long typesel, void *buf,
