@@ -15,7 +15,7 @@
  * --mce-set=nx.irq=1 for the system interrupts of section 3.4.
  *
  *   shift_sync --mce-nodes=32 [--sync=gsync,sync0,rds] [--protocol=long,forced]
- *              [--sizes=4096,16384,65536] [--trials=50] [--skew-us=500]
+ *              [--sizes=4096,16384,65536] [--trials=20] [--skew-us=500]
  *              [--late=NODE:US] [--busy=exact|loop] [--table3]
  *
  * --table3 measures the pieces of the seed's inequality on the emulator

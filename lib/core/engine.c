@@ -457,7 +457,8 @@ int mcei_send_at(mcei_vn_t *vn, mce_time_t t, int dst, uint32_t ctx,
         eng->capinj = ncap;
     }
     eng->inj[eng->ninj++] = m;
-    vn->nsent++;
+    if (ctx == MCEI_CTX_USER)
+        vn->nsent++; /* the program's own messages, not protocol traffic */
     if (out != NULL)
         *out = m;
     return MCE_OK;

@@ -132,7 +132,10 @@ static leg_t *leg_new(ipsc_t *st, mcei_msg_t *m, int kind, int from, int to,
     l->dur = dur + (hops > 1 ? (mce_time_t)(hops - 1) * st->hop_setup : 0);
     l->send_hold = l->dur;
     if (kind == LEG_SHORT || kind == LEG_PROBE || kind == LEG_REQUEST) {
-        mce_time_t h = st->s - st->start_up;
+        /* held while the sender pushes the message out: until its csend
+         * returns (s after the call, plus a m for the bytes) */
+        mce_time_t h = st->s - st->start_up +
+                       (kind == LEG_SHORT ? m->w.size * st->a : 0);
         if (h < l->send_hold)
             l->send_hold = h;
     }
@@ -280,7 +283,7 @@ static int ipsc_init(mcei_net_t *net, mcei_machine_t *m, char *err,
                                errlen)))
         goto fail;
     if (st->start_up == 0 || st->start_up >= st->s || st->s > st->bs ||
-        st->bs > st->bl / 2 + st->bl || st->start_up >= st->bl / 2) {
+        st->start_up >= st->bl / 2) {
         snprintf(err, errlen,
                  "machine '%s': need 0 < ipsc.start_up < ipsc.s <= ipsc.b_s "
                  "and start_up < b_l/2",

@@ -94,7 +94,7 @@ if [ -z "${FC_FOUND:-}" ] || [ "$FC_FOUND" = no ]; then
     finish; exit 1
 fi
 export MCECC_INCLUDEDIR="$top_srcdir/include" MCECC_LIBDIR="$B/lib/.libs"
-for p in nx_ring nx_matmul; do
+for p in nx_ring nx_matmul nx_fnx; do
     "$B/tools/mcef77" -O1 -o "$TMP/f_$p" "$top_srcdir/tests/progs/$p.f" > "$TMP/cc" 2>&1
     expect_eq "mcef77 builds $p.f" $? 0
     sed 's/^/    | /' "$TMP/cc"
@@ -108,6 +108,9 @@ expect_eq "Fortran: default machine from the personality" \
 run 2 "$TMP/f_nx_ring" --mce-nodes=8 --mce-summary > "$TMP/o2" 2>&1
 expect_eq "Fortran ring on 2 ranks" "$(summary_sans_ranks "$TMP/o2")" \
     "$(summary_sans_ranks "$TMP/o")"
+"$TMP/f_nx_fnx" --mce-nodes=4 > "$TMP/o" 2>&1
+expect_eq "Fortran with INCLUDE 'fnx.h' status" $? 0
+expect_grep "Fortran with INCLUDE 'fnx.h'" "NXFNX: OK ON  4" "$TMP/o"
 "$TMP/f_nx_matmul" --mce-nodes=8 > "$TMP/o" 2>&1
 expect_eq "Fortran matmul status" $? 0
 expect_grep "Fortran matmul OK" "NXMM: OK" "$TMP/o"

@@ -176,6 +176,7 @@ static mce_time_t tick(const char *call)
         return 0;
     mcei_sync(vn);
     mcei_charge(vn, mcei_nx_probe_cost());
+    vn->t_comm += mcei_nx_probe_cost();
     t = vn->clock;
     leave(vn, 0);
     return t;
@@ -595,10 +596,13 @@ static long do_sendrecv(int under, int wait, long type, const void *sb, long sc,
         return -1;
     /* The receive is posted before the send leaves. */
     if ((rc = mcei_nx_irecv(vn, MCEI_CTX_USER, typesel, rb, rc_, -1, -1, NULL,
-                            NULL, &rid)) != MCE_OK ||
-        (rc = mcei_nx_isend(vn, MCEI_CTX_USER, type, sb, sc, node, ptype, NULL,
-                            &sid)) != MCE_OK)
+                            NULL, &rid)) != MCE_OK)
         return status_fail(vn, under, call, rc);
+    if ((rc = mcei_nx_isend(vn, MCEI_CTX_USER, type, sb, sc, node, ptype, NULL,
+                            &sid)) != MCE_OK) {
+        mcei_nx_cancel(vn, rid); /* the receive must not take a later one */
+        return status_fail(vn, under, call, rc);
+    }
     if (!wait) {
         if ((rc = mcei_nx_merge(vn, sid, rid, &mid)) != MCE_OK)
             return status_fail(vn, under, call, rc);

@@ -289,7 +289,8 @@ int mcei_nx_irecv(mcei_vn_t *vn, uint32_t ctx, long typesel, void *buf,
         if (!msg_matches(m, ctx, typesel, nodesel, ptypesel))
             continue;
         complete_recv(vn, r, m, vn->clock);
-        mcei_consume(vn, m);
+        mcei_msgq_remove(&vn->inbox, m); /* counted when the id completes */
+        mcei_msg_release(m);
         *id = r->id;
         return MCE_OK;
     }
@@ -322,10 +323,11 @@ static int req_done(mcei_vn_t *vn, void *arg)
 
 /* A completed user receive becomes "the last message" (infocount & co)
  * and fills the x-form's info[]; global operations' receives do not. */
-static void record_recv(nx_node_t *nd, nx_req_t *r)
+static void record_recv(mcei_vn_t *vn, nx_node_t *nd, nx_req_t *r)
 {
     if (r->ctx != MCEI_CTX_USER)
         return;
+    vn->nrecv++;
     nd->last = r->info;
     if (r->info_out != NULL) {
         r->info_out[0] = r->info.type;
@@ -342,9 +344,9 @@ static int finish_req(mcei_vn_t *vn, nx_req_t *r, mcei_nx_info_t *info)
     if (r->kind == R_MERGE) {
         nx_req_t *a = find(nd, r->m1), *b = find(nd, r->m2);
         if (a && a->kind == R_RECV)
-            record_recv(nd, a);
+            record_recv(vn, nd, a);
         if (b && b->kind == R_RECV)
-            record_recv(nd, b);
+            record_recv(vn, nd, b);
         if (a) {
             if (a->err)
                 rc = a->err;
@@ -357,7 +359,7 @@ static int finish_req(mcei_vn_t *vn, nx_req_t *r, mcei_nx_info_t *info)
         }
     }
     if (r->kind == R_RECV) {
-        record_recv(nd, r);
+        record_recv(vn, nd, r);
         if (info != NULL)
             *info = r->info;
     }
