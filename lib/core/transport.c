@@ -157,7 +157,9 @@ int mcei_transport_window(mcei_engine_t *eng, const mcei_window_info_t *mine,
     out = malloc((total ? total : 1) * sizeof(*out));
     if (!wall || !out)
         goto out;
-    if (MPI_Allgatherv(wmine, (int)eng->ninj, wire_type, wall, counts, displs,
+    /* Windows in which nobody sent anything need no second collective. */
+    if (total > 0 &&
+        MPI_Allgatherv(wmine, (int)eng->ninj, wire_type, wall, counts, displs,
                        wire_type, MPI_COMM_WORLD) != MPI_SUCCESS) {
         rc = MCE_ERR_MPI;
         goto out;
