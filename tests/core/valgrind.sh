@@ -23,6 +23,15 @@ vg "$B/tests/progs/misuse" --mce-nodes=2 > "$TMP/o" 2>&1
 expect_eq "misuse under valgrind" $? 0
 vg "$B/apps/pingpong" --mce-nodes=2 --sizes=0,4096,1048576 --reps=2 > "$TMP/o" 2>&1
 expect_eq "pingpong under valgrind" $? 0
+vg "$B/tests/progs/nx_api" --mce-nodes=4 > "$TMP/o" 2>&1
+expect_eq "NX API on the iPSC/860 under valgrind" $? 0
+vg "$B/tests/progs/vx_routes" --mce-nodes=4 > "$TMP/o" 2>&1
+expect_eq "Vertex routes on the NCUBE under valgrind" $? 0
+vg "$B/apps/sobel_edge" --mce-nodes=4 --sizes=32 --output="$TMP/s.pgm" > "$TMP/o" 2>&1
+expect_eq "sobel_edge under valgrind" $? 0
+vg "$B/apps/complete_exchange" --mce-machine=paragon --mce-nodes=16 \
+    --mce-set=paragon.width=4 --sizes=9000 > "$TMP/o" 2>&1
+expect_eq "Paragon complete exchange under valgrind" $? 0
 vg "$B/tests/progs/recv_first" --mce-nodes=2 > "$TMP/o" 2>&1
 expect_eq "deadlock under valgrind exits 3 without errors" $? 3
 finish
