@@ -32,25 +32,28 @@ extern MCE_EXPORT long mce_nx_msginfo[8];
 
 typedef void (*mce_nx_handler_t)(long type, long count, long node, long ptype);
 
+/* NX calls as the Paragon's nx.h declared them: the subroutines (csend,
+ * crecv, gsync, ...) return nothing, the functions a long; every '_' form
+ * returns a long (-1 on error, with errno). */
 #define MCE_NX_DECL2(ret, name, params)                                        \
     MCE_EXPORT ret mce_nx_##name params;                                       \
-    MCE_EXPORT ret mce_nx__##name params;
+    MCE_EXPORT long mce_nx__##name params;
 
 MCE_NX_DECL2(long, mynode, (void))
 MCE_NX_DECL2(long, numnodes, (void))
 MCE_NX_DECL2(long, myhost, (void))
 MCE_NX_DECL2(long, mypid, (void))
 MCE_NX_DECL2(long, myptype, (void))
-MCE_NX_DECL2(long, setptype, (long ptype))
+MCE_NX_DECL2(void, setptype, (long ptype))
 MCE_NX_DECL2(long, nodedim, (void))
 MCE_EXPORT double mce_nx_dclock(void);
 MCE_EXPORT unsigned long mce_nx_mclock(void);
 MCE_EXPORT void mce_nx_hwclock(long long *ticks);
 MCE_EXPORT void mce_nx_flick(void);
-MCE_NX_DECL2(long, csend,
+MCE_NX_DECL2(void, csend,
              (long type, const void *buf, long count, long node, long ptype))
-MCE_NX_DECL2(long, crecv, (long typesel, void *buf, long count))
-MCE_NX_DECL2(long, crecvx,
+MCE_NX_DECL2(void, crecv, (long typesel, void *buf, long count))
+MCE_NX_DECL2(void, crecvx,
              (long typesel, void *buf, long count, long nodesel, long ptypesel,
               long info[]))
 MCE_NX_DECL2(long, isend,
@@ -65,14 +68,14 @@ MCE_NX_DECL2(long, csendrecv,
 MCE_NX_DECL2(long, isendrecv,
              (long type, const void *sbuf, long scount, long node, long ptype,
               long typesel, void *rbuf, long rcount))
-MCE_NX_DECL2(long, msgwait, (long mid))
+MCE_NX_DECL2(void, msgwait, (long mid))
 MCE_NX_DECL2(long, msgdone, (long mid))
-MCE_NX_DECL2(long, msgcancel, (long mid))
-MCE_NX_DECL2(long, msgignore, (long mid))
+MCE_NX_DECL2(void, msgcancel, (long mid))
+MCE_NX_DECL2(void, msgignore, (long mid))
 MCE_NX_DECL2(long, msgmerge, (long mid1, long mid2))
-MCE_NX_DECL2(long, cprobe, (long typesel))
+MCE_NX_DECL2(void, cprobe, (long typesel))
 MCE_NX_DECL2(long, iprobe, (long typesel))
-MCE_NX_DECL2(long, cprobex,
+MCE_NX_DECL2(void, cprobex,
              (long typesel, long nodesel, long ptypesel, long info[]))
 MCE_NX_DECL2(long, iprobex,
              (long typesel, long nodesel, long ptypesel, long info[]))
@@ -90,29 +93,29 @@ MCE_NX_DECL2(long, hsend,
              (long type, const void *buf, long count, long node, long ptype,
               mce_nx_handler_t handler))
 MCE_NX_DECL2(long, masktrap, (long state))
-MCE_NX_DECL2(long, gsync, (void))
-MCE_NX_DECL2(long, gdsum, (double x[], long n, double work[]))
-MCE_NX_DECL2(long, gssum, (float x[], long n, float work[]))
-MCE_NX_DECL2(long, gisum, (long x[], long n, long work[]))
-MCE_NX_DECL2(long, gdprod, (double x[], long n, double work[]))
-MCE_NX_DECL2(long, gsprod, (float x[], long n, float work[]))
-MCE_NX_DECL2(long, giprod, (long x[], long n, long work[]))
-MCE_NX_DECL2(long, gdhigh, (double x[], long n, double work[]))
-MCE_NX_DECL2(long, gshigh, (float x[], long n, float work[]))
-MCE_NX_DECL2(long, gihigh, (long x[], long n, long work[]))
-MCE_NX_DECL2(long, gdlow, (double x[], long n, double work[]))
-MCE_NX_DECL2(long, gslow, (float x[], long n, float work[]))
-MCE_NX_DECL2(long, gilow, (long x[], long n, long work[]))
-MCE_NX_DECL2(long, giand, (long x[], long n, long work[]))
-MCE_NX_DECL2(long, gior, (long x[], long n, long work[]))
-MCE_NX_DECL2(long, gland, (long x[], long n, long work[]))
-MCE_NX_DECL2(long, glor, (long x[], long n, long work[]))
-MCE_NX_DECL2(long, gopf,
+MCE_NX_DECL2(void, gsync, (void))
+MCE_NX_DECL2(void, gdsum, (double x[], long n, double work[]))
+MCE_NX_DECL2(void, gssum, (float x[], long n, float work[]))
+MCE_NX_DECL2(void, gisum, (long x[], long n, long work[]))
+MCE_NX_DECL2(void, gdprod, (double x[], long n, double work[]))
+MCE_NX_DECL2(void, gsprod, (float x[], long n, float work[]))
+MCE_NX_DECL2(void, giprod, (long x[], long n, long work[]))
+MCE_NX_DECL2(void, gdhigh, (double x[], long n, double work[]))
+MCE_NX_DECL2(void, gshigh, (float x[], long n, float work[]))
+MCE_NX_DECL2(void, gihigh, (long x[], long n, long work[]))
+MCE_NX_DECL2(void, gdlow, (double x[], long n, double work[]))
+MCE_NX_DECL2(void, gslow, (float x[], long n, float work[]))
+MCE_NX_DECL2(void, gilow, (long x[], long n, long work[]))
+MCE_NX_DECL2(void, giand, (long x[], long n, long work[]))
+MCE_NX_DECL2(void, gior, (long x[], long n, long work[]))
+MCE_NX_DECL2(void, gland, (long x[], long n, long work[]))
+MCE_NX_DECL2(void, glor, (long x[], long n, long work[]))
+MCE_NX_DECL2(void, gopf,
              (void *x, long xlen, void *work, long (*f)(void *x, void *y)))
-MCE_NX_DECL2(long, gcol,
+MCE_NX_DECL2(void, gcol,
              (const void *x, long xlen, void *y, long ylen, long *ncnt))
-MCE_NX_DECL2(long, gcolx, (const void *x, const long xlens[], void *y))
-MCE_NX_DECL2(long, gsendx,
+MCE_NX_DECL2(void, gcolx, (const void *x, const long xlens[], void *y))
+MCE_NX_DECL2(void, gsendx,
              (long type, const void *x, long n, const long nodes[], long nn))
 #undef MCE_NX_DECL2
 

@@ -157,9 +157,9 @@ static long do_setptype(int under, long ptype)
     return leave(vn, 0);
 }
 
-MCE_EXPORT long mce_nx_setptype(long p)
+MCE_EXPORT void mce_nx_setptype(long p)
 {
-    return do_setptype(0, p);
+    do_setptype(0, p);
 }
 
 MCE_EXPORT long mce_nx__setptype(long p)
@@ -419,9 +419,9 @@ static long do_probex(int under, const char *call, int block, long typesel,
 /* Exported pairs ------------------------------------------------------------
  */
 
-MCE_EXPORT long mce_nx_csend(long t, const void *b, long c, long n, long p)
+MCE_EXPORT void mce_nx_csend(long t, const void *b, long c, long n, long p)
 {
-    return do_csend(0, t, b, c, n, p);
+    do_csend(0, t, b, c, n, p);
 }
 MCE_EXPORT long mce_nx__csend(long t, const void *b, long c, long n, long p)
 {
@@ -445,18 +445,18 @@ MCE_EXPORT long mce_nx__hsend(long t, const void *b, long c, long n, long p,
 {
     return do_isend(1, "hsend", t, b, c, n, p, h);
 }
-MCE_EXPORT long mce_nx_crecv(long t, void *b, long c)
+MCE_EXPORT void mce_nx_crecv(long t, void *b, long c)
 {
-    return do_crecvx(0, "crecv", t, b, c, -1, -1, NULL);
+    do_crecvx(0, "crecv", t, b, c, -1, -1, NULL);
 }
 MCE_EXPORT long mce_nx__crecv(long t, void *b, long c)
 {
     return do_crecvx(1, "crecv", t, b, c, -1, -1, NULL);
 }
-MCE_EXPORT long mce_nx_crecvx(long t, void *b, long c, long n, long p,
+MCE_EXPORT void mce_nx_crecvx(long t, void *b, long c, long n, long p,
                               long info[])
 {
-    return do_crecvx(0, "crecvx", t, b, c, n, p, info);
+    do_crecvx(0, "crecvx", t, b, c, n, p, info);
 }
 MCE_EXPORT long mce_nx__crecvx(long t, void *b, long c, long n, long p,
                                long info[])
@@ -508,9 +508,9 @@ MCE_EXPORT long mce_nx__hrecvx(long t, void *b, long c, long n, long p,
     long id;
     return do_irecvx(1, "hrecvx", t, b, c, n, p, h, NULL, &id);
 }
-MCE_EXPORT long mce_nx_msgwait(long id)
+MCE_EXPORT void mce_nx_msgwait(long id)
 {
-    return do_wait(0, id);
+    do_wait(0, id);
 }
 MCE_EXPORT long mce_nx__msgwait(long id)
 {
@@ -524,17 +524,17 @@ MCE_EXPORT long mce_nx__msgdone(long id)
 {
     return do_done(1, id);
 }
-MCE_EXPORT long mce_nx_msgcancel(long id)
+MCE_EXPORT void mce_nx_msgcancel(long id)
 {
-    return do_idop(0, "msgcancel", id, mcei_nx_cancel);
+    do_idop(0, "msgcancel", id, mcei_nx_cancel);
 }
 MCE_EXPORT long mce_nx__msgcancel(long id)
 {
     return do_idop(1, "msgcancel", id, mcei_nx_cancel);
 }
-MCE_EXPORT long mce_nx_msgignore(long id)
+MCE_EXPORT void mce_nx_msgignore(long id)
 {
-    return do_idop(0, "msgignore", id, mcei_nx_ignore);
+    do_idop(0, "msgignore", id, mcei_nx_ignore);
 }
 MCE_EXPORT long mce_nx__msgignore(long id)
 {
@@ -548,9 +548,9 @@ MCE_EXPORT long mce_nx__msgmerge(long a, long b)
 {
     return do_merge(1, a, b);
 }
-MCE_EXPORT long mce_nx_cprobe(long t)
+MCE_EXPORT void mce_nx_cprobe(long t)
 {
-    return do_probex(0, "cprobe", 1, t, -1, -1, NULL);
+    do_probex(0, "cprobe", 1, t, -1, -1, NULL);
 }
 MCE_EXPORT long mce_nx__cprobe(long t)
 {
@@ -564,9 +564,9 @@ MCE_EXPORT long mce_nx__iprobe(long t)
 {
     return do_probex(1, "iprobe", 0, t, -1, -1, NULL);
 }
-MCE_EXPORT long mce_nx_cprobex(long t, long n, long p, long info[])
+MCE_EXPORT void mce_nx_cprobex(long t, long n, long p, long info[])
 {
-    return do_probex(0, "cprobex", 1, t, n, p, info);
+    do_probex(0, "cprobex", 1, t, n, p, info);
 }
 MCE_EXPORT long mce_nx__cprobex(long t, long n, long p, long info[])
 {
@@ -816,9 +816,9 @@ static long do_gop(int under, const char *call, void *x, long n, void *work,
 }
 
 #define GOP(name, T, fn)                                                       \
-    MCE_EXPORT long mce_nx_##name(T x[], long n, T work[])                     \
+    MCE_EXPORT void mce_nx_##name(T x[], long n, T work[])                     \
     {                                                                          \
-        return do_gop(0, #name, x, n, work, sizeof(T), fn, NULL);              \
+        do_gop(0, #name, x, n, work, sizeof(T), fn, NULL);                     \
     }                                                                          \
     MCE_EXPORT long mce_nx__##name(T x[], long n, T work[])                    \
     {                                                                          \
@@ -865,10 +865,10 @@ static long do_gopf(int under, void *x, long xlen, void *work,
                   (void *)(uintptr_t)f);
 }
 
-MCE_EXPORT long mce_nx_gopf(void *x, long xlen, void *work,
+MCE_EXPORT void mce_nx_gopf(void *x, long xlen, void *work,
                             long (*f)(void *, void *))
 {
-    return do_gopf(0, x, xlen, work, f);
+    do_gopf(0, x, xlen, work, f);
 }
 MCE_EXPORT long mce_nx__gopf(void *x, long xlen, void *work,
                              long (*f)(void *, void *))
@@ -886,9 +886,9 @@ static long do_gsync(int under)
         return status_fail(vn, under, "gsync", rc);
     return leave(vn, 0);
 }
-MCE_EXPORT long mce_nx_gsync(void)
+MCE_EXPORT void mce_nx_gsync(void)
 {
-    return do_gsync(0);
+    do_gsync(0);
 }
 MCE_EXPORT long mce_nx__gsync(void)
 {
@@ -964,10 +964,10 @@ static long collect(int under, const char *call, const void *x, long xlen,
     return leave(vn, 0);
 }
 
-MCE_EXPORT long mce_nx_gcol(const void *x, long xl, void *y, long yl,
+MCE_EXPORT void mce_nx_gcol(const void *x, long xl, void *y, long yl,
                             long *ncnt)
 {
-    return collect(0, "gcol", x, xl, NULL, y, yl, ncnt);
+    collect(0, "gcol", x, xl, NULL, y, yl, ncnt);
 }
 MCE_EXPORT long mce_nx__gcol(const void *x, long xl, void *y, long yl,
                              long *ncnt)
@@ -990,9 +990,9 @@ static long do_gcolx(int under, const void *x, const long xlens[], void *y)
     leave(vn, 0);
     return collect(under, "gcolx", x, xlens[me], xlens, y, total, NULL);
 }
-MCE_EXPORT long mce_nx_gcolx(const void *x, const long xl[], void *y)
+MCE_EXPORT void mce_nx_gcolx(const void *x, const long xl[], void *y)
 {
-    return do_gcolx(0, x, xl, y);
+    do_gcolx(0, x, xl, y);
 }
 MCE_EXPORT long mce_nx__gcolx(const void *x, const long xl[], void *y)
 {
@@ -1026,10 +1026,10 @@ static long do_gsendx(int under, long type, const void *x, long n,
     free(ids);
     return leave(vn, 0);
 }
-MCE_EXPORT long mce_nx_gsendx(long t, const void *x, long n, const long nodes[],
+MCE_EXPORT void mce_nx_gsendx(long t, const void *x, long n, const long nodes[],
                               long nn)
 {
-    return do_gsendx(0, t, x, n, nodes, nn);
+    do_gsendx(0, t, x, n, nodes, nn);
 }
 MCE_EXPORT long mce_nx__gsendx(long t, const void *x, long n,
                                const long nodes[], long nn)

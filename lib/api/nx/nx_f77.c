@@ -50,9 +50,9 @@ F77 f77_int myptype_(void)
     return (f77_int)mce_nx_myptype();
 }
 
-F77 f77_int setptype_(f77_int *ptype)
+F77 void setptype_(f77_int *ptype)
 {
-    return (f77_int)mce_nx_setptype(*ptype);
+    mce_nx_setptype(*ptype);
 }
 
 F77 f77_int nodedim_(void)
@@ -301,24 +301,25 @@ static long (*gopf_of(f77_gopf_t f))(void *, void *)
 
 /* ---- point to point ------------------------------------------------------ */
 
-F77 f77_int csend_(f77_int *type, void *buf, f77_int *count, f77_int *node,
-                   f77_int *ptype)
+/* The NX subroutines (CALL CSEND, CALL CRECV, ...) end the program on an
+ * error, as in C; the functions return their value. */
+F77 void csend_(f77_int *type, void *buf, f77_int *count, f77_int *node,
+                f77_int *ptype)
 {
-    return (f77_int)mce_nx_csend(*type, buf, *count, *node, *ptype);
+    mce_nx_csend(*type, buf, *count, *node, *ptype);
 }
 
-F77 f77_int crecv_(f77_int *typesel, void *buf, f77_int *count)
+F77 void crecv_(f77_int *typesel, void *buf, f77_int *count)
 {
-    return (f77_int)mce_nx_crecv(*typesel, buf, *count);
+    mce_nx_crecv(*typesel, buf, *count);
 }
 
-F77 f77_int crecvx_(f77_int *typesel, void *buf, f77_int *count,
-                    f77_int *nodesel, f77_int *ptypesel, f77_int *info)
+F77 void crecvx_(f77_int *typesel, void *buf, f77_int *count,
+                 f77_int *nodesel, f77_int *ptypesel, f77_int *info)
 {
     long l[8] = {0};
-    long rc = mce_nx_crecvx(*typesel, buf, *count, *nodesel, *ptypesel, l);
+    mce_nx_crecvx(*typesel, buf, *count, *nodesel, *ptypesel, l);
     info_out(info, l);
-    return (f77_int)rc;
 }
 
 F77 f77_int isend_(f77_int *type, void *buf, f77_int *count, f77_int *node,
@@ -356,12 +357,10 @@ F77 f77_int isendrecv_(f77_int *type, void *sbuf, f77_int *scount,
                                      *typesel, rbuf, *rcount);
 }
 
-F77 f77_int msgwait_(f77_int *mid)
+F77 void msgwait_(f77_int *mid)
 {
-    long rc = mce_nx_msgwait(*mid);
-    if (rc >= 0)
-        pend_complete(*mid);
-    return (f77_int)rc;
+    mce_nx_msgwait(*mid);
+    pend_complete(*mid);
 }
 
 F77 f77_int msgdone_(f77_int *mid)
@@ -372,18 +371,16 @@ F77 f77_int msgdone_(f77_int *mid)
     return (f77_int)rc;
 }
 
-F77 f77_int msgcancel_(f77_int *mid)
+F77 void msgcancel_(f77_int *mid)
 {
-    long rc = mce_nx_msgcancel(*mid);
+    mce_nx_msgcancel(*mid);
     pend_forget(*mid);
-    return (f77_int)rc;
 }
 
-F77 f77_int msgignore_(f77_int *mid)
+F77 void msgignore_(f77_int *mid)
 {
-    long rc = mce_nx_msgignore(*mid);
+    mce_nx_msgignore(*mid);
     pend_forget(*mid);
-    return (f77_int)rc;
 }
 
 F77 f77_int msgmerge_(f77_int *mid1, f77_int *mid2)
@@ -396,9 +393,9 @@ F77 f77_int msgmerge_(f77_int *mid1, f77_int *mid2)
     return (f77_int)id;
 }
 
-F77 f77_int cprobe_(f77_int *typesel)
+F77 void cprobe_(f77_int *typesel)
 {
-    return (f77_int)mce_nx_cprobe(*typesel);
+    mce_nx_cprobe(*typesel);
 }
 
 F77 f77_int iprobe_(f77_int *typesel)
@@ -406,13 +403,12 @@ F77 f77_int iprobe_(f77_int *typesel)
     return (f77_int)mce_nx_iprobe(*typesel);
 }
 
-F77 f77_int cprobex_(f77_int *typesel, f77_int *nodesel, f77_int *ptypesel,
-                     f77_int *info)
+F77 void cprobex_(f77_int *typesel, f77_int *nodesel, f77_int *ptypesel,
+                  f77_int *info)
 {
     long l[8] = {0};
-    long rc = mce_nx_cprobex(*typesel, *nodesel, *ptypesel, l);
+    mce_nx_cprobex(*typesel, *nodesel, *ptypesel, l);
     info_out(info, l);
-    return (f77_int)rc;
 }
 
 F77 f77_int iprobex_(f77_int *typesel, f77_int *nodesel, f77_int *ptypesel,
@@ -457,15 +453,15 @@ F77 f77_int masktrap_(f77_int *state)
 /* ---- global operations -----------------------------------------------------
  */
 
-F77 f77_int gsync_(void)
+F77 void gsync_(void)
 {
-    return (f77_int)mce_nx_gsync();
+    mce_nx_gsync();
 }
 
 #define REAL_GOP(name, T)                                                      \
-    F77 f77_int name##_(T *x, f77_int *n, T *work)                             \
+    F77 void name##_(T *x, f77_int *n, T *work)                                \
     {                                                                          \
-        return (f77_int)mce_nx_##name(x, *n, work);                            \
+        mce_nx_##name(x, *n, work);                                            \
     }
 REAL_GOP(gdsum, double)
 REAL_GOP(gdprod, double)
@@ -477,9 +473,9 @@ REAL_GOP(gshigh, float)
 REAL_GOP(gslow, float)
 
 /* INTEGER*4 (and LOGICAL*4) operands through long temporaries. */
-static long int_gop(long (*op)(long *, long, long *), f77_int *x, f77_int n)
+static void int_gop(void (*op)(long *, long, long *), f77_int *x, f77_int n)
 {
-    long sx[64], sw[64], *lx = sx, *lw = sw, rc;
+    long sx[64], sw[64], *lx = sx, *lw = sw;
     if (n > 64) {
         lx = malloc((size_t)n * sizeof(long));
         lw = malloc((size_t)n * sizeof(long));
@@ -487,26 +483,26 @@ static long int_gop(long (*op)(long *, long, long *), f77_int *x, f77_int n)
             free(lx);
             free(lw);
             /* the C call reports it, naming itself and the node */
-            return op(NULL, n, NULL);
+            op(NULL, n, NULL);
+            return;
         }
     }
     for (f77_int i = 0; i < n; i++)
         lx[i] = x[i];
-    rc = op(lx, n, lw);
+    op(lx, n, lw);
     for (f77_int i = 0; i < n; i++)
         x[i] = (f77_int)lx[i];
     if (lx != sx) {
         free(lx);
         free(lw);
     }
-    return rc;
 }
 
 #define INT_GOP(name)                                                          \
-    F77 f77_int name##_(f77_int *x, f77_int *n, f77_int *work)                 \
+    F77 void name##_(f77_int *x, f77_int *n, f77_int *work)                    \
     {                                                                          \
         (void)work;                                                            \
-        return (f77_int)int_gop(mce_nx_##name, x, *n);                         \
+        int_gop(mce_nx_##name, x, *n);                                         \
     }
 INT_GOP(gisum)
 INT_GOP(giprod)
@@ -517,45 +513,48 @@ INT_GOP(gior)
 INT_GOP(gland)
 INT_GOP(glor)
 
-F77 f77_int gopf_(void *x, f77_int *xlen, void *work, f77_gopf_t f)
+F77 void gopf_(void *x, f77_int *xlen, void *work, f77_gopf_t f)
 {
-    return (f77_int)mce_nx_gopf(x, *xlen, work, gopf_of(f));
+    mce_nx_gopf(x, *xlen, work, gopf_of(f));
 }
 
-F77 f77_int gcol_(void *x, f77_int *xlen, void *y, f77_int *ylen, f77_int *ncnt)
+F77 void gcol_(void *x, f77_int *xlen, void *y, f77_int *ylen, f77_int *ncnt)
 {
     long cnt = 0;
-    long rc = mce_nx_gcol(x, *xlen, y, *ylen, &cnt);
-    if (rc >= 0 && ncnt != NULL)
+    mce_nx_gcol(x, *xlen, y, *ylen, &cnt);
+    if (ncnt != NULL)
         *ncnt = (f77_int)cnt;
-    return (f77_int)rc;
 }
 
-F77 f77_int gcolx_(void *x, f77_int *xlens, void *y)
+F77 void gcolx_(void *x, f77_int *xlens, void *y)
 {
-    long n = mce_nx_numnodes(), sl[64], *l = sl, rc;
-    if (xlens == NULL)
-        return (f77_int)mce_nx_gcolx(x, NULL, y);
-    if (n > 64 && (l = malloc((size_t)n * sizeof(long))) == NULL)
-        return (f77_int)mce_nx_gcolx(x, NULL, y);
+    long n = mce_nx_numnodes(), sl[64], *l = sl;
+    if (xlens == NULL) {
+        mce_nx_gcolx(x, NULL, y);
+        return;
+    }
+    if (n > 64 && (l = malloc((size_t)n * sizeof(long))) == NULL) {
+        mce_nx_gcolx(x, NULL, y);
+        return;
+    }
     for (long i = 0; i < n; i++)
         l[i] = xlens[i];
-    rc = mce_nx_gcolx(x, l, y);
+    mce_nx_gcolx(x, l, y);
     if (l != sl)
         free(l);
-    return (f77_int)rc;
 }
 
-F77 f77_int gsendx_(f77_int *type, void *x, f77_int *n, f77_int *nodes,
-                    f77_int *nn)
+F77 void gsendx_(f77_int *type, void *x, f77_int *n, f77_int *nodes,
+                 f77_int *nn)
 {
-    long count = *nn > 0 && nodes != NULL ? (long)*nn : 0, rc;
+    long count = *nn > 0 && nodes != NULL ? (long)*nn : 0;
     long *l = malloc((size_t)(count > 0 ? count : 1) * sizeof(long));
-    if (l == NULL)
-        return (f77_int)mce_nx_gsendx(*type, x, *n, NULL, *nn);
+    if (l == NULL) {
+        mce_nx_gsendx(*type, x, *n, NULL, *nn);
+        return;
+    }
     for (long i = 0; i < count; i++)
         l[i] = nodes[i];
-    rc = mce_nx_gsendx(*type, x, *n, count > 0 ? l : NULL, *nn);
+    mce_nx_gsendx(*type, x, *n, count > 0 ? l : NULL, *nn);
     free(l);
-    return (f77_int)rc;
 }
