@@ -936,6 +936,53 @@ static void cmd_ncube_table2(int argc, char **argv)
             ncube_line(s, rows[i][0], rows[i][1 + s]);
 }
 
+/* ---- iWarp, Warfel 1996 (seed 002) -------------------------------------- */
+
+/* Figures 3.7/3.8 "(predict)" row as printed (both figures print the same
+ * one): sizes 4..16384 bytes by distance 1..7 cells. */
+static const int iw_sizes[7] = {4, 16, 64, 256, 1024, 4096, 16384};
+static const int iw_printed[7][7] = {
+    {43, 48, 53, 58, 63, 68, 73},
+    {49, 54, 59, 64, 69, 74, 79},
+    {73, 78, 83, 88, 93, 98, 103},
+    {169, 174, 179, 184, 189, 194, 199},
+    {553, 558, 563, 568, 573, 578, 583},
+    {2091, 2096, 2101, 2106, 2111, 2116, 2121},
+    {8241, 8246, 8251, 8256, 8261, 8266, 8271}};
+
+/* W 3.2.1: (Send_Overhead + Recv_Overhead) + Msg_size / Network_BW + Dist x
+ * cost_per_cell_hop = 36 + bytes / 1.998 + 5 d clocks, floored as the
+ * figures print it; value to 3 decimals (truncated). */
+static void iw_pct_line(int64_t bytes, int64_t d, int printed)
+{
+    int64_t num = add(add(36 * 1998, mul(bytes, 1000)), mul(d, 9990));
+    int64_t milli = mul(num, 1000) / 1998;
+    kv_i("bytes", bytes);
+    kv_i("dist", d);
+    key("value_clocks");
+    printf("%" PRId64 ".%03" PRId64, milli / 1000, milli % 1000);
+    kv_i("predicted_clocks", num / 1998);
+    if (printed >= 0) {
+        kv_i("printed", printed);
+        kv_s("match", printed == num / 1998 ? "yes" : "no");
+    }
+    kv_end();
+}
+
+static void cmd_iwarp_pct(int argc, char **argv)
+{
+    struct opts o = {{"bytes", "dist", "table", NULL}, {0}};
+    parse_opts(argc, argv, &o, NULL);
+    if (opt_get(&o, "table")) {
+        for (int i = 0; i < 7; i++)
+            for (int d = 1; d <= 7; d++)
+                iw_pct_line(iw_sizes[i], d, iw_printed[i][d - 1]);
+        return;
+    }
+    iw_pct_line(opt_int(&o, "bytes", 0, INT64_MAX / 4000, 0, 1),
+                opt_int(&o, "dist", 0, INT64_MAX / 40000, 0, 1), -1);
+}
+
 /* ---- the constants ------------------------------------------------------ */
 
 static void print_constants(const char *machine, const struct constant *t)
@@ -1035,6 +1082,13 @@ static void usage(FILE *f)
         "  Constants: --constants std_fixed=466.40,std_per_byte=3.14,\n"
         "      ext_fixed=83.20,ext_per_byte=1.29\n"
         "\n"
+        "iWarp, Warfel 1996 (seed 002), in clocks (20 MHz):\n"
+        "  iwarp-pct --bytes=BYTES --dist=CELLS | --table=1\n"
+        "      PCT connection time 36 + bytes/1.998 + 5 dist (W 3.2.1),\n"
+        "      value_clocks truncated to 3 decimals and predicted_clocks\n"
+        "      floored as Figures 3.7/3.8 print it; --table: every entry of\n"
+        "      the figures' (predict) row with the printed value.\n"
+        "\n"
         "  constants   the default constants of every machine.\n"
         "\n"
         "Common options:\n"
@@ -1070,6 +1124,7 @@ int main(int argc, char **argv)
         {"cx-time", cmd_cx_time},
         {"ncube", cmd_ncube},
         {"ncube-table2", cmd_ncube_table2},
+        {"iwarp-pct", cmd_iwarp_pct},
         {"constants", cmd_constants},
     };
     if (argc < 2) {

@@ -10,6 +10,9 @@
 extern int mce_user_main(int argc, char **argv) __attribute__((weak));
 extern int mce_vx_main(int argc, char **argv) __attribute__((weak));
 extern int mce_nx_main(int argc, char **argv) __attribute__((weak));
+extern int mce_iw_main(int argc, char **argv) __attribute__((weak));
+/* lib/api/iwarp: mce_iw_main, then the writes it left pending. */
+int mcei_iw_entry(int argc, char **argv);
 /* mcef77 renames gfortran's main() and records the personality's machine. */
 extern int mce_f77_main(int argc, char **argv) __attribute__((weak));
 extern const char *mce_f77_default_machine __attribute__((weak));
@@ -21,12 +24,13 @@ static const struct {
     {"vertex", "ncube", "mce_vx_main"},
     {"nx", "ipsc860", "mce_nx_main"},
     {"fortran", "ideal", "mce_f77_main"},
+    {"iwarp", "iwarp", "mce_iw_main"},
 };
 
 int mcei_api_resolve(mcei_personality_t *out, char *err, size_t errlen)
 {
     mcei_main_fn fns[] = {mce_user_main, mce_vx_main, mce_nx_main,
-                          mce_f77_main};
+                          mce_f77_main, mce_iw_main};
     int found = -1;
     for (size_t i = 0; i < MCEI_ARRAY_SIZE(entries); i++) {
         if (fns[i] == NULL)
@@ -52,5 +56,7 @@ int mcei_api_resolve(mcei_personality_t *out, char *err, size_t errlen)
         mce_f77_default_machine != NULL)
         out->default_machine = mce_f77_default_machine;
     out->main = fns[found];
+    if (fns[found] == mce_iw_main)
+        out->main = mcei_iw_entry;
     return MCE_OK;
 }

@@ -7,11 +7,13 @@
 extern const mcei_proto_ops_t mcei_proto_native_ops;
 extern const mcei_proto_ops_t mcei_proto_ncube_ops;
 extern const mcei_proto_ops_t mcei_proto_nx_ops;
+extern const mcei_proto_ops_t mcei_proto_iwarp_ops;
 
 static const mcei_proto_ops_t *const protocols[] = {
     &mcei_proto_native_ops,
     &mcei_proto_ncube_ops,
     &mcei_proto_nx_ops,
+    &mcei_proto_iwarp_ops,
 };
 
 const mcei_proto_ops_t *mcei_proto_lookup(const char *name)

@@ -7,11 +7,13 @@
 extern const mcei_net_ops_t mcei_net_ideal_ops;
 extern const mcei_net_ops_t mcei_net_ipsc_ops;
 extern const mcei_net_ops_t mcei_net_paragon_ops;
+extern const mcei_net_ops_t mcei_net_iwarp_ops;
 
 static const mcei_net_ops_t *const models[] = {
     &mcei_net_ideal_ops,
     &mcei_net_ipsc_ops,
     &mcei_net_paragon_ops,
+    &mcei_net_iwarp_ops,
 };
 
 const mcei_net_ops_t *mcei_net_lookup(const char *name)

@@ -1,0 +1,221 @@
+/* PCT-connection ping-pong on the iWarp (Warfel 1996, section 3.2.1,
+ * Figures 3.5-3.8).  Cells A = (x0,0) and B = (x0+d,0) exchange over two
+ * connections, A->B along X+ and B->A along X-, configured directly by
+ * every cell on the row (PCTs 2(d-1) and 2(d-1)+1 for distance d).
+ *
+ *   single       A reads the counter, writes a block, reads B's reply
+ *                block, reads the counter: half the difference (Fig 3.7)
+ *   eight        eight such exchanges between two counter reads, divided
+ *                by 16 (Fig 3.8)
+ *   word-single  the same with one word through single gate calls (3.5)
+ *   word-eight   eight single-word exchanges (Fig 3.6)
+ *
+ * Run r starts at virtual time phase r mod 8 (the counter ticks every 8
+ * clocks).  Prints per (mode, size, distance) the average, maximum and
+ * minimum (floored, as the figures print them), the exact average and
+ * Warfel's prediction floor(36 + bytes/1.998 + 5 d) for block modes.
+ *
+ * usage: pct_pingpong --mce-nodes=64 [--mode=all|single|eight|word-single|
+ *        word-eight] [--sizes=4,16,...] [--dist=1,2,...] [--runs=N] [--x0=X]
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <iwarp.h>
+
+#define MAXD 16
+
+static const char *const modes[] = {"single", "eight", "word-single",
+                                    "word-eight"};
+
+static int parse_list(const char *s, long *out, int max)
+{
+    int n = 0;
+    while (*s && n < max) {
+        char *end;
+        long a = strtol(s, &end, 10), b = a;
+        if (end == s)
+            return -1;
+        if (end[0] == '.' && end[1] == '.') {
+            s = end + 2;
+            b = strtol(s, &end, 10);
+            if (end == s)
+                return -1;
+        }
+        for (long v = a; v <= b && n < max; v++)
+            out[n++] = v;
+        s = end;
+        if (*s == ',')
+            s++;
+        else if (*s)
+            return -1;
+    }
+    return n;
+}
+
+static void die(const char *msg)
+{
+    if (iwarp_cell() == 0)
+        fprintf(stderr, "pct_pingpong: %s\n", msg);
+    exit(2);
+}
+
+static void check(int rc, const char *what)
+{
+    if (rc < 0) {
+        fprintf(stderr, "pct_pingpong: %s failed (%d)\n", what, rc);
+        exit(1);
+    }
+}
+
+/* Direct configuration of this cell's PCTs for distance d. */
+static void configure(int x, int x0, int d, int w)
+{
+    int i = (x - x0 + w) % w, a = 2 * (d - 1), b = a + 1;
+    int cell_a = x0, cell_b = (x0 + d) % w;
+    if (i > d)
+        return;
+    if (i == 0) {
+        check(iwarp_pct_config(a, IW_CPU, 0, IW_XP, a, cell_b), "config");
+        check(iwarp_pct_config(b, IW_XP, b, IW_CPU, 0, cell_b), "config");
+    } else if (i == d) {
+        check(iwarp_pct_config(a, IW_XM, a, IW_CPU, 0, cell_a), "config");
+        check(iwarp_pct_config(b, IW_CPU, 0, IW_XM, b, cell_a), "config");
+    } else {
+        check(iwarp_pct_config(a, IW_XM, a, IW_XP, a, -1), "config");
+        check(iwarp_pct_config(b, IW_XP, b, IW_XM, b, -1), "config");
+    }
+}
+
+static uint32_t buf[4096];
+
+/* One exchange from A's side (send then receive) or B's (the reverse). */
+static void exchange(int is_a, int word, size_t n)
+{
+    if (word) {
+        uint32_t v = 0x1234u;
+        if (is_a) {
+            check(iwarp_gate_write(IW_W0, v), "write");
+            check(iwarp_gate_read(IW_R0, &v), "read");
+        } else {
+            check(iwarp_gate_read(IW_R0, &v), "read");
+            check(iwarp_gate_write(IW_W0, v), "write");
+        }
+        return;
+    }
+    if (is_a) {
+        check(iwarp_gate_write_block(IW_W0, buf, n), "write");
+        check(iwarp_gate_read_block(IW_R0, buf, n), "read");
+    } else {
+        check(iwarp_gate_read_block(IW_R0, buf, n), "read");
+        check(iwarp_gate_write_block(IW_W0, buf, n), "write");
+    }
+}
+
+int main(int argc, char **argv)
+{
+    long sizes[32] = {4, 16, 64, 256, 1024, 4096, 16384}, dist[MAXD];
+    int nsizes = 7, ndist = 7, runs = 8, x0 = 0, mode_mask = 15;
+    int x, y, w = iwarp_width();
+    for (int i = 0; i < 7; i++)
+        dist[i] = i + 1;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (strncmp(a, "--mode=", 7) == 0) {
+            mode_mask = 0;
+            for (int m = 0; m < 4; m++)
+                if (strcmp(a + 7, modes[m]) == 0)
+                    mode_mask = 1 << m;
+            if (strcmp(a + 7, "all") == 0)
+                mode_mask = 15;
+            if (!mode_mask)
+                die("--mode: all, single, eight, word-single or word-eight");
+        } else if (strncmp(a, "--sizes=", 8) == 0) {
+            nsizes = parse_list(a + 8, sizes, 32);
+            if (nsizes <= 0)
+                die("--sizes: a list of byte counts");
+            for (int k = 0; k < nsizes; k++)
+                if (sizes[k] < 4 || sizes[k] > 16384 || sizes[k] % 4)
+                    die("--sizes: multiples of 4 from 4 to 16384");
+        } else if (strncmp(a, "--dist=", 7) == 0) {
+            ndist = parse_list(a + 7, dist, MAXD);
+            if (ndist <= 0)
+                die("--dist: a list such as 1..7 or 1,3");
+            for (int k = 0; k < ndist; k++)
+                if (dist[k] < 1 || dist[k] >= w || dist[k] > 7)
+                    die("--dist: distances 1..7, below the array width");
+        } else if (strncmp(a, "--runs=", 7) == 0) {
+            runs = atoi(a + 7);
+            if (runs < 1)
+                die("--runs: a positive count");
+        } else if (strncmp(a, "--x0=", 5) == 0) {
+            x0 = atoi(a + 5);
+            if (x0 < 0 || x0 >= w)
+                die("--x0: a column of the array");
+        } else {
+            die("usage: pct_pingpong [--mode=all|single|eight|word-single|"
+                "word-eight] [--sizes=LIST] [--dist=LIST] [--runs=N] "
+                "[--x0=X]");
+        }
+    }
+    iwarp_coords(&x, &y);
+    if (y != 0)
+        return 0;
+    for (int k = 0; k < ndist; k++)
+        configure(x, x0, (int)dist[k], w);
+    iwarp_align(1000); /* every cell has configured its PCTs */
+
+    for (int k = 0; k < ndist; k++) {
+        int d = (int)dist[k], is_a = x == x0, is_b = x == (x0 + d) % w;
+        int a = 2 * (d - 1), b = a + 1;
+        if (!is_a && !is_b)
+            continue;
+        check(iwarp_gate_bind(IW_W0, is_a ? a : b), "bind");
+        check(iwarp_gate_bind(IW_R0, is_a ? b : a), "bind");
+        for (int m = 0; m < 4; m++) {
+            int word = m >= 2, reps = m % 2 ? 8 : 1;
+            if (!(mode_mask & (1 << m)))
+                continue;
+            for (int s = 0; s < (word ? 1 : nsizes); s++) {
+                size_t n = word ? 1 : (size_t)sizes[s] / 4;
+                unsigned long sum = 0, max = 0, min = ~0ul;
+                for (int r = 0; r < runs; r++) {
+                    unsigned long t0, t1, t;
+                    if (is_a) {
+                        iwarp_dither(r % 8);
+                        t0 = iwarp_clock();
+                        for (int e = 0; e < reps; e++)
+                            exchange(1, word, n);
+                        t1 = iwarp_clock();
+                        /* sums in 1/(2 reps) clocks */
+                        t = t1 - t0;
+                        sum += t;
+                        if (t > max)
+                            max = t;
+                        if (t < min)
+                            min = t;
+                    } else {
+                        for (int e = 0; e < reps; e++)
+                            exchange(0, word, n);
+                    }
+                }
+                if (is_a) {
+                    unsigned long q = 2ul * (unsigned long)reps;
+                    long bytes = word ? 4 : sizes[s];
+                    printf("pct_pingpong: mode=%s bytes=%ld dist=%d x0=%d "
+                           "avg=%lu max=%lu min=%lu avg_exact=%.3f runs=%d",
+                           modes[m], bytes, d, x0, sum / runs / q, max / q,
+                           min / q, (double)sum / runs / (double)q, runs);
+                    if (!word)
+                        printf(" predicted=%ld",
+                               (36 * 1998 + 1000 * bytes + 9990L * d) / 1998);
+                    printf("\n");
+                }
+            }
+        }
+        check(iwarp_gate_unbind(IW_W0), "unbind");
+        check(iwarp_gate_unbind(IW_R0), "unbind");
+    }
+    return 0;
+}

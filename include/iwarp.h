@@ -1,0 +1,100 @@
+/**
+ * @file iwarp.h
+ * @brief CMU iWarp cell API on mcemu (Warfel 1996, chapter 3).
+ *
+ * Programs for the iWarp include this header in the file that defines
+ * main; main runs once per cell of the W x H torus (machine "iwarp",
+ * --mce-nodes=64 for the 8 x 8 array).  This is step 1 of the design in
+ * doc/design/iwarp-tcs.md: cell identity, the cycle counter, PCT
+ * connections by direct configuration and gate reads and writes.  Links
+ * are not shared yet: a run in which two connections would use one link
+ * at the same time ends with a message (MCE_ERR_UNSUPPORTED), and a
+ * reader that does not read never slows its writer.
+ *
+ * Connections: every cell on a path configures its own PCT with
+ * iwarp_pct_config: its input (IW_CPU for the source PCT, written through
+ * a write gate, or the side a word arrives from and the neighbour's PCT
+ * sending it) and its output (IW_CPU for the destination PCT, read
+ * through a read gate, or the side towards the next cell and that cell's
+ * PCT).  The two end PCTs name the cell at the other end.
+ *
+ * Gates: consecutive iwarp_gate_write calls to one gate with no other
+ * iWarp call in between travel as one block; the block calls add the
+ * message routine's set-up costs (iwarp.block_send, iwarp.block_recv).
+ *
+ * Errors are negative returns (IW_E*) with a diagnostic "cell (x,y):
+ * CALL: reason" on stderr.
+ */
+#ifndef MCEMU_IWARP_H
+#define MCEMU_IWARP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "mcemu.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define IW_OK       0
+#define IW_EPCT     (-1) /**< no such PCT, none free, or in the wrong state */
+#define IW_EGATE    (-2) /**< no such gate, gate bound or unbound */
+#define IW_EINVAL   (-3) /**< bad argument */
+#define IW_EMACHINE (-4) /**< not running on an iWarp machine */
+
+/** PCT ports: the CPU (a gate) or the link on one side of the cell. */
+enum { IW_CPU = 0, IW_XP, IW_XM, IW_YP, IW_YM };
+/** Gates: two read gates and two write gates. */
+enum { IW_R0 = 0, IW_R1, IW_W0, IW_W1 };
+
+/* identity and time */
+/** This cell's number, y * width + x. */
+MCE_EXPORT int iwarp_cell(void);
+MCE_EXPORT void iwarp_coords(int *x, int *y);
+MCE_EXPORT int iwarp_width(void);
+MCE_EXPORT int iwarp_height(void);
+/** The cycle counter in clocks (a multiple of iwarp.timer_tick = 8);
+ * reading it costs iwarp.timer_read. */
+MCE_EXPORT unsigned long iwarp_clock(void);
+/** Compute for @p clocks clocks. */
+MCE_EXPORT void iwarp_compute(unsigned long clocks);
+/* emulator helpers (not iWarp calls), for measurement programs */
+/** Exact virtual time in clocks; free. */
+MCE_EXPORT unsigned long long iwarp_vtime(void);
+/** Idle until virtual time @p clocks (no effect if already later). */
+MCE_EXPORT void iwarp_align(unsigned long long clocks);
+/** Spin until the virtual time modulo 8 is @p phase (0..7). */
+MCE_EXPORT void iwarp_dither(int phase);
+
+/* PCTs (direct configuration) */
+/** A free PCT of this cell (>= 0) or IW_EPCT when all are in use. */
+MCE_EXPORT int iwarp_pct_alloc(void);
+/** Configure PCT @p pct (free or allocated): words come from @p in_port
+ * (and the neighbour's PCT @p in_pct) and go to @p out_port (and the
+ * neighbour's PCT @p out_pct); @p endpoint is the cell at the other end
+ * for the two end PCTs (ignored otherwise).  Costs iwarp.pct_config. */
+MCE_EXPORT int iwarp_pct_config(int pct, int in_port, int in_pct, int out_port,
+                                int out_pct, int endpoint);
+/** Tear down this cell's part of a connection and free the PCT. */
+MCE_EXPORT int iwarp_pct_release(int pct);
+
+/* gates */
+MCE_EXPORT int iwarp_gate_bind(int gate, int pct);
+MCE_EXPORT int iwarp_gate_unbind(int gate);
+MCE_EXPORT int iwarp_gate_write(int gate, uint32_t word);
+MCE_EXPORT int iwarp_gate_read(int gate, uint32_t *word);
+MCE_EXPORT int iwarp_gate_write_block(int gate, const uint32_t *w, size_t n);
+MCE_EXPORT int iwarp_gate_read_block(int gate, uint32_t *w, size_t n);
+
+/* The program's main runs once per cell as the iWarp entry point. */
+#ifdef main
+#undef main
+#endif
+#define main mce_iw_main
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* MCEMU_IWARP_H */

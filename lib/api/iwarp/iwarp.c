@@ -1,0 +1,288 @@
+/* iWarp personality (include/iwarp.h): argument checking, IW_E* codes and
+ * "cell (x,y): CALL: reason" diagnostics over the iwarp machine protocol
+ * (lib/machines/iwarp).  Step 1 of doc/design/iwarp-tcs.md. */
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "../../core/engine.h"
+#include "../../machines/iwarp/iwarp.h"
+#include "iwarp.h"
+
+extern int mce_iw_main(int argc, char **argv) __attribute__((weak));
+
+/* The personality's entry (lib/api/registry.c): the program's main, then
+ * the block its last gate writes left pending. */
+int mcei_iw_entry(int argc, char **argv);
+int mcei_iw_entry(int argc, char **argv)
+{
+    int rc = mce_iw_main(argc, argv);
+    mcei_vn_t *vn = mcei_enter();
+    if (vn != NULL) {
+        mcei_iw_flush(vn);
+        mcei_leave(vn);
+    }
+    return rc;
+}
+
+static mcei_vn_t *enter(const char *call, const mcei_iw_costs_t **c)
+{
+    mcei_vn_t *vn = mcei_enter();
+    if (vn == NULL) {
+        mcei_log("%s: called outside a node program", call);
+        return NULL;
+    }
+    mcei_api_begin(vn, call);
+    if (!mcei_iw_active(c))
+        mcei_vn_fatal(vn,
+                      "%s: iWarp calls need an iWarp machine (protocol "
+                      "iwarp); machine '%s' is not one (use "
+                      "--mce-machine=iwarp)",
+                      call, mcei_eng->machine.name);
+    return vn;
+}
+
+static int fail(mcei_vn_t *vn, const mcei_iw_costs_t *c, const char *call,
+                int code, const char *why)
+{
+    mcei_log("cell (%d,%d): %s: %s", vn->id % c->width, vn->id / c->width, call,
+             why);
+    mcei_leave(vn);
+    return code;
+}
+
+static int code_of(int rc, int what)
+{
+    if (rc == MCE_ERR_INVAL)
+        return IW_EINVAL;
+    return what;
+}
+
+MCE_EXPORT int iwarp_cell(void)
+{
+    const mcei_iw_costs_t *c;
+    mcei_vn_t *vn = enter("iwarp_cell", &c);
+    if (vn == NULL)
+        return IW_EMACHINE;
+    mcei_leave(vn);
+    return vn->id;
+}
+
+MCE_EXPORT void iwarp_coords(int *x, int *y)
+{
+    const mcei_iw_costs_t *c;
+    mcei_vn_t *vn = enter("iwarp_coords", &c);
+    if (vn == NULL)
+        return;
+    if (x != NULL)
+        *x = vn->id % c->width;
+    if (y != NULL)
+        *y = vn->id / c->width;
+    mcei_leave(vn);
+}
+
+MCE_EXPORT int iwarp_width(void)
+{
+    const mcei_iw_costs_t *c;
+    mcei_vn_t *vn = enter("iwarp_width", &c);
+    if (vn == NULL)
+        return IW_EMACHINE;
+    mcei_leave(vn);
+    return c->width;
+}
+
+MCE_EXPORT int iwarp_height(void)
+{
+    const mcei_iw_costs_t *c;
+    mcei_vn_t *vn = enter("iwarp_height", &c);
+    if (vn == NULL)
+        return IW_EMACHINE;
+    mcei_leave(vn);
+    return c->height;
+}
+
+MCE_EXPORT unsigned long iwarp_clock(void)
+{
+    const mcei_iw_costs_t *c;
+    mcei_vn_t *vn = enter("iwarp_clock", &c);
+    mce_time_t tick;
+    if (vn == NULL)
+        return 0;
+    mcei_iw_flush(vn);
+    mcei_charge(vn, c->timer_read);
+    vn->t_comm += c->timer_read;
+    tick = c->timer_tick * c->clock;
+    mcei_leave(vn);
+    return (unsigned long)(vn->clock / tick * c->timer_tick);
+}
+
+MCE_EXPORT void iwarp_compute(unsigned long clocks)
+{
+    const mcei_iw_costs_t *c;
+    mcei_vn_t *vn = enter("iwarp_compute", &c);
+    if (vn == NULL)
+        return;
+    mcei_iw_flush(vn);
+    mcei_charge(vn, (mce_time_t)clocks * c->clock);
+    vn->t_compute += (mce_time_t)clocks * c->clock;
+    mcei_leave(vn);
+}
+
+MCE_EXPORT unsigned long long iwarp_vtime(void)
+{
+    const mcei_iw_costs_t *c;
+    mcei_vn_t *vn = enter("iwarp_vtime", &c);
+    if (vn == NULL)
+        return 0;
+    mcei_leave(vn);
+    return (unsigned long long)(vn->clock / c->clock);
+}
+
+MCE_EXPORT void iwarp_align(unsigned long long clocks)
+{
+    const mcei_iw_costs_t *c;
+    mcei_vn_t *vn = enter("iwarp_align", &c);
+    mce_time_t t;
+    if (vn == NULL)
+        return;
+    mcei_iw_flush(vn);
+    t = (mce_time_t)clocks * c->clock;
+    if (t > vn->clock) {
+        vn->t_wait += t - vn->clock;
+        mcei_charge(vn, t - vn->clock);
+    }
+    mcei_leave(vn);
+}
+
+MCE_EXPORT void iwarp_dither(int phase)
+{
+    const mcei_iw_costs_t *c;
+    mcei_vn_t *vn = enter("iwarp_dither", &c);
+    mce_time_t now, d;
+    if (vn == NULL)
+        return;
+    if (phase < 0 || phase > 7) {
+        fail(vn, c, "iwarp_dither", IW_EINVAL, "phase must be 0..7");
+        return;
+    }
+    mcei_iw_flush(vn);
+    now = vn->clock / c->clock;
+    d = ((mce_time_t)phase + 8 - now % 8) % 8;
+    mcei_charge(vn, d * c->clock);
+    vn->t_compute += d * c->clock;
+    mcei_leave(vn);
+}
+
+MCE_EXPORT int iwarp_pct_alloc(void)
+{
+    const mcei_iw_costs_t *c;
+    mcei_vn_t *vn = enter("iwarp_pct_alloc", &c);
+    char why[200];
+    int pct, rc;
+    if (vn == NULL)
+        return IW_EMACHINE;
+    if ((rc = mcei_iw_pct_alloc(vn, &pct, why, sizeof(why))) != MCE_OK)
+        return fail(vn, c, "iwarp_pct_alloc", IW_EPCT, why);
+    mcei_leave(vn);
+    return pct;
+}
+
+MCE_EXPORT int iwarp_pct_config(int pct, int in_port, int in_pct, int out_port,
+                                int out_pct, int endpoint)
+{
+    const mcei_iw_costs_t *c;
+    mcei_vn_t *vn = enter("iwarp_pct_config", &c);
+    char why[200];
+    int rc;
+    if (vn == NULL)
+        return IW_EMACHINE;
+    if ((rc = mcei_iw_pct_config(vn, pct, in_port, in_pct, out_port, out_pct,
+                                 endpoint, why, sizeof(why))) != MCE_OK)
+        return fail(vn, c, "iwarp_pct_config", code_of(rc, IW_EPCT), why);
+    mcei_leave(vn);
+    return IW_OK;
+}
+
+MCE_EXPORT int iwarp_pct_release(int pct)
+{
+    const mcei_iw_costs_t *c;
+    mcei_vn_t *vn = enter("iwarp_pct_release", &c);
+    char why[200];
+    int rc;
+    if (vn == NULL)
+        return IW_EMACHINE;
+    if ((rc = mcei_iw_pct_release(vn, pct, why, sizeof(why))) != MCE_OK)
+        return fail(vn, c, "iwarp_pct_release", code_of(rc, IW_EPCT), why);
+    mcei_leave(vn);
+    return IW_OK;
+}
+
+MCE_EXPORT int iwarp_gate_bind(int gate, int pct)
+{
+    const mcei_iw_costs_t *c;
+    mcei_vn_t *vn = enter("iwarp_gate_bind", &c);
+    char why[200];
+    int rc;
+    if (vn == NULL)
+        return IW_EMACHINE;
+    if ((rc = mcei_iw_gate_bind(vn, gate, pct, why, sizeof(why))) != MCE_OK)
+        return fail(vn, c, "iwarp_gate_bind",
+                    rc == MCE_ERR_STATE ? IW_EPCT : code_of(rc, IW_EGATE), why);
+    mcei_leave(vn);
+    return IW_OK;
+}
+
+MCE_EXPORT int iwarp_gate_unbind(int gate)
+{
+    const mcei_iw_costs_t *c;
+    mcei_vn_t *vn = enter("iwarp_gate_unbind", &c);
+    char why[200];
+    int rc;
+    if (vn == NULL)
+        return IW_EMACHINE;
+    if ((rc = mcei_iw_gate_unbind(vn, gate, why, sizeof(why))) != MCE_OK)
+        return fail(vn, c, "iwarp_gate_unbind", IW_EGATE, why);
+    mcei_leave(vn);
+    return IW_OK;
+}
+
+static int gate_io(const char *call, int gate, uint32_t *w, size_t n, int write,
+                   int block)
+{
+    const mcei_iw_costs_t *c;
+    mcei_vn_t *vn = enter(call, &c);
+    char why[200];
+    int rc;
+    if (vn == NULL)
+        return IW_EMACHINE;
+    if (w == NULL || n == 0 || n > ((size_t)1 << 28))
+        return fail(vn, c, call, IW_EINVAL,
+                    "need a buffer and 1 .. 2^28 words");
+    rc = write ? mcei_iw_gate_write(vn, gate, w, n, block, why, sizeof(why))
+               : mcei_iw_gate_read(vn, gate, w, n, block, why, sizeof(why));
+    if (rc != MCE_OK)
+        return fail(vn, c, call, IW_EGATE, why);
+    mcei_leave(vn);
+    return IW_OK;
+}
+
+MCE_EXPORT int iwarp_gate_write(int gate, uint32_t word)
+{
+    return gate_io("iwarp_gate_write", gate, &word, 1, 1, 0);
+}
+
+MCE_EXPORT int iwarp_gate_read(int gate, uint32_t *word)
+{
+    return gate_io("iwarp_gate_read", gate, word, 1, 0, 0);
+}
+
+MCE_EXPORT int iwarp_gate_write_block(int gate, const uint32_t *w, size_t n)
+{
+    /* the words are only read */
+    return gate_io("iwarp_gate_write_block", gate, (uint32_t *)(uintptr_t)w, n,
+                   1, 1);
+}
+
+MCE_EXPORT int iwarp_gate_read_block(int gate, uint32_t *w, size_t n)
+{
+    return gate_io("iwarp_gate_read_block", gate, w, n, 0, 1);
+}

@@ -1,0 +1,46 @@
+/* The iWarp node protocol (doc/design/iwarp-tcs.md, sections 2.1 and
+ * 3.1-3.4; step 1 of its plan): per-cell PCT and gate tables, direct PCT
+ * configuration mirrored to the network model, gate reads and writes with
+ * the coalescing of consecutive single-word writes into blocks, the cycle
+ * counter.  Functions return MCE_OK or an MCE_ERR_* code with a reason in
+ * @p why (the personality adds the cell and the call). */
+#ifndef MCEI_IWARP_H
+#define MCEI_IWARP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../../core/engine.h"
+
+/* Gates: two read gates, then two write gates (include/iwarp.h). */
+enum { MCEI_IW_R0 = 0, MCEI_IW_R1, MCEI_IW_W0, MCEI_IW_W1, MCEI_IW_GATES };
+
+typedef struct mcei_iw_costs {
+    mce_time_t clock; /* one clock, ps */
+    mce_time_t gate_op, gate_in, word_time, block_send, block_recv;
+    mce_time_t pct_config, gate_bind, timer_read;
+    uint64_t timer_tick; /* counter resolution, clocks */
+    int width, height, pcts, pct_words;
+} mcei_iw_costs_t;
+
+/* Is the machine of this run an iWarp?  Sets *costs when it is. */
+int mcei_iw_active(const mcei_iw_costs_t **costs);
+
+/* Inject the node's pending coalesced block, if any (every call but a
+ * single-word write to the same gate does it first). */
+void mcei_iw_flush(mcei_vn_t *vn);
+
+int mcei_iw_pct_alloc(mcei_vn_t *vn, int *pct, char *why, size_t len);
+int mcei_iw_pct_config(mcei_vn_t *vn, int pct, int in_port, int in_pct,
+                       int out_port, int out_pct, int endpoint, char *why,
+                       size_t len);
+int mcei_iw_pct_release(mcei_vn_t *vn, int pct, char *why, size_t len);
+int mcei_iw_gate_bind(mcei_vn_t *vn, int gate, int pct, char *why, size_t len);
+int mcei_iw_gate_unbind(mcei_vn_t *vn, int gate, char *why, size_t len);
+/* @p block: a block call (block_send / block_recv); otherwise n is 1. */
+int mcei_iw_gate_write(mcei_vn_t *vn, int gate, const uint32_t *w, size_t n,
+                       int block, char *why, size_t len);
+int mcei_iw_gate_read(mcei_vn_t *vn, int gate, uint32_t *w, size_t n, int block,
+                      char *why, size_t len);
+
+#endif

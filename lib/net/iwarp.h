@@ -1,0 +1,47 @@
+/* The iWarp message kinds shared by the network model (lib/net/iwarp.c)
+ * and the node protocol (lib/machines/iwarp): type values of messages of
+ * ctx MCEI_CTX_PROTOCOL and their aux packing (doc/design/iwarp-tcs.md,
+ * section 2.3).  Step 1 of the design: PCT configuration and data blocks
+ * on unshared connections. */
+#ifndef MCEI_NET_IWARP_H
+#define MCEI_NET_IWARP_H
+
+#include <stdint.h>
+
+/* Ports of a PCT: the CPU (a gate) or the link on one side of the cell. */
+enum { MCEI_IW_CPU = 0, MCEI_IW_XP, MCEI_IW_XM, MCEI_IW_YP, MCEI_IW_YM };
+
+enum {
+    /* node -> model (dst = the cell itself), consumed by the model:
+     * aux[0] = mcei_iw_cfg_pack(...), aux[1] = 0 */
+    MCEI_IW_CFG = 0x49570001,
+    /* node -> model -> node: a block of words on the connection whose
+     * source PCT is aux[0] (dst = the connection's endpoint cell).  The
+     * model delivers it when its first word is readable, with aux[0] =
+     * destination PCT | source PCT << 8 | word interval (ps) << 16 and
+     * aux[1] = the time its last word is readable (ps). */
+    MCEI_IW_DATA = 0x49570002
+};
+
+/* A PCT entry: in port and upstream PCT, out port and downstream PCT,
+ * endpoint cell (-1: none) and the release flag. */
+static inline uint64_t mcei_iw_cfg_pack(int pct, int in_port, int in_pct,
+                                        int out_port, int out_pct, int endpoint,
+                                        int release)
+{
+    return (uint64_t)(uint8_t)pct | (uint64_t)(uint8_t)in_port << 8 |
+           (uint64_t)(uint8_t)in_pct << 16 | (uint64_t)(uint8_t)out_port << 24 |
+           (uint64_t)(uint8_t)out_pct << 32 |
+           (uint64_t)(uint16_t)(endpoint + 1) << 40 |
+           (uint64_t)(release != 0) << 56;
+}
+
+#define MCEI_IW_CFG_PCT(a)      ((int)((a)&0xff))
+#define MCEI_IW_CFG_IN_PORT(a)  ((int)(((a) >> 8) & 0xff))
+#define MCEI_IW_CFG_IN_PCT(a)   ((int)(((a) >> 16) & 0xff))
+#define MCEI_IW_CFG_OUT_PORT(a) ((int)(((a) >> 24) & 0xff))
+#define MCEI_IW_CFG_OUT_PCT(a)  ((int)(((a) >> 32) & 0xff))
+#define MCEI_IW_CFG_ENDPOINT(a) ((int)(((a) >> 40) & 0xffff) - 1)
+#define MCEI_IW_CFG_RELEASE(a)  ((int)(((a) >> 56) & 1))
+
+#endif
