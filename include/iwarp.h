@@ -42,6 +42,8 @@ extern "C" {
 #define IW_EGATE    (-2) /**< no such gate, gate bound or unbound */
 #define IW_EINVAL   (-3) /**< bad argument */
 #define IW_EMACHINE (-4) /**< not running on an iWarp machine */
+#define IW_ECAM     (-5) /**< more headers than the address-match CAM holds */
+#define IW_JAMMED   1    /**< iwarp_sru_broadcast: collision, rebroadcast */
 
 /** PCT ports: the CPU (a gate) or the link on one side of the cell. */
 enum { IW_CPU = 0, IW_XP, IW_XM, IW_YP, IW_YM };
@@ -86,6 +88,47 @@ MCE_EXPORT int iwarp_gate_write(int gate, uint32_t word);
 MCE_EXPORT int iwarp_gate_read(int gate, uint32_t *word);
 MCE_EXPORT int iwarp_gate_write_block(int gate, const uint32_t *w, size_t n);
 MCE_EXPORT int iwarp_gate_read_block(int gate, uint32_t *w, size_t n);
+
+/* System Reporting Unit (Feldmann et al. 3.1): a wired-OR bus carrying
+ * one-word messages to every cell (the sender too); each cell buffers one
+ * word and a newer message discards an unread one. */
+/** Broadcast @p word (costs sru.send_sw, waits for the end of the message
+ * on the bus): IW_OK, or IW_JAMMED after a collision (rebroadcast). */
+MCE_EXPORT int iwarp_sru_broadcast(uint32_t word);
+/** Broadcast @p word without waiting for its end on the bus (costs
+ * sru.send_sw): the cell receives its own message like any other, which
+ * lets it keep reading its buffer while the bus is busy (Algorithm 1). */
+MCE_EXPORT int iwarp_sru_send(uint32_t word);
+/** Wait for a word in the buffer and take it; *@p jammed is 0 for a clean
+ * word, 1 for the jammed (OR-ed) word of a collision, 2 when this cell's
+ * own message was one of the colliding ones (rebroadcast it).  Costs
+ * sru.recv_sw. */
+MCE_EXPORT int iwarp_sru_recv(uint32_t *word, int *jammed);
+/** 1 and the word if the buffer holds one (as iwarp_sru_recv), 0 if it is
+ * empty (costs probe_cost). */
+MCE_EXPORT int iwarp_sru_poll(uint32_t *word, int *jammed);
+/** Emulator helper: words this cell's buffer lost unread so far. */
+MCE_EXPORT unsigned long iwarp_sru_lost(void);
+
+/* Anonymous destination message passing (Feldmann et al. 3.2) on the
+ * unidirectional ring through all cells (the row snake); a message stops
+ * at the first cell whose address-match CAM holds its header. */
+/** Load CAM entry @p entry (0..cam.entries-1) with @p header (cam.load);
+ * IW_ECAM for an entry the CAM does not have. */
+MCE_EXPORT int iwarp_cam_set(int entry, uint32_t header);
+MCE_EXPORT int iwarp_cam_clear(int entry);
+/** Send @p n <= 7 words under @p header to the ring (compose + split +
+ * words + join). */
+MCE_EXPORT int iwarp_selective_send(uint32_t header, const uint32_t *w,
+                                    size_t n);
+/** Load the CAM with the @p nh headers (IW_ECAM above cam.entries), wait
+ * for a matching message, consume it (split + words + join); returns its
+ * header and up to @p cap words (*@p n = its length). */
+MCE_EXPORT int iwarp_selective_receive(const uint32_t *headers, int nh,
+                                       uint32_t *header, uint32_t *w,
+                                       size_t cap, size_t *n);
+/** This cell's position on the ring (0 .. cells-1). */
+MCE_EXPORT int iwarp_ring_position(void);
 
 /* The program's main runs once per cell as the iWarp entry point. */
 #ifdef main

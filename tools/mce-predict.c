@@ -983,6 +983,70 @@ static void cmd_iwarp_pct(int argc, char **argv)
                 opt_int(&o, "dist", 0, INT64_MAX / 40000, 0, 1), -1);
 }
 
+/* ---- iWarp SRU and anonymous-destination ring (seed 004) ---------------- */
+
+/* Feldmann, Gross, O'Hallaron, Stricker, sections 3 and 5, in clocks
+ * (share/machines/iwarp.conf): SRU bit 16, 36 bits, software 337 + 337;
+ * ring compose 20, split 240, join 240, load 12, word 4, hop 4. */
+static int64_t ceil_to(int64_t v, int64_t q)
+{
+    return (v + q - 1) / q * q;
+}
+
+static void cmd_subset(int argc, char **argv)
+{
+    static const char *const algs[] = {"bcast", "ring", NULL};
+    struct opts o = {{"alg", "n", "hops", "words", NULL}, {0}};
+    const int64_t bit = 16, msg = 36 * 16, S = 337, R = 337, L = 2;
+    const int64_t compose = 20, split = 240, join = 240, load = 12;
+    const int64_t word = 4, hop = 4;
+    int alg, lg = 0;
+    int64_t n, h, k;
+    parse_opts(argc, argv, &o, NULL);
+    alg = opt_choice(&o, "alg", algs, -1);
+    n = opt_int(&o, "n", 2, 64, 64, 0);
+    h = opt_int(&o, "hops", 1, 63, 1, 0);
+    k = opt_int(&o, "words", 0, 7, 2, 0);
+    while (((int64_t)1 << lg) < n)
+        lg++;
+    kv_s("alg", algs[alg]);
+    kv_i("n", n);
+    if (alg == 0) {
+        /* one broadcast step: send_sw, the message, recv_sw; emulated:
+         * the request starts at the next bit boundary after the 2-clock
+         * lookahead (starts aligned to a bit boundary) */
+        kv_i("message_clocks", msg);
+        kv_i("step_clocks", S + msg + R);
+        kv_i("step_emulated_clocks", ceil_to(S + L, bit) + msg + R);
+        /* Algorithm 1 with n arrivals: at least n messages on the bus */
+        kv_i("bus_bound_clocks", n * msg + S + R);
+        /* one straggler: "two broadcasts (125 us)" (F 5) */
+        kv_i("straggler_clocks", 2 * (S + msg + R));
+        /* emulated: the straggler's reached(b), then every counter's
+         * complete(b) (identical words merge on the wired-OR bus), each
+         * starting on a bit boundary */
+        kv_i("straggler_emulated_clocks",
+             ceil_to(S + L, bit) + msg + ceil_to(R + S + L, bit) + msg + R);
+        kv_i("straggler_seed_clocks", 2500);
+    } else {
+        int64_t send = compose + split + k * word + join;
+        int64_t recv = load + split + k * word + join;
+        kv_i("words", k);
+        kv_i("hops", h);
+        kv_i("selective_send_clocks", send);
+        kv_i("selective_receive_clocks", recv);
+        /* a message to a waiting receiver h hops away (its CAM loaded):
+         * compose + split, the hops, then split + words + join */
+        kv_i("step_clocks",
+             compose + split + h * hop + split + k * word + join);
+        kv_i("rounds_ring1", n);
+        kv_i("rounds_ring2", 2 * lg);
+        /* one straggler: "one message plus the cost for Phase 2 (305 us)" */
+        kv_i("straggler_seed_clocks", 6100);
+    }
+    kv_end();
+}
+
 /* ---- the constants ------------------------------------------------------ */
 
 static void print_constants(const char *machine, const struct constant *t)
@@ -1089,6 +1153,15 @@ static void usage(FILE *f)
         "      floored as Figures 3.7/3.8 print it; --table: every entry of\n"
         "      the figures' (predict) row with the printed value.\n"
         "\n"
+        "iWarp SRU and CAM ring, Feldmann et al. (seed 004), in clocks:\n"
+        "  subset --alg=bcast|ring [--n=N] [--hops=H] [--words=K]\n"
+        "      Primitive costs: SRU broadcast step send_sw + 36 bits x 16 +\n"
+        "      recv_sw (and as emulated, starting on a bit boundary), the\n"
+        "      bus bound of Algorithm 1, the straggler's two broadcasts\n"
+        "      (125 us); selective_send/receive (compose/load + split + 4 k\n"
+        "      + join), one ring step over H hops, and the rounds of RING1\n"
+        "      (n) and RING2 (2 log2 n); the seed's straggler figures.\n"
+        "\n"
         "  constants   the default constants of every machine.\n"
         "\n"
         "Common options:\n"
@@ -1125,6 +1198,7 @@ int main(int argc, char **argv)
         {"ncube", cmd_ncube},
         {"ncube-table2", cmd_ncube_table2},
         {"iwarp-pct", cmd_iwarp_pct},
+        {"subset", cmd_subset},
         {"constants", cmd_constants},
     };
     if (argc < 2) {

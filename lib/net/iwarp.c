@@ -47,6 +47,7 @@
 #include "../core/heap.h"
 #include "../core/net.h"
 #include "iwarp.h"
+#include "iwarp_sru.h"
 
 typedef struct pct_entry {
     int configured;
@@ -80,6 +81,7 @@ typedef struct iwnet {
     mcei_heap_t events;
     parked_t *parked, **parked_tail;
     size_t in_flight;
+    mcei_iwsru_t *sru; /* SRU bus and ring hops (iwarp_sru.c) */
 } iwnet_t;
 
 static int ev_less(const void *x, const void *y)
@@ -398,6 +400,9 @@ static int iw_init(mcei_net_t *net, mcei_machine_t *m, char *err, size_t errlen)
     }
     for (int i = 0; i < st->cells * 4; i++)
         st->links[i].owner = -1;
+    if ((rc = mcei_iwsru_init(&st->sru, m, st->cells, st->clock, st->lookahead,
+                              err, errlen)) != MCE_OK)
+        goto fail;
     mcei_heap_init(&st->events, ev_less);
     st->parked_tail = &st->parked;
     net->priv = st;
@@ -430,6 +435,7 @@ static void iw_fini(mcei_net_t *net)
         free(p);
     }
     mcei_heap_fini(&st->events);
+    mcei_iwsru_fini(st->sru);
     free(st->mirror);
     free(st->conn_last);
     free(st->conn_used);
@@ -488,6 +494,8 @@ static int iw_inject(mcei_net_t *net, mcei_msg_t *m)
     }
     if (m->w.type == MCEI_IW_CFG)
         return on_cfg(st, m);
+    if ((rc = mcei_iwsru_inject(st->sru, m)) != 0)
+        return rc < 0 ? rc : MCE_OK;
     if (m->w.type != MCEI_IW_DATA || m->w.size == 0 || m->w.size % 4 != 0 ||
         m->w.aux[0] >= (uint64_t)st->pcts) {
         mcei_log("iwarp: node %d sent a malformed message (type %" PRId64
@@ -521,7 +529,8 @@ static mce_time_t iw_next_event(const mcei_net_t *net)
 {
     const iwnet_t *st = net->priv;
     const event_t *e = mcei_heap_top(&st->events);
-    return e ? e->t : MCEI_TIME_INF;
+    mce_time_t t = mcei_iwsru_next_event(st->sru);
+    return e && e->t < t ? e->t : t;
 }
 
 static int iw_advance(mcei_net_t *net, mce_time_t horizon)
@@ -534,13 +543,13 @@ static int iw_advance(mcei_net_t *net, mce_time_t horizon)
         net->deliver(net->deliver_ctx, e->msg, e->t);
         free(e);
     }
-    return MCE_OK;
+    return mcei_iwsru_advance(st->sru, net, horizon);
 }
 
 static size_t iw_in_flight(const mcei_net_t *net)
 {
     const iwnet_t *st = net->priv;
-    return st->in_flight;
+    return st->in_flight + mcei_iwsru_in_flight(st->sru);
 }
 
 const mcei_net_ops_t mcei_net_iwarp_ops = {

@@ -32,6 +32,12 @@ expect_eq "sobel_edge under valgrind" $? 0
 vg "$B/apps/complete_exchange" --mce-machine=paragon --mce-nodes=16 \
     --mce-set=paragon.width=4 --sizes=9000 > "$TMP/o" 2>&1
 expect_eq "Paragon complete exchange under valgrind" $? 0
+vg "$B/apps/iwarp/subset_barrier" --mce-nodes=64 --alg=ring2 --n=8 \
+    --subsets=max > "$TMP/o" 2>&1
+expect_eq "iWarp CAM ring subset barriers under valgrind" $? 0
+vg "$B/apps/iwarp/subset_barrier" --mce-nodes=64 --alg=bcast --n=4 \
+    --subsets=2 --straggler > "$TMP/o" 2>&1
+expect_eq "iWarp SRU barrier under valgrind" $? 0
 vg "$B/tests/progs/recv_first" --mce-nodes=2 > "$TMP/o" 2>&1
 expect_eq "deadlock under valgrind exits 3 without errors" $? 3
 finish

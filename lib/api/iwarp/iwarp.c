@@ -286,3 +286,160 @@ MCE_EXPORT int iwarp_gate_read_block(int gate, uint32_t *w, size_t n)
 {
     return gate_io("iwarp_gate_read_block", gate, w, n, 0, 1);
 }
+
+/* ---- System Reporting Unit and anonymous-destination ring ---------------- */
+
+#include "../../machines/iwarp/cam.h"
+
+MCE_EXPORT int iwarp_sru_broadcast(uint32_t word)
+{
+    const mcei_iw_costs_t *c;
+    mcei_vn_t *vn = enter("iwarp_sru_broadcast", &c);
+    int jam = 0;
+    if (vn == NULL)
+        return IW_EMACHINE;
+    mcei_iw_flush(vn);
+    mcei_iw_sru_broadcast(vn, word, &jam, 1);
+    mcei_leave(vn);
+    return jam ? IW_JAMMED : IW_OK;
+}
+
+MCE_EXPORT int iwarp_sru_send(uint32_t word)
+{
+    const mcei_iw_costs_t *c;
+    mcei_vn_t *vn = enter("iwarp_sru_send", &c);
+    int jam = 0;
+    if (vn == NULL)
+        return IW_EMACHINE;
+    mcei_iw_flush(vn);
+    mcei_iw_sru_broadcast(vn, word, &jam, 0);
+    mcei_leave(vn);
+    return IW_OK;
+}
+
+static int sru_get(const char *call, uint32_t *word, int *jammed, int wait)
+{
+    const mcei_iw_costs_t *c;
+    mcei_vn_t *vn = enter(call, &c);
+    uint32_t w = 0;
+    int j = 0, got;
+    if (vn == NULL)
+        return IW_EMACHINE;
+    mcei_iw_flush(vn);
+    got = mcei_iw_sru_recv(vn, &w, &j, wait);
+    if (got) {
+        if (word != NULL)
+            *word = w;
+        if (jammed != NULL)
+            *jammed = j;
+    }
+    mcei_leave(vn);
+    return wait ? IW_OK : got;
+}
+
+MCE_EXPORT int iwarp_sru_recv(uint32_t *word, int *jammed)
+{
+    return sru_get("iwarp_sru_recv", word, jammed, 1);
+}
+
+MCE_EXPORT int iwarp_sru_poll(uint32_t *word, int *jammed)
+{
+    return sru_get("iwarp_sru_poll", word, jammed, 0);
+}
+
+MCE_EXPORT unsigned long iwarp_sru_lost(void)
+{
+    const mcei_iw_costs_t *c;
+    mcei_vn_t *vn = enter("iwarp_sru_lost", &c);
+    unsigned long n;
+    if (vn == NULL)
+        return 0;
+    n = (unsigned long)mcei_iw_sru_lost(vn);
+    mcei_leave(vn);
+    return n;
+}
+
+static int cam_entry(const char *call, int entry, uint32_t header, int valid)
+{
+    const mcei_iw_costs_t *c;
+    mcei_vn_t *vn = enter(call, &c);
+    char why[200];
+    if (vn == NULL)
+        return IW_EMACHINE;
+    mcei_iw_flush(vn);
+    if (mcei_iw_cam_set(vn, entry, header, valid, why, sizeof(why)) != MCE_OK)
+        return fail(vn, c, call, IW_ECAM, why);
+    mcei_leave(vn);
+    return IW_OK;
+}
+
+MCE_EXPORT int iwarp_cam_set(int entry, uint32_t header)
+{
+    return cam_entry("iwarp_cam_set", entry, header, 1);
+}
+
+MCE_EXPORT int iwarp_cam_clear(int entry)
+{
+    return cam_entry("iwarp_cam_clear", entry, 0, 0);
+}
+
+MCE_EXPORT int iwarp_selective_send(uint32_t header, const uint32_t *w,
+                                    size_t n)
+{
+    const mcei_iw_costs_t *c;
+    mcei_vn_t *vn = enter("iwarp_selective_send", &c);
+    char why[200];
+    if (vn == NULL)
+        return IW_EMACHINE;
+    if (n > 0 && w == NULL)
+        return fail(vn, c, "iwarp_selective_send", IW_EINVAL,
+                    "no words to send");
+    mcei_iw_flush(vn);
+    if (mcei_iw_selective_send(vn, header, w, n, why, sizeof(why)) != MCE_OK)
+        return fail(vn, c, "iwarp_selective_send", IW_EINVAL, why);
+    mcei_leave(vn);
+    return IW_OK;
+}
+
+MCE_EXPORT int iwarp_selective_receive(const uint32_t *headers, int nh,
+                                       uint32_t *header, uint32_t *w,
+                                       size_t cap, size_t *n)
+{
+    const mcei_iw_costs_t *c;
+    mcei_vn_t *vn = enter("iwarp_selective_receive", &c);
+    char why[200];
+    uint32_t h = 0, tmp[8];
+    size_t len = 0;
+    int rc;
+    if (vn == NULL)
+        return IW_EMACHINE;
+    if (headers == NULL || (cap > 0 && w == NULL))
+        return fail(vn, c, "iwarp_selective_receive", IW_EINVAL,
+                    "need the headers and a buffer");
+    mcei_iw_flush(vn);
+    rc = mcei_iw_selective_receive(vn, headers, nh, &h, cap ? w : tmp, cap,
+                                   &len, why, sizeof(why));
+    if (rc == MCE_ERR_RESOURCE)
+        return fail(vn, c, "iwarp_selective_receive", IW_ECAM, why);
+    if (header != NULL)
+        *header = h;
+    if (n != NULL)
+        *n = len;
+    if (rc == MCE_ERR_TRUNCATE)
+        return fail(vn, c, "iwarp_selective_receive", IW_EINVAL,
+                    "message longer than the buffer (truncated)");
+    mcei_leave(vn);
+    return IW_OK;
+}
+
+MCE_EXPORT int iwarp_ring_position(void)
+{
+    const mcei_iw_costs_t *c;
+    mcei_vn_t *vn = enter("iwarp_ring_position", &c);
+    int p;
+    if (vn == NULL)
+        return IW_EMACHINE;
+    p = mcei_iw_ring_position(vn);
+    mcei_leave(vn);
+    return p;
+}

@@ -29,6 +29,7 @@
 #include <string.h>
 
 #include "../../net/iwarp.h"
+#include "cam.h"
 
 enum { PCT_FREE = 0, PCT_ALLOCATED, PCT_CONFIGURED };
 
@@ -470,6 +471,8 @@ int mcei_iw_gate_unbind(mcei_vn_t *vn, int gate, char *why, size_t len)
 static void iw_on_arrival(mcei_vn_t *vn, mcei_msg_t *m)
 {
     iw_node_t *nd = node_of(vn);
+    if (mcei_iw_cam_arrival(vn, m))
+        return;
     if (m->w.ctx == MCEI_CTX_PROTOCOL && m->w.type == MCEI_IW_DATA) {
         int dpct = (int)(m->w.aux[0] & 0xff);
         iw_pct_t *p = &nd->pct[dpct];
@@ -567,6 +570,8 @@ static int iw_init(mcei_engine_t *eng, mcei_machine_t *m, char *err,
     costs.height = (int)h;
     costs.pcts = (int)pcts;
     costs.pct_words = (int)words;
+    if ((rc = mcei_iw_cam_init(m, costs.width, costs.clock, err, errlen)))
+        return rc;
     iw_on = 1;
     return MCE_OK;
 }
@@ -574,6 +579,7 @@ static int iw_init(mcei_engine_t *eng, mcei_machine_t *m, char *err,
 static void iw_fini(mcei_engine_t *eng)
 {
     (void)eng;
+    mcei_iw_cam_fini();
     iw_on = 0;
 }
 
@@ -598,12 +604,13 @@ static int iw_node_init(mcei_vn_t *vn)
         nd->gate[g] = -1;
     nd->pend_gate = -1;
     vn->proto = nd;
-    return MCE_OK;
+    return mcei_iw_cam_node_init(vn);
 }
 
 static void iw_node_fini(mcei_vn_t *vn)
 {
     iw_node_t *nd = node_of(vn);
+    mcei_iw_cam_node_fini(vn);
     if (nd == NULL)
         return;
     for (int i = 0; i < costs.pcts; i++) {
