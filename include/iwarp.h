@@ -43,6 +43,8 @@ extern "C" {
 #define IW_EINVAL   (-3) /**< bad argument */
 #define IW_EMACHINE (-4) /**< not running on an iWarp machine */
 #define IW_ECAM     (-5) /**< more headers than the address-match CAM holds */
+#define IW_ENODEP   (-6) /**< deposit message passing not initialised */
+#define IW_ESPOOL   (-7) /**< no free spool, or no such active spool */
 #define IW_JAMMED   1    /**< iwarp_sru_broadcast: collision, rebroadcast */
 
 /** PCT ports: the CPU (a gate) or the link on one side of the cell. */
@@ -129,6 +131,41 @@ MCE_EXPORT int iwarp_selective_receive(const uint32_t *headers, int nh,
                                        size_t cap, size_t *n);
 /** This cell's position on the ring (0 .. cells-1). */
 MCE_EXPORT int iwarp_ring_position(void);
+
+/* Spools: block transfers between memory and a PCT beside the CPU; each
+ * active spool steals up to 1/iwarp.spool_steal of the CPU's cycles
+ * (iwarp_compute is stretched).  Handles >= 0. */
+MCE_EXPORT int iwarp_spool_out(int pct, const void *buf, size_t nwords);
+MCE_EXPORT int iwarp_spool_in(int pct, void *buf, size_t nwords);
+MCE_EXPORT int iwarp_spool_wait(int h);
+/** 1 done (the spool is free again), 0 not yet. */
+MCE_EXPORT int iwarp_spool_test(int h);
+
+/* Deposit message passing (the sender names the receiver's buffer;
+ * foreground send, background receive).  iwarp_dep_init reserves the
+ * deposit system's PCTs (dep.pcts); buffers registered in the same order
+ * on every cell get the same handles. */
+MCE_EXPORT int iwarp_dep_init(void);
+/** Register a receive buffer: its handle (>= 0). */
+MCE_EXPORT int iwarp_dep_buffer(void *buf, size_t bytes);
+/** Deposit @p bytes (a multiple of 4) at @p offset of buffer @p handle of
+ * cell @p dst; returns when the data has left this cell. */
+MCE_EXPORT int iwarp_dep_send(int dst, int handle, size_t offset,
+                              const void *data, size_t bytes);
+/** Wait until buffer @p handle has received @p count deposits in all;
+ * @p rearm: then re-arm it (dep.rearm, for spooled deposits). */
+MCE_EXPORT int iwarp_dep_wait(int handle, unsigned count, int rearm);
+MCE_EXPORT int iwarp_dep_rearm(int handle);
+/** Deposits received so far in buffer @p handle (costs probe_cost). */
+MCE_EXPORT unsigned iwarp_dep_count(int handle);
+
+/* RTS message passing: the runtime system's token ring through every cell
+ * and the host-interface cell; one message on the ring at a time. */
+MCE_EXPORT int iwarp_rts_send(int dst, int type, const void *buf, size_t bytes);
+/** Receive a message from *src of type *type (either may be NULL or hold
+ * -1: any); sets them and *len. */
+MCE_EXPORT int iwarp_rts_recv(int *src, int *type, void *buf, size_t cap,
+                              size_t *len);
 
 /* The program's main runs once per cell as the iWarp entry point. */
 #ifdef main

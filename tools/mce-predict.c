@@ -983,6 +983,51 @@ static void cmd_iwarp_pct(int argc, char **argv)
                 opt_int(&o, "dist", 0, INT64_MAX / 40000, 0, 1), -1);
 }
 
+/* Figures 3.10/3.11 "(predict)" row as printed (both figures print the
+ * same one): (Send_overhead + Recv_overhead) + bytes / 1.998 + 5 d with
+ * overhead 253 for 4 bytes and 359 (W 6.2.1's Msg_Send_Time) above
+ * (doc/design/iwarp-tcs.md 4.2), floored. */
+static const int iw_dep_printed[7][7] = {
+    {260, 265, 270, 275, 280, 285, 290},
+    {372, 377, 382, 387, 392, 397, 402},
+    {396, 401, 406, 411, 416, 421, 426},
+    {492, 497, 502, 507, 512, 517, 522},
+    {876, 881, 886, 891, 896, 901, 906},
+    {2414, 2419, 2424, 2429, 2434, 2439, 2444},
+    {8564, 8569, 8574, 8579, 8584, 8589, 8594}};
+
+static void iw_dep_line(int64_t bytes, int64_t d, int printed)
+{
+    int64_t o = bytes <= 4 ? 253 : 359;
+    int64_t num = add(add(mul(o, 1998), mul(bytes, 1000)), mul(d, 9990));
+    int64_t milli = mul(num, 1000) / 1998;
+    kv_i("bytes", bytes);
+    kv_i("dist", d);
+    kv_i("overhead", o);
+    key("value_clocks");
+    printf("%" PRId64 ".%03" PRId64, milli / 1000, milli % 1000);
+    kv_i("predicted_clocks", num / 1998);
+    if (printed >= 0) {
+        kv_i("printed", printed);
+        kv_s("match", printed == num / 1998 ? "yes" : "no");
+    }
+    kv_end();
+}
+
+static void cmd_iwarp_deposit(int argc, char **argv)
+{
+    struct opts o = {{"bytes", "dist", "table", NULL}, {0}};
+    parse_opts(argc, argv, &o, NULL);
+    if (opt_get(&o, "table")) {
+        for (int i = 0; i < 7; i++)
+            for (int d = 1; d <= 7; d++)
+                iw_dep_line(iw_sizes[i], d, iw_dep_printed[i][d - 1]);
+        return;
+    }
+    iw_dep_line(opt_int(&o, "bytes", 0, INT64_MAX / 4000, 0, 1),
+                opt_int(&o, "dist", 0, INT64_MAX / 40000, 0, 1), -1);
+}
+
 /* ---- iWarp SRU and anonymous-destination ring (seed 004) ---------------- */
 
 /* Feldmann, Gross, O'Hallaron, Stricker, sections 3 and 5, in clocks
@@ -1152,6 +1197,11 @@ static void usage(FILE *f)
         "      value_clocks truncated to 3 decimals and predicted_clocks\n"
         "      floored as Figures 3.7/3.8 print it; --table: every entry of\n"
         "      the figures' (predict) row with the printed value.\n"
+        "  iwarp-deposit --bytes=BYTES --dist=CELLS | --table=1\n"
+        "      Deposit message passing O + bytes/1.998 + 5 dist, O = 253 for\n"
+        "      4 bytes and 359 above (W 3.2.3, 6.2.1), floored as Figures\n"
+        "      3.10/3.11 print it; --table: every (predict) entry with the\n"
+        "      printed value.\n"
         "\n"
         "iWarp SRU and CAM ring, Feldmann et al. (seed 004), in clocks:\n"
         "  subset --alg=bcast|ring [--n=N] [--hops=H] [--words=K]\n"
@@ -1198,6 +1248,7 @@ int main(int argc, char **argv)
         {"ncube", cmd_ncube},
         {"ncube-table2", cmd_ncube_table2},
         {"iwarp-pct", cmd_iwarp_pct},
+        {"iwarp-deposit", cmd_iwarp_deposit},
         {"subset", cmd_subset},
         {"constants", cmd_constants},
     };

@@ -47,6 +47,7 @@
 #include "../core/heap.h"
 #include "../core/net.h"
 #include "iwarp.h"
+#include "iwarp_dep.h"
 #include "iwarp_sru.h"
 
 typedef struct pct_entry {
@@ -82,6 +83,7 @@ typedef struct iwnet {
     parked_t *parked, **parked_tail;
     size_t in_flight;
     mcei_iwsru_t *sru; /* SRU bus and ring hops (iwarp_sru.c) */
+    mcei_iwdep_t *dep; /* deposit and RTS (iwarp_dep.c) */
 } iwnet_t;
 
 static int ev_less(const void *x, const void *y)
@@ -403,6 +405,11 @@ static int iw_init(mcei_net_t *net, mcei_machine_t *m, char *err, size_t errlen)
     if ((rc = mcei_iwsru_init(&st->sru, m, st->cells, st->clock, st->lookahead,
                               err, errlen)) != MCE_OK)
         goto fail;
+    if ((rc = mcei_iwdep_init(&st->dep, m, st->cells, st->clock, st->lookahead,
+                              err, errlen)) != MCE_OK) {
+        mcei_iwsru_fini(st->sru);
+        goto fail;
+    }
     mcei_heap_init(&st->events, ev_less);
     st->parked_tail = &st->parked;
     net->priv = st;
@@ -436,6 +443,7 @@ static void iw_fini(mcei_net_t *net)
     }
     mcei_heap_fini(&st->events);
     mcei_iwsru_fini(st->sru);
+    mcei_iwdep_fini(st->dep);
     free(st->mirror);
     free(st->conn_last);
     free(st->conn_used);
@@ -496,6 +504,8 @@ static int iw_inject(mcei_net_t *net, mcei_msg_t *m)
         return on_cfg(st, m);
     if ((rc = mcei_iwsru_inject(st->sru, m)) != 0)
         return rc < 0 ? rc : MCE_OK;
+    if ((rc = mcei_iwdep_inject(st->dep, m)) != 0)
+        return rc < 0 ? rc : MCE_OK;
     if (m->w.type != MCEI_IW_DATA || m->w.size == 0 || m->w.size % 4 != 0 ||
         m->w.aux[0] >= (uint64_t)st->pcts) {
         mcei_log("iwarp: node %d sent a malformed message (type %" PRId64
@@ -529,7 +539,10 @@ static mce_time_t iw_next_event(const mcei_net_t *net)
 {
     const iwnet_t *st = net->priv;
     const event_t *e = mcei_heap_top(&st->events);
-    mce_time_t t = mcei_iwsru_next_event(st->sru);
+    mce_time_t t = mcei_iwsru_next_event(st->sru),
+               d = mcei_iwdep_next_event(st->dep);
+    if (d < t)
+        t = d;
     return e && e->t < t ? e->t : t;
 }
 
@@ -537,19 +550,23 @@ static int iw_advance(mcei_net_t *net, mce_time_t horizon)
 {
     iwnet_t *st = net->priv;
     event_t *e;
+    int rc;
     while ((e = mcei_heap_top(&st->events)) != NULL && e->t < horizon) {
         mcei_heap_pop(&st->events);
         st->in_flight--;
         net->deliver(net->deliver_ctx, e->msg, e->t);
         free(e);
     }
+    if ((rc = mcei_iwdep_advance(st->dep, net, horizon)) != MCE_OK)
+        return rc;
     return mcei_iwsru_advance(st->sru, net, horizon);
 }
 
 static size_t iw_in_flight(const mcei_net_t *net)
 {
     const iwnet_t *st = net->priv;
-    return st->in_flight + mcei_iwsru_in_flight(st->sru);
+    return st->in_flight + mcei_iwsru_in_flight(st->sru) +
+           mcei_iwdep_in_flight(st->dep);
 }
 
 const mcei_net_ops_t mcei_net_iwarp_ops = {

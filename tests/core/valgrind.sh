@@ -38,6 +38,14 @@ expect_eq "iWarp CAM ring subset barriers under valgrind" $? 0
 vg "$B/apps/iwarp/subset_barrier" --mce-nodes=64 --alg=bcast --n=4 \
     --subsets=2 --straggler > "$TMP/o" 2>&1
 expect_eq "iWarp SRU barrier under valgrind" $? 0
+vg "$B/apps/iwarp/deposit_pingpong" --mce-nodes=64 --runs=2 --sizes=4,1024 \
+    --dist=1,3 > "$TMP/o" 2>&1
+expect_eq "iWarp deposit message passing under valgrind" $? 0
+vg "$B/apps/iwarp/deposit_pingpong" --mce-nodes=64 --mode=spool > "$TMP/o" 2>&1
+expect_eq "iWarp spools under valgrind" $? 0
+vg "$B/apps/iwarp/rts_pingpong" --mce-nodes=64 --runs=2 --sizes=32 \
+    --dist=1,2 > "$TMP/o" 2>&1
+expect_eq "iWarp RTS message passing under valgrind" $? 0
 vg "$B/tests/progs/recv_first" --mce-nodes=2 > "$TMP/o" 2>&1
 expect_eq "deadlock under valgrind exits 3 without errors" $? 3
 finish

@@ -6,6 +6,7 @@
 
 #include "../../core/engine.h"
 #include "../../machines/iwarp/iwarp.h"
+#include "../../machines/iwarp/spool.h"
 #include "iwarp.h"
 
 extern int mce_iw_main(int argc, char **argv) __attribute__((weak));
@@ -122,8 +123,13 @@ MCE_EXPORT void iwarp_compute(unsigned long clocks)
     if (vn == NULL)
         return;
     mcei_iw_flush(vn);
-    mcei_charge(vn, (mce_time_t)clocks * c->clock);
-    vn->t_compute += (mce_time_t)clocks * c->clock;
+    {
+        mce_time_t t = (mce_time_t)clocks * c->clock,
+                   s = mcei_iw_spool_stretch(vn, t);
+        mcei_charge(vn, s);
+        vn->t_compute += t;
+        vn->t_stolen += s - t;
+    }
     mcei_leave(vn);
 }
 
@@ -442,4 +448,219 @@ MCE_EXPORT int iwarp_ring_position(void)
     p = mcei_iw_ring_position(vn);
     mcei_leave(vn);
     return p;
+}
+
+/* ---- deposit and RTS message passing ------------------------------------ */
+
+#include "../../machines/iwarp/deposit.h"
+
+static int dep_code(int rc)
+{
+    if (rc == MCE_ERR_INVAL)
+        return IW_EINVAL;
+    if (rc == MCE_ERR_RESOURCE)
+        return IW_EPCT;
+    return IW_ENODEP;
+}
+
+MCE_EXPORT int iwarp_dep_init(void)
+{
+    const mcei_iw_costs_t *c;
+    mcei_vn_t *vn = enter("iwarp_dep_init", &c);
+    char why[200];
+    int rc;
+    if (vn == NULL)
+        return IW_EMACHINE;
+    mcei_iw_flush(vn);
+    if ((rc = mcei_iw_dep_init(vn, why, sizeof(why))) != MCE_OK)
+        return fail(vn, c, "iwarp_dep_init",
+                    rc == MCE_ERR_RESOURCE ? IW_EPCT : IW_EINVAL, why);
+    mcei_leave(vn);
+    return IW_OK;
+}
+
+MCE_EXPORT int iwarp_dep_buffer(void *buf, size_t bytes)
+{
+    const mcei_iw_costs_t *c;
+    mcei_vn_t *vn = enter("iwarp_dep_buffer", &c);
+    char why[200];
+    int rc, h = -1;
+    if (vn == NULL)
+        return IW_EMACHINE;
+    if (buf == NULL && bytes > 0)
+        return fail(vn, c, "iwarp_dep_buffer", IW_EINVAL, "no buffer");
+    mcei_iw_flush(vn);
+    if ((rc = mcei_iw_dep_buffer(vn, buf, bytes, &h, why, sizeof(why))) !=
+        MCE_OK)
+        return fail(vn, c, "iwarp_dep_buffer", dep_code(rc), why);
+    mcei_leave(vn);
+    return h;
+}
+
+MCE_EXPORT int iwarp_dep_send(int dst, int handle, size_t offset,
+                              const void *data, size_t bytes)
+{
+    const mcei_iw_costs_t *c;
+    mcei_vn_t *vn = enter("iwarp_dep_send", &c);
+    char why[200];
+    int rc;
+    if (vn == NULL)
+        return IW_EMACHINE;
+    if (data == NULL && bytes > 0)
+        return fail(vn, c, "iwarp_dep_send", IW_EINVAL, "no data");
+    mcei_iw_flush(vn);
+    if ((rc = mcei_iw_dep_send(vn, dst, handle, offset, data, bytes, why,
+                               sizeof(why))) != MCE_OK)
+        return fail(vn, c, "iwarp_dep_send", dep_code(rc), why);
+    mcei_leave(vn);
+    return IW_OK;
+}
+
+MCE_EXPORT int iwarp_dep_wait(int handle, unsigned count, int rearm)
+{
+    const mcei_iw_costs_t *c;
+    mcei_vn_t *vn = enter("iwarp_dep_wait", &c);
+    char why[200];
+    int rc;
+    if (vn == NULL)
+        return IW_EMACHINE;
+    mcei_iw_flush(vn);
+    if ((rc = mcei_iw_dep_wait(vn, handle, count, rearm, why, sizeof(why))) !=
+        MCE_OK)
+        return fail(vn, c, "iwarp_dep_wait", dep_code(rc), why);
+    mcei_leave(vn);
+    return IW_OK;
+}
+
+MCE_EXPORT int iwarp_dep_rearm(int handle)
+{
+    const mcei_iw_costs_t *c;
+    mcei_vn_t *vn = enter("iwarp_dep_rearm", &c);
+    char why[200];
+    int rc;
+    if (vn == NULL)
+        return IW_EMACHINE;
+    mcei_iw_flush(vn);
+    if ((rc = mcei_iw_dep_rearm(vn, handle, why, sizeof(why))) != MCE_OK)
+        return fail(vn, c, "iwarp_dep_rearm", dep_code(rc), why);
+    mcei_leave(vn);
+    return IW_OK;
+}
+
+MCE_EXPORT unsigned iwarp_dep_count(int handle)
+{
+    const mcei_iw_costs_t *c;
+    mcei_vn_t *vn = enter("iwarp_dep_count", &c);
+    char why[200];
+    unsigned n = 0;
+    if (vn == NULL)
+        return 0;
+    mcei_iw_flush(vn);
+    if (mcei_iw_dep_count(vn, handle, &n, why, sizeof(why)) != MCE_OK) {
+        fail(vn, c, "iwarp_dep_count", IW_EINVAL, why);
+        return 0;
+    }
+    mcei_leave(vn);
+    return n;
+}
+
+MCE_EXPORT int iwarp_rts_send(int dst, int type, const void *buf, size_t bytes)
+{
+    const mcei_iw_costs_t *c;
+    mcei_vn_t *vn = enter("iwarp_rts_send", &c);
+    char why[200];
+    int rc;
+    if (vn == NULL)
+        return IW_EMACHINE;
+    if (buf == NULL && bytes > 0)
+        return fail(vn, c, "iwarp_rts_send", IW_EINVAL, "no data");
+    mcei_iw_flush(vn);
+    if ((rc = mcei_iw_rts_send(vn, dst, type, buf, bytes, why, sizeof(why))) !=
+        MCE_OK)
+        return fail(vn, c, "iwarp_rts_send", IW_EINVAL, why);
+    mcei_leave(vn);
+    return IW_OK;
+}
+
+MCE_EXPORT int iwarp_rts_recv(int *src, int *type, void *buf, size_t cap,
+                              size_t *len)
+{
+    const mcei_iw_costs_t *c;
+    mcei_vn_t *vn = enter("iwarp_rts_recv", &c);
+    char why[200];
+    size_t got = 0;
+    int rc;
+    if (vn == NULL)
+        return IW_EMACHINE;
+    if (buf == NULL && cap > 0)
+        return fail(vn, c, "iwarp_rts_recv", IW_EINVAL, "no buffer");
+    mcei_iw_flush(vn);
+    rc = mcei_iw_rts_recv(vn, src, type, buf, cap, &got, why, sizeof(why));
+    if (len != NULL)
+        *len = got;
+    if (rc == MCE_ERR_TRUNCATE)
+        return fail(vn, c, "iwarp_rts_recv", IW_EINVAL,
+                    "message longer than the buffer (truncated)");
+    if (rc != MCE_OK)
+        return fail(vn, c, "iwarp_rts_recv", IW_EINVAL, why);
+    mcei_leave(vn);
+    return IW_OK;
+}
+
+/* ---- spools ------------------------------------------------------------- */
+
+static int spool_start(const char *call, int out, int pct, void *buf, size_t n)
+{
+    const mcei_iw_costs_t *c;
+    mcei_vn_t *vn = enter(call, &c);
+    char why[200];
+    int rc, h = -1;
+    if (vn == NULL)
+        return IW_EMACHINE;
+    mcei_iw_flush(vn);
+    if ((rc = mcei_iw_spool_start(vn, out, pct, buf, n, &h, why,
+                                  sizeof(why))) != MCE_OK)
+        return fail(vn, c, call,
+                    rc == MCE_ERR_RESOURCE ? IW_ESPOOL
+                    : rc == MCE_ERR_INVAL  ? IW_EINVAL
+                                           : IW_EPCT,
+                    why);
+    mcei_leave(vn);
+    return h;
+}
+
+MCE_EXPORT int iwarp_spool_out(int pct, const void *buf, size_t nwords)
+{
+    return spool_start("iwarp_spool_out", 1, pct, (void *)(uintptr_t)buf,
+                       nwords);
+}
+
+MCE_EXPORT int iwarp_spool_in(int pct, void *buf, size_t nwords)
+{
+    return spool_start("iwarp_spool_in", 0, pct, buf, nwords);
+}
+
+static int spool_end(const char *call, int h, int test)
+{
+    const mcei_iw_costs_t *c;
+    mcei_vn_t *vn = enter(call, &c);
+    char why[200];
+    int done = 0;
+    if (vn == NULL)
+        return IW_EMACHINE;
+    mcei_iw_flush(vn);
+    if (mcei_iw_spool_finish(vn, h, test, &done, why, sizeof(why)) != MCE_OK)
+        return fail(vn, c, call, IW_ESPOOL, why);
+    mcei_leave(vn);
+    return test ? done : IW_OK;
+}
+
+MCE_EXPORT int iwarp_spool_wait(int h)
+{
+    return spool_end("iwarp_spool_wait", h, 0);
+}
+
+MCE_EXPORT int iwarp_spool_test(int h)
+{
+    return spool_end("iwarp_spool_test", h, 1);
 }

@@ -30,6 +30,8 @@
 
 #include "../../net/iwarp.h"
 #include "cam.h"
+#include "deposit.h"
+#include "spool.h"
 
 enum { PCT_FREE = 0, PCT_ALLOCATED, PCT_CONFIGURED };
 
@@ -100,12 +102,12 @@ static void advance_to(mcei_vn_t *vn, mce_time_t t)
 
 /* Inject @p n words written from @p ts on through @p gate; returns the
  * time the writer is done (its last word entered the source PCT). */
-static mce_time_t inject_block(mcei_vn_t *vn, int gate, mce_time_t ts,
-                               const uint32_t *w, size_t n)
+static mce_time_t inject_pct(mcei_vn_t *vn, int pct, mce_time_t ts,
+                             const uint32_t *w, size_t n)
 {
     iw_node_t *nd = node_of(vn);
-    iw_pct_t *p = &nd->pct[nd->gate[gate]];
-    uint64_t aux[2] = {(uint64_t)nd->gate[gate], 0};
+    iw_pct_t *p = &nd->pct[pct];
+    uint64_t aux[2] = {(uint64_t)pct, 0};
     mce_time_t base = ts + costs.gate_op + costs.gate_in, wr = ts;
     if (p->last_valid && p->last_l + costs.word_time > base)
         base = p->last_l + costs.word_time;
@@ -134,8 +136,8 @@ void mcei_iw_flush(mcei_vn_t *vn)
     mce_time_t done;
     if (nd == NULL || nd->pend_gate < 0)
         return;
-    done =
-        inject_block(vn, nd->pend_gate, nd->pend_start, nd->pend_w, nd->pend_n);
+    done = inject_pct(vn, nd->gate[nd->pend_gate], nd->pend_start, nd->pend_w,
+                      nd->pend_n);
     nd->pend_gate = -1;
     nd->pend_n = 0;
     advance_to(vn, done);
@@ -174,7 +176,7 @@ int mcei_iw_gate_write(mcei_vn_t *vn, int gate, const uint32_t *w, size_t n,
         charge_comm(vn, costs.block_send);
         ts = vn->clock;
         charge_comm(vn, (mce_time_t)n * costs.gate_op);
-        done = inject_block(vn, gate, ts, w, n);
+        done = inject_pct(vn, nd->gate[gate], ts, w, n);
         advance_to(vn, done);
         return MCE_OK;
     }
@@ -255,6 +257,91 @@ int mcei_iw_gate_read(mcei_vn_t *vn, int gate, uint32_t *w, size_t n, int block,
     if (block)
         charge_comm(vn, costs.block_recv);
     return MCE_OK;
+}
+
+/* ---- spools (design 3.6; lib/machines/iwarp/spool.c) ------------------ */
+
+int mcei_iw_spool_put(mcei_vn_t *vn, int pct, const uint32_t *w, size_t n,
+                      mce_time_t word, mce_time_t *done, char *why, size_t len)
+{
+    iw_node_t *nd = node_of(vn);
+    iw_pct_t *p;
+    mce_time_t last;
+    if (pct < 0 || pct >= costs.pcts || nd->pct[pct].state != PCT_CONFIGURED ||
+        nd->pct[pct].in_port != MCEI_IW_CPU) {
+        snprintf(why, len,
+                 "PCT %d is not a configured source PCT (input: the "
+                 "CPU)",
+                 pct);
+        return MCE_ERR_STATE;
+    }
+    p = &nd->pct[pct];
+    mcei_sync(vn);
+    inject_pct(vn, pct, vn->clock, w, n);
+    /* the spool writes a word per spool_word; the PCT holds pct_words */
+    last = p->last_l - (mce_time_t)(costs.pct_words - 1) * costs.word_time;
+    *done = vn->clock + (mce_time_t)n * word;
+    if (last > *done)
+        *done = last;
+    return MCE_OK;
+}
+
+int mcei_iw_spool_take(mcei_vn_t *vn, int pct, mce_time_t start,
+                       mce_time_t word, uint32_t *w, size_t n, int test,
+                       mce_time_t *done, char *why, size_t len)
+{
+    iw_node_t *nd = node_of(vn);
+    iw_pct_t *p;
+    rd_wait_t r;
+    mce_time_t t = start;
+    uint64_t used;
+    const mcei_msg_t *m;
+    if (pct < 0 || pct >= costs.pcts || nd->pct[pct].state != PCT_CONFIGURED ||
+        nd->pct[pct].out_port != MCEI_IW_CPU) {
+        snprintf(why, len,
+                 "PCT %d is not a configured destination PCT "
+                 "(output: the CPU)",
+                 pct);
+        return MCE_ERR_STATE;
+    }
+    p = &nd->pct[pct];
+    mcei_sync(vn);
+    r.p = p;
+    r.n = n;
+    if (test && !enough_words(vn, &r))
+        return 0;
+    if (!test)
+        mcei_wait(vn, enough_words, &r, "iwarp_spool_wait",
+                  "the words of a spool in");
+    /* the completion time, before taking anything (test may refuse) */
+    m = p->rx.head;
+    used = p->rx_used;
+    for (size_t k = 0; k < n; k++) {
+        mce_time_t interval = (mce_time_t)(m->w.aux[0] >> 16);
+        mce_time_t ready = m->arrival + used * interval;
+        if (ready > t)
+            t = ready;
+        t += word;
+        if (++used == m->w.size / 4) {
+            m = m->next;
+            used = 0;
+        }
+    }
+    if (test && t > vn->clock)
+        return 0;
+    for (size_t k = 0; k < n; k++) {
+        mcei_msg_t *h = p->rx.head;
+        memcpy(&w[k], (const uint8_t *)mcei_msg_data(h) + 4 * p->rx_used, 4);
+        p->rx_words--;
+        if (++p->rx_used == h->w.size / 4) {
+            mcei_msgq_remove(&p->rx, h);
+            mcei_msg_release(h);
+            p->rx_used = 0;
+            vn->nrecv++;
+        }
+    }
+    *done = t;
+    return 1;
 }
 
 /* ---- PCTs and gates --------------------------------------------------- */
@@ -471,7 +558,7 @@ int mcei_iw_gate_unbind(mcei_vn_t *vn, int gate, char *why, size_t len)
 static void iw_on_arrival(mcei_vn_t *vn, mcei_msg_t *m)
 {
     iw_node_t *nd = node_of(vn);
-    if (mcei_iw_cam_arrival(vn, m))
+    if (mcei_iw_cam_arrival(vn, m) || mcei_iw_dep_arrival(vn, m))
         return;
     if (m->w.ctx == MCEI_CTX_PROTOCOL && m->w.type == MCEI_IW_DATA) {
         int dpct = (int)(m->w.aux[0] & 0xff);
@@ -570,7 +657,9 @@ static int iw_init(mcei_engine_t *eng, mcei_machine_t *m, char *err,
     costs.height = (int)h;
     costs.pcts = (int)pcts;
     costs.pct_words = (int)words;
-    if ((rc = mcei_iw_cam_init(m, costs.width, costs.clock, err, errlen)))
+    if ((rc = mcei_iw_cam_init(m, costs.width, costs.clock, err, errlen)) ||
+        (rc = mcei_iw_dep_module_init(m, costs.clock, err, errlen)) ||
+        (rc = mcei_iw_spool_module_init(m, costs.clock, err, errlen)))
         return rc;
     iw_on = 1;
     return MCE_OK;
@@ -580,6 +669,8 @@ static void iw_fini(mcei_engine_t *eng)
 {
     (void)eng;
     mcei_iw_cam_fini();
+    mcei_iw_dep_module_fini();
+    mcei_iw_spool_module_fini();
     iw_on = 0;
 }
 
@@ -604,13 +695,16 @@ static int iw_node_init(mcei_vn_t *vn)
         nd->gate[g] = -1;
     nd->pend_gate = -1;
     vn->proto = nd;
-    return mcei_iw_cam_node_init(vn);
+    if (mcei_iw_cam_node_init(vn) != MCE_OK)
+        return MCE_ERR_NOMEM;
+    return mcei_iw_dep_node_init(vn);
 }
 
 static void iw_node_fini(mcei_vn_t *vn)
 {
     iw_node_t *nd = node_of(vn);
     mcei_iw_cam_node_fini(vn);
+    mcei_iw_dep_node_fini(vn);
     if (nd == NULL)
         return;
     for (int i = 0; i < costs.pcts; i++) {

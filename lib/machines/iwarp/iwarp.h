@@ -43,4 +43,16 @@ int mcei_iw_gate_write(mcei_vn_t *vn, int gate, const uint32_t *w, size_t n,
 int mcei_iw_gate_read(mcei_vn_t *vn, int gate, uint32_t *w, size_t n, int block,
                       char *why, size_t len);
 
+/* Spools (lib/machines/iwarp/spool.c): @p n words from @p w through the
+ * source PCT @p pct, a word per @p word; *done: the last is in the PCT. */
+int mcei_iw_spool_put(mcei_vn_t *vn, int pct, const uint32_t *w, size_t n,
+                      mce_time_t word, mce_time_t *done, char *why, size_t len);
+/* Take @p n words of the destination PCT @p pct into @p w, a word per
+ * @p word from @p start: 1 and *done (the last is in memory); with
+ * @p test 0 (and nothing taken) unless done by the node's clock;
+ * otherwise waits for the words.  < 0: an error. */
+int mcei_iw_spool_take(mcei_vn_t *vn, int pct, mce_time_t start,
+                       mce_time_t word, uint32_t *w, size_t n, int test,
+                       mce_time_t *done, char *why, size_t len);
+
 #endif

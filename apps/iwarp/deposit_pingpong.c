@@ -1,0 +1,233 @@
+/* Deposit message-passing ping-pong on the iWarp (Warfel 1996, section
+ * 3.2.3, Figures 3.10 and 3.11; doc/design/iwarp-tcs.md, section 4).
+ * Cells A = (x0,0) and B = (x0+d,0) deposit into each other's buffer 0.
+ *
+ *   single   A reads the counter, deposits, waits for B's reply without
+ *            re-arming, reads the counter, then re-arms; B waits, replies
+ *            and re-arms after the reply: half the difference (Fig 3.10)
+ *   sixteen  sixteen exchanges between two counter reads, each side
+ *            looping wait(re-arm); reply: divided by 32 (Fig 3.11)
+ *
+ * Run r starts at virtual time phase r mod 8 (the counter ticks every 8
+ * clocks).  Prints per (mode, size, distance) the average, maximum and
+ * minimum (floored, as the figures print them), the exact average and
+ * Warfel's prediction floor(O + bytes/1.998 + 5 d), O = 253 for 4 bytes
+ * and 359 above (design 4.2).
+ *
+ *   spool    (a check of the spools of section 3.6, not a figure) A
+ *            spools 256 words to B = (x0+1,0) over a PCT connection while
+ *            computing 300 clocks (stretched by the spool's cycle
+ *            stealing), B spools them in; prints the times
+ *
+ * usage: deposit_pingpong --mce-nodes=64 [--mode=all|single|sixteen|spool]
+ *        [--sizes=4,16,...] [--dist=1..7] [--runs=N] [--x0=X]
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <iwarp.h>
+
+#define MAXD 16
+
+static const char *const modes[] = {"single", "sixteen"};
+
+static int parse_list(const char *s, long *out, int max)
+{
+    int n = 0;
+    while (*s && n < max) {
+        char *end;
+        long a = strtol(s, &end, 10), b = a;
+        if (end == s)
+            return -1;
+        if (end[0] == '.' && end[1] == '.') {
+            s = end + 2;
+            b = strtol(s, &end, 10);
+            if (end == s)
+                return -1;
+        }
+        for (long v = a; v <= b && n < max; v++)
+            out[n++] = v;
+        s = end;
+        if (*s == ',')
+            s++;
+        else if (*s)
+            return -1;
+    }
+    return n;
+}
+
+static void die(const char *msg)
+{
+    if (iwarp_cell() == 0)
+        fprintf(stderr, "deposit_pingpong: %s\n", msg);
+    exit(2);
+}
+
+static void check(int rc, const char *what)
+{
+    if (rc < 0) {
+        fprintf(stderr, "deposit_pingpong: %s failed (%d)\n", what, rc);
+        exit(1);
+    }
+}
+
+static uint32_t out[4096], in[4096];
+
+/* Spool check: A = (x0,0) spools 256 words to B = (x0+1,0) over PCT 0. */
+static int spool_check(int x, int x0)
+{
+    unsigned long long t0, t1, t2;
+    int h;
+    if (x == x0)
+        check(iwarp_pct_config(0, IW_CPU, 0, IW_XP, 0, x0 + 1), "config");
+    else if (x == x0 + 1)
+        check(iwarp_pct_config(0, IW_XM, 0, IW_CPU, 0, x0), "config");
+    else
+        return 0;
+    for (int i = 0; i < 256; i++)
+        out[i] = (uint32_t)(i * 7 + 1);
+    iwarp_align(1000);
+    t0 = iwarp_vtime();
+    if (x == x0) {
+        check(h = iwarp_spool_out(0, out, 256), "spool_out");
+        iwarp_compute(300);
+        t1 = iwarp_vtime();
+        check(iwarp_spool_wait(h), "spool_wait");
+        t2 = iwarp_vtime();
+        printf("deposit_pingpong: mode=spool out compute_end=%llu done=%llu\n",
+               t1 - t0, t2 - t0);
+    } else {
+        check(h = iwarp_spool_in(0, in, 256), "spool_in");
+        t1 = iwarp_vtime();
+        check(iwarp_spool_wait(h), "spool_wait");
+        t2 = iwarp_vtime();
+        for (int i = 0; i < 256; i++)
+            if (in[i] != (uint32_t)(i * 7 + 1))
+                die("wrong data spooled");
+        printf("deposit_pingpong: mode=spool in started=%llu done=%llu "
+               "data=ok\n",
+               t1 - t0, t2 - t0);
+    }
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    long sizes[32] = {4, 16, 64, 256, 1024, 4096, 16384}, dist[MAXD];
+    int nsizes = 7, ndist = 7, runs = 8, x0 = 0, mode_mask = 3, h;
+    int x, y, w = iwarp_width();
+    unsigned got = 0;
+    for (int i = 0; i < 7; i++)
+        dist[i] = i + 1;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (strncmp(a, "--mode=", 7) == 0) {
+            mode_mask = 0;
+            for (int m = 0; m < 2; m++)
+                if (strcmp(a + 7, modes[m]) == 0)
+                    mode_mask = 1 << m;
+            if (strcmp(a + 7, "all") == 0)
+                mode_mask = 3;
+            if (strcmp(a + 7, "spool") == 0)
+                mode_mask = 4;
+            if (!mode_mask)
+                die("--mode: all, single, sixteen or spool");
+        } else if (strncmp(a, "--sizes=", 8) == 0) {
+            nsizes = parse_list(a + 8, sizes, 32);
+            if (nsizes <= 0)
+                die("--sizes: a list of byte counts");
+            for (int k = 0; k < nsizes; k++)
+                if (sizes[k] < 4 || sizes[k] > 16384 || sizes[k] % 4)
+                    die("--sizes: multiples of 4 from 4 to 16384");
+        } else if (strncmp(a, "--dist=", 7) == 0) {
+            ndist = parse_list(a + 7, dist, MAXD);
+            if (ndist <= 0)
+                die("--dist: a list such as 1..7 or 1,3");
+        } else if (strncmp(a, "--runs=", 7) == 0) {
+            runs = atoi(a + 7);
+            if (runs < 1)
+                die("--runs: a positive count");
+        } else if (strncmp(a, "--x0=", 5) == 0) {
+            x0 = atoi(a + 5);
+            if (x0 < 0 || x0 >= w)
+                die("--x0: a column of the array");
+        } else {
+            die("usage: deposit_pingpong [--mode=all|single|sixteen|spool] "
+                "[--sizes=LIST] [--dist=LIST] [--runs=N] [--x0=X]");
+        }
+    }
+    for (int k = 0; k < ndist; k++)
+        if (dist[k] < 1 || x0 + dist[k] >= w)
+            die("--dist: 1 .. width-1-x0 (deposits route without wrap "
+                "links)");
+    iwarp_coords(&x, &y);
+    if (y != 0)
+        return 0;
+    if (mode_mask == 4)
+        return spool_check(x, x0);
+    check(iwarp_dep_init(), "iwarp_dep_init");
+    check(h = iwarp_dep_buffer(in, sizeof(in)), "iwarp_dep_buffer");
+    for (int i = 0; i < 4096; i++)
+        out[i] = (uint32_t)(x * 65536 + i);
+    iwarp_align(1000);
+
+    for (int k = 0; k < ndist; k++) {
+        int d = (int)dist[k], is_a = x == x0, is_b = x == x0 + d;
+        int peer = is_a ? x0 + d : x0;
+        if (!is_a && !is_b)
+            continue;
+        for (int m = 0; m < 2; m++) {
+            int reps = m ? 16 : 1;
+            if (!(mode_mask & (1 << m)))
+                continue;
+            for (int s = 0; s < nsizes; s++) {
+                size_t bytes = (size_t)sizes[s];
+                unsigned long sum = 0, max = 0, min = ~0ul;
+                for (int r = 0; r < runs; r++) {
+                    if (is_a) {
+                        unsigned long t0, t1, t;
+                        iwarp_dither(r % 8);
+                        t0 = iwarp_clock();
+                        for (int e = 0; e < reps; e++) {
+                            check(iwarp_dep_send(peer, h, 0, out, bytes),
+                                  "send");
+                            check(iwarp_dep_wait(h, ++got, reps > 1), "wait");
+                        }
+                        t1 = iwarp_clock();
+                        if (reps == 1)
+                            check(iwarp_dep_rearm(h), "rearm");
+                        t = t1 - t0;
+                        sum += t;
+                        if (t > max)
+                            max = t;
+                        if (t < min)
+                            min = t;
+                    } else {
+                        for (int e = 0; e < reps; e++) {
+                            check(iwarp_dep_wait(h, ++got, reps > 1), "wait");
+                            if (in[bytes / 4 - 1] !=
+                                (uint32_t)(peer * 65536 + (long)bytes / 4 - 1))
+                                die("wrong data deposited");
+                            check(iwarp_dep_send(peer, h, 0, out, bytes),
+                                  "send");
+                        }
+                        if (reps == 1)
+                            check(iwarp_dep_rearm(h), "rearm");
+                    }
+                }
+                if (is_a) {
+                    unsigned long q = 2ul * (unsigned long)reps;
+                    long o = bytes == 4 ? 253 : 359;
+                    printf("deposit_pingpong: mode=%s bytes=%zu dist=%d "
+                           "x0=%d avg=%lu max=%lu min=%lu avg_exact=%.3f "
+                           "runs=%d predicted=%ld\n",
+                           modes[m], bytes, d, x0, sum / runs / q, max / q,
+                           min / q, (double)sum / runs / (double)q, runs,
+                           (o * 1998 + 1000 * (long)bytes + 9990L * d) / 1998);
+                }
+            }
+        }
+    }
+    return 0;
+}

@@ -1,0 +1,152 @@
+/* RTS message-passing ping-pong on the iWarp (Warfel 1996, section 3.2.2,
+ * Figure 3.9; doc/design/iwarp-tcs.md, section 5).  Cells A = (x0,0) and
+ * B = (x0+d,0) exchange messages through the runtime system's token ring:
+ * A reads the counter, sends, receives B's reply, reads the counter: half
+ * the difference (single-ping).  Run r starts at virtual time phase r mod 8.
+ * One untimed exchange per distance comes first (the token starts at
+ * the host cell).  Prints per (size, distance) the average, maximum, minimum
+ * (floored) and the exact average.
+ *
+ * usage: rts_pingpong --mce-nodes=64 [--sizes=32,64,...] [--dist=1..7]
+ *        [--runs=N] [--x0=X]
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <iwarp.h>
+
+#define MAXD 16
+
+static int parse_list(const char *s, long *out, int max)
+{
+    int n = 0;
+    while (*s && n < max) {
+        char *end;
+        long a = strtol(s, &end, 10), b = a;
+        if (end == s)
+            return -1;
+        if (end[0] == '.' && end[1] == '.') {
+            s = end + 2;
+            b = strtol(s, &end, 10);
+            if (end == s)
+                return -1;
+        }
+        for (long v = a; v <= b && n < max; v++)
+            out[n++] = v;
+        s = end;
+        if (*s == ',')
+            s++;
+        else if (*s)
+            return -1;
+    }
+    return n;
+}
+
+static void die(const char *msg)
+{
+    if (iwarp_cell() == 0)
+        fprintf(stderr, "rts_pingpong: %s\n", msg);
+    exit(2);
+}
+
+static void check(int rc, const char *what)
+{
+    if (rc < 0) {
+        fprintf(stderr, "rts_pingpong: %s failed (%d)\n", what, rc);
+        exit(1);
+    }
+}
+
+static uint32_t buf[4096];
+
+int main(int argc, char **argv)
+{
+    long sizes[32] = {32, 64, 256, 1024, 4096, 16384}, dist[MAXD];
+    int nsizes = 6, ndist = 7, runs = 8, x0 = 0;
+    int x, y, w = iwarp_width();
+    for (int i = 0; i < 7; i++)
+        dist[i] = i + 1;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (strncmp(a, "--sizes=", 8) == 0) {
+            nsizes = parse_list(a + 8, sizes, 32);
+            if (nsizes <= 0)
+                die("--sizes: a list of byte counts");
+            for (int k = 0; k < nsizes; k++)
+                if (sizes[k] < 4 || sizes[k] > 16384 || sizes[k] % 4)
+                    die("--sizes: multiples of 4 from 4 to 16384");
+        } else if (strncmp(a, "--dist=", 7) == 0) {
+            ndist = parse_list(a + 7, dist, MAXD);
+            if (ndist <= 0)
+                die("--dist: a list such as 1..7 or 1,3");
+        } else if (strncmp(a, "--runs=", 7) == 0) {
+            runs = atoi(a + 7);
+            if (runs < 1)
+                die("--runs: a positive count");
+        } else if (strncmp(a, "--x0=", 5) == 0) {
+            x0 = atoi(a + 5);
+            if (x0 < 0 || x0 >= w)
+                die("--x0: a column of the array");
+        } else {
+            die("usage: rts_pingpong [--sizes=LIST] [--dist=LIST] [--runs=N] "
+                "[--x0=X]");
+        }
+    }
+    for (int k = 0; k < ndist; k++)
+        if (dist[k] < 1 || dist[k] >= w)
+            die("--dist: 1 .. width-1");
+    iwarp_coords(&x, &y);
+    if (y != 0)
+        return 0;
+    iwarp_align(1000);
+    for (int k = 0; k < ndist; k++) {
+        int d = (int)dist[k], b = (x0 + d) % w;
+        int is_a = x == x0, is_b = x == b, peer = is_a ? b : x0;
+        if (!is_a && !is_b)
+            continue;
+        { /* one untimed exchange: the token leaves the host cell */
+            int src = peer, type = -1;
+            size_t len;
+            if (is_a)
+                check(iwarp_rts_send(peer, 99, buf, 4), "send");
+            check(iwarp_rts_recv(&src, &type, buf, sizeof(buf), &len), "recv");
+            if (is_b)
+                check(iwarp_rts_send(peer, 99, buf, 4), "send");
+        }
+        for (int s = 0; s < nsizes; s++) {
+            size_t bytes = (size_t)sizes[s], len;
+            unsigned long sum = 0, max = 0, min = ~0ul;
+            for (int r = 0; r < runs; r++) {
+                int src = peer, type = s;
+                if (is_a) {
+                    unsigned long t0, t1, t;
+                    iwarp_dither(r % 8);
+                    t0 = iwarp_clock();
+                    check(iwarp_rts_send(peer, s, buf, bytes), "send");
+                    check(iwarp_rts_recv(&src, &type, buf, sizeof(buf), &len),
+                          "recv");
+                    t1 = iwarp_clock();
+                    t = t1 - t0;
+                    sum += t;
+                    if (t > max)
+                        max = t;
+                    if (t < min)
+                        min = t;
+                } else {
+                    check(iwarp_rts_recv(&src, &type, buf, sizeof(buf), &len),
+                          "recv");
+                    if (len != bytes)
+                        die("wrong message length");
+                    check(iwarp_rts_send(peer, s, buf, bytes), "send");
+                }
+            }
+            if (is_a)
+                printf("rts_pingpong: bytes=%zu dist=%d x0=%d avg=%lu "
+                       "max=%lu min=%lu avg_exact=%.3f runs=%d\n",
+                       bytes, d, x0, sum / runs / 2, max / 2, min / 2,
+                       (double)sum / runs / 2.0, runs);
+        }
+    }
+    return 0;
+}

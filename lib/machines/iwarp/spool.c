@@ -1,0 +1,212 @@
+/* iWarp spools (doc/design/iwarp-tcs.md, section 3.6; Warfel 1996,
+ * section 3.1.3: each active spool "steals up to one-third" of the CPU's
+ * cycles).
+ *
+ * iwarp_spool_out / iwarp_spool_in charge iwarp.spool_setup and claim one
+ * of the cell's iwarp.spools spools (less the two the deposit system
+ * reserves once iwarp_dep_init was called).  Out: the words go through the
+ * source PCT as one block written a word per iwarp.spool_word (the model's
+ * link pace is iwarp.word_time, so the two must be equal); the spool is
+ * done when its last word is in the PCT.  In: the spool takes the
+ * destination PCT's words a word per spool_word from its start as they
+ * become readable; it is done when the last is in memory (the copy happens
+ * when the program waits or tests: a program may not look at the buffer
+ * before).  Cycle stealing [C]: while k spools are active, computation
+ * (iwarp_compute) advances the clock by c x s/(s - k), s =
+ * iwarp.spool_steal, for the part of the interval before the spools'
+ * expected ends (out: its completion; in: start + n x spool_word, the
+ * uncontended end, known locally); k is capped at s - 1.  Gate word
+ * operations are not stretched. */
+#include "spool.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "deposit.h"
+#include "iwarp.h"
+
+#define SPOOL_MAX 16
+
+typedef struct spool {
+    int busy, out, pct;
+    uint32_t *buf;
+    size_t n;
+    mce_time_t start, end; /* end: completion (out) or expected end (in) */
+} spool_t;
+
+static struct {
+    mce_time_t clock, setup, word, word_time;
+    uint64_t spools, steal;
+} k;
+static spool_t (*table)[SPOOL_MAX];
+
+static int get_clocks(mcei_machine_t *m, const char *key, mce_time_t *out,
+                      char *err, size_t errlen)
+{
+    uint64_t v;
+    int rc = mcei_machine_u64(m, key, 1, 0, &v, err, errlen);
+    if (rc != MCE_OK)
+        return rc;
+    if (v > 1000000) {
+        snprintf(err, errlen, "machine '%s': %s must be at most 1000000 clocks",
+                 m->name, key);
+        return MCE_ERR_MACHINE;
+    }
+    *out = v * k.clock;
+    return MCE_OK;
+}
+
+int mcei_iw_spool_module_init(mcei_machine_t *m, mce_time_t clock, char *err,
+                              size_t errlen)
+{
+    int rc;
+    memset(&k, 0, sizeof(k));
+    k.clock = clock;
+    if ((rc = get_clocks(m, "iwarp.spool_setup", &k.setup, err, errlen)) ||
+        (rc = get_clocks(m, "iwarp.spool_word", &k.word, err, errlen)) ||
+        (rc = get_clocks(m, "iwarp.word_time", &k.word_time, err, errlen)) ||
+        (rc = mcei_machine_u64(m, "iwarp.spools", 1, 0, &k.spools, err,
+                               errlen)) ||
+        (rc = mcei_machine_u64(m, "iwarp.spool_steal", 1, 0, &k.steal, err,
+                               errlen)))
+        return rc;
+    if (k.spools < 2 || k.spools > SPOOL_MAX || k.steal < 2 || k.steal > 64 ||
+        k.word != k.word_time) {
+        snprintf(err, errlen,
+                 "machine '%s': need 2 <= iwarp.spools <= %d, 2 <= "
+                 "iwarp.spool_steal <= 64 and iwarp.spool_word = "
+                 "iwarp.word_time (spools run at link rate)",
+                 m->name, SPOOL_MAX);
+        return MCE_ERR_MACHINE;
+    }
+    table = calloc((size_t)mcei_eng->nodes, sizeof(*table));
+    return table == NULL ? MCE_ERR_NOMEM : MCE_OK;
+}
+
+void mcei_iw_spool_module_fini(void)
+{
+    free(table);
+    table = NULL;
+}
+
+static void charge_comm(mcei_vn_t *vn, mce_time_t t)
+{
+    mcei_charge(vn, t);
+    vn->t_comm += t;
+}
+
+int mcei_iw_spool_start(mcei_vn_t *vn, int out, int pct, void *buf,
+                        size_t nwords, int *h, char *why, size_t len)
+{
+    spool_t *t = table[vn->id];
+    uint64_t avail = k.spools - (mcei_iw_dep_enabled(vn) ? 2 : 0), busy = 0;
+    int free_h = -1, rc;
+    if (nwords == 0 || buf == NULL) {
+        snprintf(why, len, "need a buffer and a positive word count");
+        return MCE_ERR_INVAL;
+    }
+    for (int i = 0; i < (int)k.spools; i++) {
+        if (t[i].busy)
+            busy++;
+        else if (free_h < 0)
+            free_h = i;
+    }
+    if (busy >= avail || free_h < 0) {
+        snprintf(why, len,
+                 "out of spools: %" PRIu64 " of the cell's %" PRIu64
+                 " are in use%s",
+                 busy, k.spools,
+                 avail < k.spools ? " (2 more are the deposit system's)" : "");
+        return MCE_ERR_RESOURCE;
+    }
+    mcei_sync(vn);
+    charge_comm(vn, k.setup);
+    if (out) {
+        mce_time_t done;
+        if ((rc = mcei_iw_spool_put(vn, pct, buf, nwords, k.word, &done, why,
+                                    len)) != MCE_OK)
+            return rc;
+        t[free_h].end = done;
+    } else {
+        char tmp[160];
+        mce_time_t d;
+        /* check the PCT now (test mode takes nothing when not done) */
+        if ((rc = mcei_iw_spool_take(vn, pct, vn->clock, k.word, buf, 0, 1, &d,
+                                     tmp, sizeof(tmp))) < 0) {
+            snprintf(why, len, "%s", tmp);
+            return rc;
+        }
+        t[free_h].end = vn->clock + (mce_time_t)nwords * k.word;
+    }
+    t[free_h].busy = 1;
+    t[free_h].out = out;
+    t[free_h].pct = pct;
+    t[free_h].buf = buf;
+    t[free_h].n = nwords;
+    t[free_h].start = vn->clock;
+    *h = free_h;
+    return MCE_OK;
+}
+
+int mcei_iw_spool_finish(mcei_vn_t *vn, int h, int test, int *done, char *why,
+                         size_t len)
+{
+    spool_t *s;
+    mce_time_t end;
+    if (h < 0 || h >= (int)k.spools || !table[vn->id][h].busy) {
+        snprintf(why, len, "no active spool %d", h);
+        return MCE_ERR_INVAL;
+    }
+    s = &table[vn->id][h];
+    mcei_sync(vn);
+    if (s->out) {
+        end = s->end;
+        if (test && end > vn->clock) {
+            *done = 0;
+            return MCE_OK;
+        }
+    } else {
+        int rc;
+        mcei_vn_memory(vn);
+        rc = mcei_iw_spool_take(vn, s->pct, s->start, k.word, s->buf, s->n,
+                                test, &end, why, len);
+        if (rc < 0)
+            return rc;
+        if (rc == 0) {
+            *done = 0;
+            return MCE_OK;
+        }
+    }
+    if (end > vn->clock)
+        charge_comm(vn, end - vn->clock);
+    s->busy = 0;
+    *done = 1;
+    return MCE_OK;
+}
+
+mce_time_t mcei_iw_spool_stretch(mcei_vn_t *vn, mce_time_t c)
+{
+    spool_t *t = table[vn->id];
+    mce_time_t now = vn->clock, left = c;
+    for (;;) {
+        mce_time_t next = MCEI_TIME_INF;
+        uint64_t act = 0, s = k.steal;
+        for (int i = 0; i < (int)k.spools; i++)
+            if (t[i].busy && t[i].end > now) {
+                act++;
+                if (t[i].end < next)
+                    next = t[i].end;
+            }
+        if (act == 0)
+            return now + left - vn->clock;
+        if (act > s - 1)
+            act = s - 1;
+        /* work done until next: (next - now) x (s - act) / s */
+        if ((next - now) * (s - act) / s >= left)
+            return now + (left * s + (s - act) - 1) / (s - act) - vn->clock;
+        left -= (next - now) * (s - act) / s;
+        now = next;
+    }
+}

@@ -1,0 +1,26 @@
+/* iWarp spools (doc/design/iwarp-tcs.md, section 3.6): block transfers
+ * between memory and a PCT beside the CPU, stealing CPU cycles.
+ * Functions return MCE_OK or an MCE_ERR_* code with a reason in @p why. */
+#ifndef MCEI_IWARP_SPOOL_H
+#define MCEI_IWARP_SPOOL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../../core/engine.h"
+
+int mcei_iw_spool_module_init(mcei_machine_t *m, mce_time_t clock, char *err,
+                              size_t errlen);
+void mcei_iw_spool_module_fini(void);
+/* >= 0 in *h: the spool's handle. */
+int mcei_iw_spool_start(mcei_vn_t *vn, int out, int pct, void *buf,
+                        size_t nwords, int *h, char *why, size_t len);
+/* @p test: 1 done (the spool is free again), 0 not yet; otherwise wait. */
+int mcei_iw_spool_finish(mcei_vn_t *vn, int h, int test, int *done, char *why,
+                         size_t len);
+/* Computation of @p t: the clock advances by t stretched by the cell's
+ * active spools (each steals 1/iwarp.spool_steal of the cycles until its
+ * expected end); returns the stretched time. */
+mce_time_t mcei_iw_spool_stretch(mcei_vn_t *vn, mce_time_t t);
+
+#endif
