@@ -28,49 +28,13 @@
 
 #include <iwarp.h>
 
+#include "iwapp.h"
+
+#define PROG "deposit_pingpong"
+
 #define MAXD 16
 
 static const char *const modes[] = {"single", "sixteen"};
-
-static int parse_list(const char *s, long *out, int max)
-{
-    int n = 0;
-    while (*s && n < max) {
-        char *end;
-        long a = strtol(s, &end, 10), b = a;
-        if (end == s)
-            return -1;
-        if (end[0] == '.' && end[1] == '.') {
-            s = end + 2;
-            b = strtol(s, &end, 10);
-            if (end == s)
-                return -1;
-        }
-        for (long v = a; v <= b && n < max; v++)
-            out[n++] = v;
-        s = end;
-        if (*s == ',')
-            s++;
-        else if (*s)
-            return -1;
-    }
-    return n;
-}
-
-static void die(const char *msg)
-{
-    if (iwarp_cell() == 0)
-        fprintf(stderr, "deposit_pingpong: %s\n", msg);
-    exit(2);
-}
-
-static void check(int rc, const char *what)
-{
-    if (rc < 0) {
-        fprintf(stderr, "deposit_pingpong: %s failed (%d)\n", what, rc);
-        exit(1);
-    }
-}
 
 static uint32_t out[4096], in[4096];
 
@@ -80,9 +44,11 @@ static int spool_check(int x, int x0)
     unsigned long long t0, t1, t2;
     int h;
     if (x == x0)
-        check(iwarp_pct_config(0, IW_CPU, 0, IW_XP, 0, x0 + 1), "config");
+        iwapp_check(PROG, iwarp_pct_config(0, IW_CPU, 0, IW_XP, 0, x0 + 1),
+                    "config");
     else if (x == x0 + 1)
-        check(iwarp_pct_config(0, IW_XM, 0, IW_CPU, 0, x0), "config");
+        iwapp_check(PROG, iwarp_pct_config(0, IW_XM, 0, IW_CPU, 0, x0),
+                    "config");
     else
         return 0;
     for (int i = 0; i < 256; i++)
@@ -90,21 +56,21 @@ static int spool_check(int x, int x0)
     iwarp_align(1000);
     t0 = iwarp_vtime();
     if (x == x0) {
-        check(h = iwarp_spool_out(0, out, 256), "spool_out");
+        iwapp_check(PROG, h = iwarp_spool_out(0, out, 256), "spool_out");
         iwarp_compute(300);
         t1 = iwarp_vtime();
-        check(iwarp_spool_wait(h), "spool_wait");
+        iwapp_check(PROG, iwarp_spool_wait(h), "spool_wait");
         t2 = iwarp_vtime();
         printf("deposit_pingpong: mode=spool out compute_end=%llu done=%llu\n",
                t1 - t0, t2 - t0);
     } else {
-        check(h = iwarp_spool_in(0, in, 256), "spool_in");
+        iwapp_check(PROG, h = iwarp_spool_in(0, in, 256), "spool_in");
         t1 = iwarp_vtime();
-        check(iwarp_spool_wait(h), "spool_wait");
+        iwapp_check(PROG, iwarp_spool_wait(h), "spool_wait");
         t2 = iwarp_vtime();
         for (int i = 0; i < 256; i++)
             if (in[i] != (uint32_t)(i * 7 + 1))
-                die("wrong data spooled");
+                iwapp_die(PROG, "wrong data spooled");
         printf("deposit_pingpong: mode=spool in started=%llu done=%llu "
                "data=ok\n",
                t1 - t0, t2 - t0);
@@ -132,42 +98,45 @@ int main(int argc, char **argv)
             if (strcmp(a + 7, "spool") == 0)
                 mode_mask = 4;
             if (!mode_mask)
-                die("--mode: all, single, sixteen or spool");
+                iwapp_die(PROG, "--mode: all, single, sixteen or spool");
         } else if (strncmp(a, "--sizes=", 8) == 0) {
-            nsizes = parse_list(a + 8, sizes, 32);
+            nsizes = iwapp_parse_list(a + 8, sizes, 32);
             if (nsizes <= 0)
-                die("--sizes: a list of byte counts");
+                iwapp_die(PROG, "--sizes: a list of byte counts");
             for (int k = 0; k < nsizes; k++)
                 if (sizes[k] < 4 || sizes[k] > 16384 || sizes[k] % 4)
-                    die("--sizes: multiples of 4 from 4 to 16384");
+                    iwapp_die(PROG, "--sizes: multiples of 4 from 4 to 16384");
         } else if (strncmp(a, "--dist=", 7) == 0) {
-            ndist = parse_list(a + 7, dist, MAXD);
+            ndist = iwapp_parse_list(a + 7, dist, MAXD);
             if (ndist <= 0)
-                die("--dist: a list such as 1..7 or 1,3");
+                iwapp_die(PROG, "--dist: a list such as 1..7 or 1,3");
         } else if (strncmp(a, "--runs=", 7) == 0) {
             runs = atoi(a + 7);
             if (runs < 1)
-                die("--runs: a positive count");
+                iwapp_die(PROG, "--runs: a positive count");
         } else if (strncmp(a, "--x0=", 5) == 0) {
             x0 = atoi(a + 5);
             if (x0 < 0 || x0 >= w)
-                die("--x0: a column of the array");
+                iwapp_die(PROG, "--x0: a column of the array");
         } else {
-            die("usage: deposit_pingpong [--mode=all|single|sixteen|spool] "
+            iwapp_die(
+                PROG,
+                "usage: deposit_pingpong [--mode=all|single|sixteen|spool] "
                 "[--sizes=LIST] [--dist=LIST] [--runs=N] [--x0=X]");
         }
     }
     for (int k = 0; k < ndist; k++)
         if (dist[k] < 1 || x0 + dist[k] >= w)
-            die("--dist: 1 .. width-1-x0 (deposits route without wrap "
-                "links)");
+            iwapp_die(PROG,
+                      "--dist: 1 .. width-1-x0 (deposits route without wrap "
+                      "links)");
     iwarp_coords(&x, &y);
     if (y != 0)
         return 0;
     if (mode_mask == 4)
         return spool_check(x, x0);
-    check(iwarp_dep_init(), "iwarp_dep_init");
-    check(h = iwarp_dep_buffer(in, sizeof(in)), "iwarp_dep_buffer");
+    iwapp_check(PROG, iwarp_dep_init(), "iwarp_dep_init");
+    iwapp_check(PROG, h = iwarp_dep_buffer(in, sizeof(in)), "iwarp_dep_buffer");
     for (int i = 0; i < 4096; i++)
         out[i] = (uint32_t)(x * 65536 + i);
     iwarp_align(1000);
@@ -190,13 +159,16 @@ int main(int argc, char **argv)
                         iwarp_dither(r % 8);
                         t0 = iwarp_clock();
                         for (int e = 0; e < reps; e++) {
-                            check(iwarp_dep_send(peer, h, 0, out, bytes),
-                                  "send");
-                            check(iwarp_dep_wait(h, ++got, reps > 1), "wait");
+                            iwapp_check(PROG,
+                                        iwarp_dep_send(peer, h, 0, out, bytes),
+                                        "send");
+                            iwapp_check(PROG,
+                                        iwarp_dep_wait(h, ++got, reps > 1),
+                                        "wait");
                         }
                         t1 = iwarp_clock();
                         if (reps == 1)
-                            check(iwarp_dep_rearm(h), "rearm");
+                            iwapp_check(PROG, iwarp_dep_rearm(h), "rearm");
                         t = t1 - t0;
                         sum += t;
                         if (t > max)
@@ -205,15 +177,18 @@ int main(int argc, char **argv)
                             min = t;
                     } else {
                         for (int e = 0; e < reps; e++) {
-                            check(iwarp_dep_wait(h, ++got, reps > 1), "wait");
+                            iwapp_check(PROG,
+                                        iwarp_dep_wait(h, ++got, reps > 1),
+                                        "wait");
                             if (in[bytes / 4 - 1] !=
                                 (uint32_t)(peer * 65536 + (long)bytes / 4 - 1))
-                                die("wrong data deposited");
-                            check(iwarp_dep_send(peer, h, 0, out, bytes),
-                                  "send");
+                                iwapp_die(PROG, "wrong data deposited");
+                            iwapp_check(PROG,
+                                        iwarp_dep_send(peer, h, 0, out, bytes),
+                                        "send");
                         }
                         if (reps == 1)
-                            check(iwarp_dep_rearm(h), "rearm");
+                            iwapp_check(PROG, iwarp_dep_rearm(h), "rearm");
                     }
                 }
                 if (is_a) {

@@ -24,50 +24,14 @@
 
 #include <iwarp.h>
 
+#include "iwapp.h"
+
+#define PROG "pct_pingpong"
+
 #define MAXD 16
 
 static const char *const modes[] = {"single", "eight", "word-single",
                                     "word-eight"};
-
-static int parse_list(const char *s, long *out, int max)
-{
-    int n = 0;
-    while (*s && n < max) {
-        char *end;
-        long a = strtol(s, &end, 10), b = a;
-        if (end == s)
-            return -1;
-        if (end[0] == '.' && end[1] == '.') {
-            s = end + 2;
-            b = strtol(s, &end, 10);
-            if (end == s)
-                return -1;
-        }
-        for (long v = a; v <= b && n < max; v++)
-            out[n++] = v;
-        s = end;
-        if (*s == ',')
-            s++;
-        else if (*s)
-            return -1;
-    }
-    return n;
-}
-
-static void die(const char *msg)
-{
-    if (iwarp_cell() == 0)
-        fprintf(stderr, "pct_pingpong: %s\n", msg);
-    exit(2);
-}
-
-static void check(int rc, const char *what)
-{
-    if (rc < 0) {
-        fprintf(stderr, "pct_pingpong: %s failed (%d)\n", what, rc);
-        exit(1);
-    }
-}
 
 /* Direct configuration of this cell's PCTs for distance d. */
 static void configure(int x, int x0, int d, int w)
@@ -77,14 +41,20 @@ static void configure(int x, int x0, int d, int w)
     if (i > d)
         return;
     if (i == 0) {
-        check(iwarp_pct_config(a, IW_CPU, 0, IW_XP, a, cell_b), "config");
-        check(iwarp_pct_config(b, IW_XP, b, IW_CPU, 0, cell_b), "config");
+        iwapp_check(PROG, iwarp_pct_config(a, IW_CPU, 0, IW_XP, a, cell_b),
+                    "config");
+        iwapp_check(PROG, iwarp_pct_config(b, IW_XP, b, IW_CPU, 0, cell_b),
+                    "config");
     } else if (i == d) {
-        check(iwarp_pct_config(a, IW_XM, a, IW_CPU, 0, cell_a), "config");
-        check(iwarp_pct_config(b, IW_CPU, 0, IW_XM, b, cell_a), "config");
+        iwapp_check(PROG, iwarp_pct_config(a, IW_XM, a, IW_CPU, 0, cell_a),
+                    "config");
+        iwapp_check(PROG, iwarp_pct_config(b, IW_CPU, 0, IW_XM, b, cell_a),
+                    "config");
     } else {
-        check(iwarp_pct_config(a, IW_XM, a, IW_XP, a, -1), "config");
-        check(iwarp_pct_config(b, IW_XP, b, IW_XM, b, -1), "config");
+        iwapp_check(PROG, iwarp_pct_config(a, IW_XM, a, IW_XP, a, -1),
+                    "config");
+        iwapp_check(PROG, iwarp_pct_config(b, IW_XP, b, IW_XM, b, -1),
+                    "config");
     }
 }
 
@@ -96,20 +66,20 @@ static void exchange(int is_a, int word, size_t n)
     if (word) {
         uint32_t v = 0x1234u;
         if (is_a) {
-            check(iwarp_gate_write(IW_W0, v), "write");
-            check(iwarp_gate_read(IW_R0, &v), "read");
+            iwapp_check(PROG, iwarp_gate_write(IW_W0, v), "write");
+            iwapp_check(PROG, iwarp_gate_read(IW_R0, &v), "read");
         } else {
-            check(iwarp_gate_read(IW_R0, &v), "read");
-            check(iwarp_gate_write(IW_W0, v), "write");
+            iwapp_check(PROG, iwarp_gate_read(IW_R0, &v), "read");
+            iwapp_check(PROG, iwarp_gate_write(IW_W0, v), "write");
         }
         return;
     }
     if (is_a) {
-        check(iwarp_gate_write_block(IW_W0, buf, n), "write");
-        check(iwarp_gate_read_block(IW_R0, buf, n), "read");
+        iwapp_check(PROG, iwarp_gate_write_block(IW_W0, buf, n), "write");
+        iwapp_check(PROG, iwarp_gate_read_block(IW_R0, buf, n), "read");
     } else {
-        check(iwarp_gate_read_block(IW_R0, buf, n), "read");
-        check(iwarp_gate_write_block(IW_W0, buf, n), "write");
+        iwapp_check(PROG, iwarp_gate_read_block(IW_R0, buf, n), "read");
+        iwapp_check(PROG, iwarp_gate_write_block(IW_W0, buf, n), "write");
     }
 }
 
@@ -130,31 +100,36 @@ int main(int argc, char **argv)
             if (strcmp(a + 7, "all") == 0)
                 mode_mask = 15;
             if (!mode_mask)
-                die("--mode: all, single, eight, word-single or word-eight");
+                iwapp_die(
+                    PROG,
+                    "--mode: all, single, eight, word-single or word-eight");
         } else if (strncmp(a, "--sizes=", 8) == 0) {
-            nsizes = parse_list(a + 8, sizes, 32);
+            nsizes = iwapp_parse_list(a + 8, sizes, 32);
             if (nsizes <= 0)
-                die("--sizes: a list of byte counts");
+                iwapp_die(PROG, "--sizes: a list of byte counts");
             for (int k = 0; k < nsizes; k++)
                 if (sizes[k] < 4 || sizes[k] > 16384 || sizes[k] % 4)
-                    die("--sizes: multiples of 4 from 4 to 16384");
+                    iwapp_die(PROG, "--sizes: multiples of 4 from 4 to 16384");
         } else if (strncmp(a, "--dist=", 7) == 0) {
-            ndist = parse_list(a + 7, dist, MAXD);
+            ndist = iwapp_parse_list(a + 7, dist, MAXD);
             if (ndist <= 0)
-                die("--dist: a list such as 1..7 or 1,3");
+                iwapp_die(PROG, "--dist: a list such as 1..7 or 1,3");
             for (int k = 0; k < ndist; k++)
                 if (dist[k] < 1 || dist[k] >= w || dist[k] > 7)
-                    die("--dist: distances 1..7, below the array width");
+                    iwapp_die(PROG,
+                              "--dist: distances 1..7, below the array width");
         } else if (strncmp(a, "--runs=", 7) == 0) {
             runs = atoi(a + 7);
             if (runs < 1)
-                die("--runs: a positive count");
+                iwapp_die(PROG, "--runs: a positive count");
         } else if (strncmp(a, "--x0=", 5) == 0) {
             x0 = atoi(a + 5);
             if (x0 < 0 || x0 >= w)
-                die("--x0: a column of the array");
+                iwapp_die(PROG, "--x0: a column of the array");
         } else {
-            die("usage: pct_pingpong [--mode=all|single|eight|word-single|"
+            iwapp_die(
+                PROG,
+                "usage: pct_pingpong [--mode=all|single|eight|word-single|"
                 "word-eight] [--sizes=LIST] [--dist=LIST] [--runs=N] "
                 "[--x0=X]");
         }
@@ -171,8 +146,8 @@ int main(int argc, char **argv)
         int a = 2 * (d - 1), b = a + 1;
         if (!is_a && !is_b)
             continue;
-        check(iwarp_gate_bind(IW_W0, is_a ? a : b), "bind");
-        check(iwarp_gate_bind(IW_R0, is_a ? b : a), "bind");
+        iwapp_check(PROG, iwarp_gate_bind(IW_W0, is_a ? a : b), "bind");
+        iwapp_check(PROG, iwarp_gate_bind(IW_R0, is_a ? b : a), "bind");
         for (int m = 0; m < 4; m++) {
             int word = m >= 2, reps = m % 2 ? 8 : 1;
             if (!(mode_mask & (1 << m)))
@@ -214,8 +189,8 @@ int main(int argc, char **argv)
                 }
             }
         }
-        check(iwarp_gate_unbind(IW_W0), "unbind");
-        check(iwarp_gate_unbind(IW_R0), "unbind");
+        iwapp_check(PROG, iwarp_gate_unbind(IW_W0), "unbind");
+        iwapp_check(PROG, iwarp_gate_unbind(IW_R0), "unbind");
     }
     return 0;
 }

@@ -16,47 +16,11 @@
 
 #include <iwarp.h>
 
+#include "iwapp.h"
+
+#define PROG "rts_pingpong"
+
 #define MAXD 16
-
-static int parse_list(const char *s, long *out, int max)
-{
-    int n = 0;
-    while (*s && n < max) {
-        char *end;
-        long a = strtol(s, &end, 10), b = a;
-        if (end == s)
-            return -1;
-        if (end[0] == '.' && end[1] == '.') {
-            s = end + 2;
-            b = strtol(s, &end, 10);
-            if (end == s)
-                return -1;
-        }
-        for (long v = a; v <= b && n < max; v++)
-            out[n++] = v;
-        s = end;
-        if (*s == ',')
-            s++;
-        else if (*s)
-            return -1;
-    }
-    return n;
-}
-
-static void die(const char *msg)
-{
-    if (iwarp_cell() == 0)
-        fprintf(stderr, "rts_pingpong: %s\n", msg);
-    exit(2);
-}
-
-static void check(int rc, const char *what)
-{
-    if (rc < 0) {
-        fprintf(stderr, "rts_pingpong: %s failed (%d)\n", what, rc);
-        exit(1);
-    }
-}
 
 static uint32_t buf[4096];
 
@@ -70,32 +34,34 @@ int main(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (strncmp(a, "--sizes=", 8) == 0) {
-            nsizes = parse_list(a + 8, sizes, 32);
+            nsizes = iwapp_parse_list(a + 8, sizes, 32);
             if (nsizes <= 0)
-                die("--sizes: a list of byte counts");
+                iwapp_die(PROG, "--sizes: a list of byte counts");
             for (int k = 0; k < nsizes; k++)
                 if (sizes[k] < 4 || sizes[k] > 16384 || sizes[k] % 4)
-                    die("--sizes: multiples of 4 from 4 to 16384");
+                    iwapp_die(PROG, "--sizes: multiples of 4 from 4 to 16384");
         } else if (strncmp(a, "--dist=", 7) == 0) {
-            ndist = parse_list(a + 7, dist, MAXD);
+            ndist = iwapp_parse_list(a + 7, dist, MAXD);
             if (ndist <= 0)
-                die("--dist: a list such as 1..7 or 1,3");
+                iwapp_die(PROG, "--dist: a list such as 1..7 or 1,3");
         } else if (strncmp(a, "--runs=", 7) == 0) {
             runs = atoi(a + 7);
             if (runs < 1)
-                die("--runs: a positive count");
+                iwapp_die(PROG, "--runs: a positive count");
         } else if (strncmp(a, "--x0=", 5) == 0) {
             x0 = atoi(a + 5);
             if (x0 < 0 || x0 >= w)
-                die("--x0: a column of the array");
+                iwapp_die(PROG, "--x0: a column of the array");
         } else {
-            die("usage: rts_pingpong [--sizes=LIST] [--dist=LIST] [--runs=N] "
+            iwapp_die(
+                PROG,
+                "usage: rts_pingpong [--sizes=LIST] [--dist=LIST] [--runs=N] "
                 "[--x0=X]");
         }
     }
     for (int k = 0; k < ndist; k++)
         if (dist[k] < 1 || dist[k] >= w)
-            die("--dist: 1 .. width-1");
+            iwapp_die(PROG, "--dist: 1 .. width-1");
     iwarp_coords(&x, &y);
     if (y != 0)
         return 0;
@@ -109,10 +75,12 @@ int main(int argc, char **argv)
             int src = peer, type = -1;
             size_t len;
             if (is_a)
-                check(iwarp_rts_send(peer, 99, buf, 4), "send");
-            check(iwarp_rts_recv(&src, &type, buf, sizeof(buf), &len), "recv");
+                iwapp_check(PROG, iwarp_rts_send(peer, 99, buf, 4), "send");
+            iwapp_check(PROG,
+                        iwarp_rts_recv(&src, &type, buf, sizeof(buf), &len),
+                        "recv");
             if (is_b)
-                check(iwarp_rts_send(peer, 99, buf, 4), "send");
+                iwapp_check(PROG, iwarp_rts_send(peer, 99, buf, 4), "send");
         }
         for (int s = 0; s < nsizes; s++) {
             size_t bytes = (size_t)sizes[s], len;
@@ -123,9 +91,12 @@ int main(int argc, char **argv)
                     unsigned long t0, t1, t;
                     iwarp_dither(r % 8);
                     t0 = iwarp_clock();
-                    check(iwarp_rts_send(peer, s, buf, bytes), "send");
-                    check(iwarp_rts_recv(&src, &type, buf, sizeof(buf), &len),
-                          "recv");
+                    iwapp_check(PROG, iwarp_rts_send(peer, s, buf, bytes),
+                                "send");
+                    iwapp_check(
+                        PROG,
+                        iwarp_rts_recv(&src, &type, buf, sizeof(buf), &len),
+                        "recv");
                     t1 = iwarp_clock();
                     t = t1 - t0;
                     sum += t;
@@ -134,11 +105,14 @@ int main(int argc, char **argv)
                     if (t < min)
                         min = t;
                 } else {
-                    check(iwarp_rts_recv(&src, &type, buf, sizeof(buf), &len),
-                          "recv");
+                    iwapp_check(
+                        PROG,
+                        iwarp_rts_recv(&src, &type, buf, sizeof(buf), &len),
+                        "recv");
                     if (len != bytes)
-                        die("wrong message length");
-                    check(iwarp_rts_send(peer, s, buf, bytes), "send");
+                        iwapp_die(PROG, "wrong message length");
+                    iwapp_check(PROG, iwarp_rts_send(peer, s, buf, bytes),
+                                "send");
                 }
             }
             if (is_a)
