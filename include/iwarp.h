@@ -66,7 +66,9 @@ MCE_EXPORT void iwarp_compute(unsigned long clocks);
 /* emulator helpers (not iWarp calls), for measurement programs */
 /** Exact virtual time in clocks; free. */
 MCE_EXPORT unsigned long long iwarp_vtime(void);
-/** Idle until virtual time @p clocks (no effect if already later). */
+/** Idle until virtual time @p clocks (no effect if already later).  An
+ * interrupt handler (deposit, RTS) that arrives meanwhile runs in the idle
+ * time; the cell resumes at @p clocks or when the last handler ends. */
 MCE_EXPORT void iwarp_align(unsigned long long clocks);
 /** Spin until the virtual time modulo 8 is @p phase (0..7). */
 MCE_EXPORT void iwarp_dither(int phase);

@@ -1028,6 +1028,71 @@ static void cmd_iwarp_deposit(int argc, char **argv)
                 opt_int(&o, "dist", 0, INT64_MAX / 40000, 0, 1), -1);
 }
 
+/* Figure 4.19 (W 4.5.2): barrier execution time = startup + k x
+ * message_time, k the message times of the scheme with fully parallel or
+ * fully sequential messaging; startup 40, message_time 11.5 (PCT), 260
+ * (deposit), 28 340 (RTS) clocks [S W 4.5.2].  The 2D rings (W 4.3.2.2.1.4,
+ * W columns x H rows) as a fifth row.  Arithmetic in tenths of a clock. */
+static void cmd_iwarp_barrier(int argc, char **argv)
+{
+    static const char *const schemes[] = {"ring1d", "cube",   "token2x",
+                                          "tree",   "ring2d", NULL};
+    static const char *const signals[] = {"pct", "dep", "rts", NULL};
+    static const int64_t mt10[] = {115, 2600, 283400};
+    struct opts o = {{"scheme", "signal", "n", "seq", NULL}, {0}};
+    int scheme, signal, lg = 0, seq;
+    int64_t n, w, h, par, sq, msgs, startup10 = 400, v;
+    parse_opts(argc, argv, &o, NULL);
+    scheme = opt_choice(&o, "scheme", schemes, -1);
+    signal = opt_choice(&o, "signal", signals, -1);
+    n = opt_int(&o, "n", 2, 1 << 20, 0, 1);
+    seq = (int)opt_int(&o, "seq", 0, 1, signal == 2, 0);
+    while (((int64_t)1 << lg) < n)
+        lg++;
+    if (scheme != 0 && scheme != 2 && ((int64_t)1 << lg) != n)
+        die("--n: the %s scheme needs a power of two", schemes[scheme]);
+    w = (int64_t)1 << ((lg + 1) / 2); /* 2x2, 4x2, 4x4, 8x4, 8x8, ... */
+    h = n / w;
+    switch (scheme) {
+    case 0: /* 1D ring, (N-1) send/receives */
+        msgs = n * (n - 1), par = n - 1, sq = n * (n - 1);
+        break;
+    case 1: /* fully-embedded hypercube, handshakes on each dimension */
+        msgs = n * lg, par = lg, sq = n * lg;
+        break;
+    case 2: /* 1D ring, token 2x around */
+        msgs = 2 * n, par = 2 * n, sq = 2 * n;
+        break;
+    case 3: /* fully-embedded reduction / broadcast tree */
+        msgs = 2 * (n - 1), par = 2 * lg, sq = 2 * n;
+        break;
+    default: /* 2D rings: (N-1) send/recv over the rows, then the columns */
+        msgs = n * (w + h - 2), par = w - 1 + h - 1, sq = n * (w + h - 2);
+        break;
+    }
+    kv_s("scheme", schemes[scheme]);
+    kv_s("signal", signals[signal]);
+    kv_i("n", n);
+    if (scheme == 4) {
+        kv_i("w", w);
+        kv_i("h", h);
+    }
+    kv_i("messages", msgs);
+    key("message_time");
+    printf("%" PRId64 ".%" PRId64, mt10[signal] / 10, mt10[signal] % 10);
+    v = add(startup10, mul(par, mt10[signal]));
+    key("parallel_clocks");
+    printf("%" PRId64 ".%" PRId64, v / 10, v % 10);
+    v = add(startup10, mul(sq, mt10[signal]));
+    key("sequential_clocks");
+    printf("%" PRId64 ".%" PRId64, v / 10, v % 10);
+    v = add(startup10, mul(seq ? sq : par, mt10[signal]));
+    key("predicted_clocks");
+    printf("%" PRId64 ".%" PRId64, v / 10, v % 10);
+    kv_s("column", seq ? "sequential" : "parallel");
+    kv_end();
+}
+
 /* ---- iWarp SRU and anonymous-destination ring (seed 004) ---------------- */
 
 /* Feldmann, Gross, O'Hallaron, Stricker, sections 3 and 5, in clocks
@@ -1202,6 +1267,13 @@ static void usage(FILE *f)
         "      4 bytes and 359 above (W 3.2.3, 6.2.1), floored as Figures\n"
         "      3.10/3.11 print it; --table: every (predict) entry with the\n"
         "      printed value.\n"
+        "  iwarp-barrier --scheme=ring1d|cube|token2x|tree|ring2d\n"
+        "      --signal=pct|dep|rts --n=CELLS [--seq=0|1]\n"
+        "      Figure 4.19 (W 4.5.2): startup 40 + k x message_time (11.5,\n"
+        "      260, 28340 clocks), k for fully parallel and fully\n"
+        "      sequential messaging; predicted_clocks is the parallel column\n"
+        "      for pct and dep and the sequential one for rts (--seq\n"
+        "      chooses).  ring2d: 2D rings over W x H = 2x2, 4x2, 4x4, ...\n"
         "\n"
         "iWarp SRU and CAM ring, Feldmann et al. (seed 004), in clocks:\n"
         "  subset --alg=bcast|ring [--n=N] [--hops=H] [--words=K]\n"
@@ -1249,6 +1321,7 @@ int main(int argc, char **argv)
         {"ncube-table2", cmd_ncube_table2},
         {"iwarp-pct", cmd_iwarp_pct},
         {"iwarp-deposit", cmd_iwarp_deposit},
+        {"iwarp-barrier", cmd_iwarp_barrier},
         {"subset", cmd_subset},
         {"constants", cmd_constants},
     };

@@ -150,12 +150,8 @@ MCE_EXPORT void iwarp_align(unsigned long long clocks)
     mce_time_t t;
     if (vn == NULL)
         return;
-    mcei_iw_flush(vn);
     t = (mce_time_t)clocks * c->clock;
-    if (t > vn->clock) {
-        vn->t_wait += t - vn->clock;
-        mcei_charge(vn, t - vn->clock);
-    }
+    mcei_iw_align(vn, t);
     mcei_leave(vn);
 }
 

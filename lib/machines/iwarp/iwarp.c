@@ -553,11 +553,39 @@ int mcei_iw_gate_unbind(mcei_vn_t *vn, int gate, char *why, size_t len)
     return MCE_OK;
 }
 
+/* ---- idling until a time ------------------------------------------------ */
+
+#define T_ALIGN 0x4941
+
+static int reached(mcei_vn_t *vn, void *arg)
+{
+    (void)vn;
+    return *(const int *)arg;
+}
+
+/* A wait on a node-local timer rather than a charge: a handler that
+ * arrives meanwhile takes idle time instead of delaying the program. */
+void mcei_iw_align(mcei_vn_t *vn, mce_time_t t)
+{
+    int done = 0;
+    mcei_iw_flush(vn);
+    if (t <= vn->clock)
+        return;
+    if (mcei_timer_at(vn, t, T_ALIGN, NULL, &done, NULL, 0) != MCE_OK)
+        mcei_vn_fatal(vn, "iwarp: out of memory in iwarp_align");
+    mcei_wait(vn, reached, &done, "iwarp_align", "its alignment time");
+}
+
 /* ---- arrivals ----------------------------------------------------------- */
 
 static void iw_on_arrival(mcei_vn_t *vn, mcei_msg_t *m)
 {
     iw_node_t *nd = node_of(vn);
+    if (m->w.ctx == MCEI_CTX_TIMER && m->w.type == T_ALIGN) {
+        *(int *)m->cookie = 1;
+        mcei_msg_release(m);
+        return;
+    }
     if (mcei_iw_cam_arrival(vn, m) || mcei_iw_dep_arrival(vn, m))
         return;
     if (m->w.ctx == MCEI_CTX_PROTOCOL && m->w.type == MCEI_IW_DATA) {

@@ -29,6 +29,9 @@ int mcei_iw_active(const mcei_iw_costs_t **costs);
 /* Inject the node's pending coalesced block, if any (every call but a
  * single-word write to the same gate does it first). */
 void mcei_iw_flush(mcei_vn_t *vn);
+/* Idle until virtual time t: protocol handlers meanwhile run in the idle
+ * time; the node resumes at t or when the last of them ends. */
+void mcei_iw_align(mcei_vn_t *vn, mce_time_t t);
 
 int mcei_iw_pct_alloc(mcei_vn_t *vn, int *pct, char *why, size_t len);
 int mcei_iw_pct_config(mcei_vn_t *vn, int pct, int in_port, int in_pct,

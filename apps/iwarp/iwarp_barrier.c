@@ -1,0 +1,669 @@
+/* Chapter 4 barriers on the iWarp (Warfel 1996, sections 4.3.2 and 4.5,
+ * Figure 4.19; doc/design/iwarp-tcs.md, section 6) over the three
+ * physical signallings.
+ *
+ *   token2x  token twice around the ring (W 4.3.2.2.1.3): the master sends,
+ *            receives, sends, receives; the others receive and send twice
+ *   ring1d   (N-1) send/recv on a 1D ring (W 4.3.2.2.1.2)
+ *   ring2d   ring1d over each row, then over each column (W 4.3.2.2.1.4)
+ *   cube     handshakes on the embedded hypercube: send to and receive
+ *            from member me ^ 2^j for every dimension j
+ *   tree     reduction up the embedded binomial tree, broadcast down
+ *
+ *   pct      one word through a gate on a PCT connection configured
+ *            beforehand (1D rings: neighbours along the snake; others:
+ *            routes X then Y without wrap links, except a 2D ring over a
+ *            whole row or column, which uses the torus wrap link)
+ *   dep      a 4-byte deposit into the partner's barrier buffer; receive =
+ *            iwarp_dep_wait on that buffer's arrival counter
+ *   rts      iwarp_rts_send / iwarp_rts_recv on the runtime system's ring
+ *
+ * Members: the first N cells of the rectangle list 2x2, 4x2, 4x4, 8x4,
+ * 8x8 (W columns x H rows at the array's corner); ring order is the snake
+ * (row 0 left to right, rows 1..H-1 boustrophedon over columns 1..W-1,
+ * back up column 0); cube and tree index a member as y W + x.  Each
+ * barrier begins with app.barrier_startup; each loop stage costs
+ * app.barrier_loop, each 2D stage app.ring2d_stage_extra more.
+ *
+ * A run: every member waits until a common virtual time t0, the straggler
+ * (the last cell of the snake) D clocks more, all enter; each records its
+ * exit time; the exit times are gathered on cell 0 through the SRU.
+ * Printed per (scheme, signal, N, straggler): time = last exit - last
+ * entry, the Figure 4.19 prediction (parallel column for pct and dep,
+ * sequential for rts; message times app.barrier_mt_*), the error, and the
+ * skew = last exit - first exit.  A PCT configuration that needs more PCTs
+ * in some cell than it has is reported and skipped.
+ *
+ * usage: iwarp_barrier --mce-nodes=64 --scheme=token2x|ring1d|ring2d|cube|
+ *        tree --signal=pct|dep|rts [--cells=4,8,16,32,64] [--runs=R]
+ *        [--straggler=D]
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <iwarp.h>
+
+#include "iwapp.h"
+
+#define PROG "iwarp_barrier"
+
+enum { TOKEN2X, RING1D, RING2D, CUBE, TREE };
+static const char *const schemes[] = {"token2x", "ring1d", "ring2d", "cube",
+                                      "tree"};
+enum { PCT, DEP, RTS };
+static const char *const signals[] = {"pct", "dep", "rts"};
+
+#define MAXC     64   /* members */
+#define MAXCELLS 1024 /* the array */
+#define MAXCON   512  /* connections of one configuration */
+#define MAXHOP   8
+#define NTAG     8 /* buffers / message types: dims 0..6, broadcast 7 */
+#define TAG_BC   7
+#define GAP      1500 /* clocks between two gathered SRU words */
+
+typedef struct conn {
+    int src, dst, dir, hops;
+    int cell[MAXHOP + 1], pct[MAXHOP + 1];
+} conn_t;
+
+static int scheme = -1, signal_ = -1;
+static int aw, ah;      /* the array */
+static int rw, rh, n;   /* the rectangle of members */
+static int snake[MAXC]; /* ring position -> cell */
+static int me = -1;     /* my cell */
+static int ri = -1;     /* my ring position (-1: not a member) */
+static int mi = -1;     /* my row-major index y rw + x */
+static long startup, loop_, extra;
+static int64_t clock_ps, mt_ps[3];
+static int npcts;
+
+static conn_t con[MAXCON];
+static int ncon;
+static int wgate[2] = {-1, -1}, rgate[2] = {-1, -1}; /* bound PCTs */
+
+/* Dry run: the barrier's first peer per gate slot (out, in), so that the
+ * gates are bound before the timed region. */
+static int dry, first_peer[2][2];
+
+static int dep_h[NTAG];
+static unsigned dep_exp[NTAG];
+static uint32_t dep_buf[NTAG];
+
+static long param(const char *key)
+{
+    int64_t v;
+    char msg[160];
+    if (mce_machine_param(key, &v) == 0)
+        return (long)v;
+    snprintf(msg, sizeof(msg),
+             "the machine file has no key '%s' (see "
+             "share/machines/iwarp.conf)",
+             key);
+    iwapp_die(PROG, msg);
+}
+
+static int cell_of(int x, int y)
+{
+    return y * aw + x;
+}
+
+static int member_cell(int idx) /* row-major index -> cell */
+{
+    return cell_of(idx % rw, idx / rw);
+}
+
+static void build_snake(void)
+{
+    int k = 0;
+    for (int x = 0; x < rw; x++)
+        snake[k++] = cell_of(x, 0);
+    for (int y = 1; y < rh; y++)
+        for (int i = 1; i < rw; i++)
+            snake[k++] = cell_of(y % 2 ? rw - i : i, y);
+    for (int y = rh - 1; y >= 1; y--)
+        snake[k++] = cell_of(0, y);
+}
+
+/* ---- PCT connections ------------------------------------------------- */
+
+static int step(int cell, int dir)
+{
+    int x = cell % aw, y = cell / aw;
+    switch (dir) {
+    case IW_XP:
+        x = (x + 1) % aw;
+        break;
+    case IW_XM:
+        x = (x + aw - 1) % aw;
+        break;
+    case IW_YP:
+        y = (y + 1) % ah;
+        break;
+    default:
+        y = (y + ah - 1) % ah;
+        break;
+    }
+    return cell_of(x, y);
+}
+
+static int opposite(int dir)
+{
+    static const int opp[] = {IW_CPU, IW_XM, IW_XP, IW_YM, IW_YP};
+    return opp[dir];
+}
+
+/* A connection along one axis: @p hops steps in direction @p dir. */
+static void add_conn(int src, int dst, int dir, int hops)
+{
+    conn_t *c = &con[ncon++];
+    c->src = src;
+    c->dst = dst;
+    c->dir = dir;
+    c->hops = hops;
+    c->cell[0] = src;
+    for (int k = 1; k <= hops; k++)
+        c->cell[k] = step(c->cell[k - 1], dir);
+    if (c->cell[hops] != dst) {
+        fprintf(stderr, "%s: internal route error\n", PROG);
+        exit(1);
+    }
+}
+
+/* Straight mesh route between two members in one row or one column. */
+static void add_straight(int a, int b)
+{
+    int xa = a % aw, ya = a / aw, xb = b % aw, yb = b / aw;
+    if (ya == yb)
+        add_conn(a, b, xb > xa ? IW_XP : IW_XM, abs(xb - xa));
+    else
+        add_conn(a, b, yb > ya ? IW_YP : IW_YM, abs(yb - ya));
+}
+
+static int lg2(int v)
+{
+    int l = 0;
+    while ((1 << l) < v)
+        l++;
+    return l;
+}
+
+/* A 2D ring edge along a row or column of len members: one hop
+ * forward, or back to the start (the wrap link over a whole row or
+ * column, else the way back through the row or column). */
+static void add_ring2d_edge(int a, int pos, int len, int full, int fwd,
+                            int back)
+{
+    int hops = pos + 1 < len || full ? 1 : len - 1;
+    int dir = hops == 1 && (pos + 1 < len || full) ? fwd : back, b = a;
+    for (int k = 0; k < hops; k++)
+        b = step(b, dir);
+    add_conn(a, b, dir, hops);
+}
+
+static void build_conns(void)
+{
+    ncon = 0;
+    switch (scheme) {
+    case TOKEN2X:
+    case RING1D:
+        for (int k = 0; k < n; k++)
+            add_straight(snake[k], snake[(k + 1) % n]);
+        break;
+    case RING2D:
+        for (int y = 0; y < rh; y++)
+            for (int x = 0; x < rw; x++)
+                add_ring2d_edge(cell_of(x, y), x, rw, rw == aw, IW_XP, IW_XM);
+        for (int y = 0; y < rh; y++)
+            for (int x = 0; x < rw; x++)
+                add_ring2d_edge(cell_of(x, y), y, rh, rh == ah, IW_YP, IW_YM);
+        break;
+    case CUBE:
+        for (int j = 0; j < lg2(n); j++)
+            for (int i = 0; i < n; i++)
+                add_straight(member_cell(i), member_cell(i ^ (1 << j)));
+        break;
+    default: /* tree: child -> parent, then parent -> child */
+        for (int j = 0; j < lg2(n); j++)
+            for (int i = 0; i < n; i += 2 << j)
+                if (i + (1 << j) < n) {
+                    add_straight(member_cell(i + (1 << j)), member_cell(i));
+                    add_straight(member_cell(i), member_cell(i + (1 << j)));
+                }
+        break;
+    }
+}
+
+/* Number the PCTs of every cell in connection order; returns the largest
+ * count and its (first) cell. */
+static int assign_pcts(int *worst)
+{
+    static int cnt[MAXCELLS];
+    int max = 0;
+    memset(cnt, 0, sizeof(cnt));
+    *worst = 0;
+    for (int c = 0; c < ncon; c++)
+        for (int k = 0; k <= con[c].hops; k++) {
+            int cell = con[c].cell[k];
+            con[c].pct[k] = cnt[cell]++;
+            if (cnt[cell] > max || (cnt[cell] == max && cell < *worst)) {
+                max = cnt[cell];
+                *worst = cell;
+            }
+        }
+    return max;
+}
+
+static void configure(int release)
+{
+    for (int c = 0; c < ncon; c++)
+        for (int k = 0; k <= con[c].hops; k++) {
+            const conn_t *q = &con[c];
+            int in, inp, out, outp, end;
+            if (q->cell[k] != me)
+                continue;
+            if (release) {
+                iwapp_check(PROG, iwarp_pct_release(q->pct[k]),
+                            "iwarp_pct_release");
+                continue;
+            }
+            in = k == 0 ? IW_CPU : opposite(q->dir);
+            inp = k == 0 ? 0 : q->pct[k - 1];
+            out = k == q->hops ? IW_CPU : q->dir;
+            outp = k == q->hops ? 0 : q->pct[k + 1];
+            end = k == 0 ? q->dst : k == q->hops ? q->src : -1;
+            iwapp_check(PROG,
+                        iwarp_pct_config(q->pct[k], in, inp, out, outp, end),
+                        "iwarp_pct_config");
+        }
+}
+
+/* The PCT of my connection to (out) or from (in) @p peer; for the 2D
+ * ring, @p dim picks the row (0) or column (1) connection. */
+static int conn_pct(int peer, int out, int dim)
+{
+    int from = scheme == RING2D ? dim * n : 0;
+    int to = scheme == RING2D ? from + n : ncon;
+    for (int c = from; c < to; c++) {
+        if (out && con[c].src == me && con[c].dst == peer)
+            return con[c].pct[0];
+        if (!out && con[c].dst == me && con[c].src == peer)
+            return con[c].pct[con[c].hops];
+    }
+    fprintf(stderr, "%s: no connection between cells %d and %d\n", PROG, me,
+            peer);
+    exit(1);
+}
+
+/* Bind gate slot @p g (W0/R0 or W1/R1) to @p pct, rebinding if needed. */
+static void bind(int write, int g, int pct)
+{
+    int *cur = write ? &wgate[g] : &rgate[g];
+    int gate = write ? IW_W0 + g : IW_R0 + g;
+    if (*cur == pct)
+        return;
+    if (*cur >= 0)
+        iwapp_check(PROG, iwarp_gate_unbind(gate), "iwarp_gate_unbind");
+    iwapp_check(PROG, iwarp_gate_bind(gate, pct), "iwarp_gate_bind");
+    *cur = pct;
+}
+
+static void unbind_all(void)
+{
+    for (int g = 0; g < 2; g++) {
+        if (wgate[g] >= 0)
+            iwapp_check(PROG, iwarp_gate_unbind(IW_W0 + g),
+                        "iwarp_gate_unbind");
+        if (rgate[g] >= 0)
+            iwapp_check(PROG, iwarp_gate_unbind(IW_R0 + g),
+                        "iwarp_gate_unbind");
+        wgate[g] = rgate[g] = -1;
+    }
+}
+
+/* ---- send / receive over the chosen signalling -------------------------- */
+
+static void bsend(int peer, int tag)
+{
+    uint32_t w = (uint32_t)(tag + 1);
+    if (dry) {
+        int g = scheme == RING2D ? tag : 0;
+        if (first_peer[1][g] < 0)
+            first_peer[1][g] = peer;
+        return;
+    }
+    if (signal_ == PCT) {
+        int g = scheme == RING2D ? tag : 0;
+        bind(1, g, conn_pct(peer, 1, g));
+        iwapp_check(PROG, iwarp_gate_write(IW_W0 + g, w), "iwarp_gate_write");
+    } else if (signal_ == DEP) {
+        iwapp_check(PROG, iwarp_dep_send(peer, dep_h[tag], 0, &w, 4),
+                    "iwarp_dep_send");
+    } else {
+        iwapp_check(PROG, iwarp_rts_send(peer, 100 + tag, &w, 4),
+                    "iwarp_rts_send");
+    }
+}
+
+static void brecv(int peer, int tag)
+{
+    uint32_t w = 0;
+    if (dry) {
+        int g = scheme == RING2D ? tag : 0;
+        if (first_peer[0][g] < 0)
+            first_peer[0][g] = peer;
+        return;
+    }
+    if (signal_ == PCT) {
+        int g = scheme == RING2D ? tag : 0;
+        bind(0, g, conn_pct(peer, 0, g));
+        iwapp_check(PROG, iwarp_gate_read(IW_R0 + g, &w), "iwarp_gate_read");
+    } else if (signal_ == DEP) {
+        iwapp_check(PROG, iwarp_dep_wait(dep_h[tag], ++dep_exp[tag], 0),
+                    "iwarp_dep_wait");
+        w = dep_buf[tag];
+    } else {
+        int src = peer, type = 100 + tag;
+        size_t len;
+        iwapp_check(PROG, iwarp_rts_recv(&src, &type, &w, sizeof(w), &len),
+                    "iwarp_rts_recv");
+    }
+    if (w != (uint32_t)(tag + 1)) {
+        fprintf(stderr, "%s: cell %d received %u from cell %d, want %d\n", PROG,
+                me, (unsigned)w, peer, tag + 1);
+        exit(1);
+    }
+}
+
+/* ---- the barriers -------------------------------------------------------- */
+
+static void compute(long clocks)
+{
+    if (!dry)
+        iwarp_compute((unsigned long)clocks);
+}
+
+static void ring(int len, int down, int up, int tag, long stage)
+{
+    for (int s = 0; s < len - 1; s++) {
+        compute(stage);
+        bsend(down, tag);
+        brecv(up, tag);
+    }
+}
+
+static void barrier(void)
+{
+    int x = me % aw, y = me / aw, lg = lg2(n);
+    compute(startup);
+    switch (scheme) {
+    case TOKEN2X: {
+        int down = snake[(ri + 1) % n], up = snake[(ri + n - 1) % n];
+        if (ri == 0) {
+            bsend(down, 0);
+            brecv(up, 0);
+            bsend(down, 0);
+            brecv(up, 0);
+        } else {
+            brecv(up, 0);
+            bsend(down, 0);
+            brecv(up, 0);
+            bsend(down, 0);
+        }
+        break;
+    }
+    case RING1D:
+        ring(n, snake[(ri + 1) % n], snake[(ri + n - 1) % n], 0, loop_);
+        break;
+    case RING2D:
+        ring(rw, cell_of((x + 1) % rw, y), cell_of((x + rw - 1) % rw, y), 0,
+             loop_ + extra);
+        ring(rh, cell_of(x, (y + 1) % rh), cell_of(x, (y + rh - 1) % rh), 1,
+             loop_ + extra);
+        break;
+    case CUBE:
+        for (int j = 0; j < lg; j++) {
+            int p = member_cell(mi ^ (1 << j));
+            compute(loop_);
+            bsend(p, j);
+            brecv(p, j);
+        }
+        break;
+    default: { /* tree */
+        int j, top = lg;
+        for (j = 0; j < lg; j++) {
+            compute(loop_);
+            if (mi & (1 << j)) {
+                bsend(member_cell(mi - (1 << j)), j);
+                top = j;
+                break;
+            }
+            if (mi + (1 << j) < n)
+                brecv(member_cell(mi + (1 << j)), j);
+        }
+        if (top < lg)
+            brecv(member_cell(mi - (1 << top)), TAG_BC);
+        for (j = top - 1; j >= 0; j--)
+            if (mi + (1 << j) < n) {
+                compute(loop_);
+                bsend(member_cell(mi + (1 << j)), TAG_BC);
+            }
+        break;
+    }
+    }
+}
+
+/* Message times of Figure 4.19 for the prediction (parallel or
+ * sequential), in message times. */
+static int64_t mtimes(int seq)
+{
+    int lg = lg2(n);
+    switch (scheme) {
+    case TOKEN2X:
+        return 2 * n;
+    case RING1D:
+        return seq ? (int64_t)n * (n - 1) : n - 1;
+    case RING2D:
+        return seq ? (int64_t)n * (rw + rh - 2) : rw - 1 + rh - 1;
+    case CUBE:
+        return seq ? (int64_t)n * lg : lg;
+    default:
+        return seq ? 2 * n : 2 * lg;
+    }
+}
+
+static const int rects[][3] = {
+    {4, 2, 2}, {8, 4, 2}, {16, 4, 4}, {32, 8, 4}, {64, 8, 8}};
+
+int main(int argc, char **argv)
+{
+    long list[8] = {4, 8, 16, 32, 64}, delay = 2000;
+    int nlist = 5, runs = 1, cell, cx, cy;
+    unsigned long long t0 = 2000;
+    aw = iwarp_width();
+    ah = iwarp_height();
+    me = cell = iwarp_cell();
+    iwarp_coords(&cx, &cy);
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (strncmp(a, "--scheme=", 9) == 0) {
+            for (int k = 0; k < 5; k++)
+                if (strcmp(a + 9, schemes[k]) == 0)
+                    scheme = k;
+            if (scheme < 0)
+                iwapp_die(PROG,
+                          "--scheme: token2x, ring1d, ring2d, cube or tree");
+        } else if (strncmp(a, "--signal=", 9) == 0) {
+            for (int k = 0; k < 3; k++)
+                if (strcmp(a + 9, signals[k]) == 0)
+                    signal_ = k;
+            if (signal_ < 0)
+                iwapp_die(PROG, "--signal: pct, dep or rts");
+        } else if (strncmp(a, "--cells=", 8) == 0) {
+            nlist = iwapp_parse_list(a + 8, list, 8);
+            if (nlist <= 0)
+                iwapp_die(PROG, "--cells: a list such as 4,8,16,32,64");
+        } else if (strncmp(a, "--runs=", 7) == 0) {
+            runs = atoi(a + 7);
+            if (runs < 1)
+                iwapp_die(PROG, "--runs: a positive count");
+        } else if (strncmp(a, "--straggler=", 12) == 0) {
+            char *end;
+            delay = strtol(a + 12, &end, 10);
+            if (*end || delay < 0 || delay > 1000000)
+                iwapp_die(PROG, "--straggler: a delay of 0 .. 1000000 clocks");
+        } else {
+            iwapp_die(PROG, "usage: iwarp_barrier --scheme=token2x|ring1d|"
+                            "ring2d|cube|tree --signal=pct|dep|rts "
+                            "[--cells=4,8,16,32,64] [--runs=R] "
+                            "[--straggler=D]");
+        }
+    }
+    if (aw * ah > MAXCELLS)
+        iwapp_die(PROG, "the array has more than 1024 cells");
+    if (scheme < 0 || signal_ < 0)
+        iwapp_die(PROG, "--scheme and --signal are required");
+    for (int k = 0; k < nlist; k++) {
+        int ok = 0;
+        for (int r = 0; r < 5; r++)
+            ok |= list[k] == rects[r][0] && rects[r][1] <= aw &&
+                  rects[r][2] <= ah;
+        if (!ok)
+            iwapp_die(PROG, "--cells: 4, 8, 16, 32 or 64 (2x2, 4x2, 4x4, "
+                            "8x4, 8x8 at the array's corner)");
+    }
+    startup = param("app.barrier_startup");
+    loop_ = param("app.barrier_loop");
+    extra = param("app.ring2d_stage_extra");
+    clock_ps = param("iwarp.clock");
+    mt_ps[PCT] = param("app.barrier_mt_pct");
+    mt_ps[DEP] = param("app.barrier_mt_dep");
+    mt_ps[RTS] = param("app.barrier_mt_rts");
+    npcts = (int)param("iwarp.pcts");
+    if (clock_ps <= 0)
+        iwapp_die(PROG, "iwarp.clock must be positive");
+    if (signal_ == DEP) {
+        iwapp_check(PROG, iwarp_dep_init(), "iwarp_dep_init");
+        for (int t = 0; t < NTAG; t++)
+            iwapp_check(PROG, dep_h[t] = iwarp_dep_buffer(&dep_buf[t], 4),
+                        "iwarp_dep_buffer");
+    }
+
+    for (int k = 0; k < nlist; k++) {
+        int worst = 0, need;
+        int64_t seqmt;
+        unsigned long long bound;
+        for (int r = 0; r < 5; r++)
+            if (list[k] == rects[r][0]) {
+                rw = rects[r][1];
+                rh = rects[r][2];
+            }
+        n = rw * rh;
+        build_snake();
+        ri = mi = -1;
+        if (cx < rw && cy < rh) {
+            mi = cy * rw + cx;
+            for (int p = 0; p < n; p++)
+                if (snake[p] == cell)
+                    ri = p;
+        }
+        if (signal_ == PCT) {
+            build_conns();
+            need = assign_pcts(&worst);
+            if (need > npcts) {
+                if (cell == 0)
+                    printf("%s: scheme=%s signal=%s cells=%d not "
+                           "configurable: cell (%d,%d) needs %d PCTs (a cell "
+                           "has %d)\n",
+                           PROG, schemes[scheme], signals[signal_], n,
+                           worst % aw, worst / aw, need, npcts);
+                continue;
+            }
+            configure(0);
+            /* bind the gates the barrier uses first (untimed) */
+            dry = 1;
+            memset(first_peer, -1, sizeof(first_peer));
+            if (ri >= 0)
+                barrier();
+            dry = 0;
+            for (int g = 0; g < 2; g++) {
+                if (first_peer[1][g] >= 0)
+                    bind(1, g, conn_pct(first_peer[1][g], 1, g));
+                if (first_peer[0][g] >= 0)
+                    bind(0, g, conn_pct(first_peer[0][g], 0, g));
+            }
+        }
+        /* the run's span: four times the fully sequential prediction */
+        seqmt = mtimes(1) * ((mt_ps[signal_] + clock_ps - 1) / clock_ps);
+        bound = 4ull * (unsigned long long)(startup + seqmt) + 20000ull;
+        for (int s = 0; s < 2; s++) {
+            unsigned long long d = s ? (unsigned long long)delay : 0;
+            unsigned long long sum = 0, sumskew = 0;
+            for (int r = 0; r < runs; r++) {
+                unsigned long long t1, tout = 0;
+                t0 += 1000; /* after the configurations */
+                t1 = t0 + d + bound;
+                if (ri >= 0) {
+                    iwarp_align(t0 + (ri == n - 1 ? d : 0));
+                    barrier();
+                    tout = iwarp_vtime();
+                    if (tout >= t1 + GAP * (unsigned long long)ri) {
+                        fprintf(stderr,
+                                "%s: cell (%d,%d) left the barrier after "
+                                "its gather slot\n",
+                                PROG, cx, cy);
+                        exit(1);
+                    }
+                    iwarp_align(t1 + GAP * (unsigned long long)ri);
+                    iwapp_check(PROG,
+                                iwarp_sru_broadcast((uint32_t)(tout - t0 + 1)),
+                                "iwarp_sru_broadcast");
+                }
+                if (cell == 0) {
+                    unsigned long long hi = 0, lo = ~0ull;
+                    for (int c = 0; c < n; c++) {
+                        uint32_t w;
+                        int jam;
+                        iwapp_check(PROG, iwarp_sru_recv(&w, &jam),
+                                    "iwarp_sru_recv");
+                        if (jam || w == 0) {
+                            fprintf(stderr, "%s: gather failed\n", PROG);
+                            exit(1);
+                        }
+                        if (w - 1 > hi)
+                            hi = w - 1;
+                        if (w - 1 < lo)
+                            lo = w - 1;
+                    }
+                    sum += hi - d;
+                    sumskew += hi - lo;
+                }
+                t0 = t1 + GAP * (unsigned long long)n + 2000;
+                iwarp_align(t0);
+            }
+            if (cell == 0) {
+                int seq = signal_ == RTS;
+                int64_t p10 =
+                    (startup * clock_ps + mtimes(seq) * mt_ps[signal_]) * 10 /
+                    clock_ps;
+                int64_t e10 =
+                    (int64_t)(sum * 10 / (unsigned long long)runs) - p10;
+                printf("%s: scheme=%s signal=%s cells=%d straggler=%llu "
+                       "time=%llu predicted=%lld.%lld error=%s%lld.%lld "
+                       "skew=%llu column=%s runs=%d\n",
+                       PROG, schemes[scheme], signals[signal_], n, d,
+                       sum / (unsigned long long)runs, (long long)(p10 / 10),
+                       (long long)(p10 % 10), e10 < 0 ? "-" : "",
+                       (long long)((e10 < 0 ? -e10 : e10) / 10),
+                       (long long)((e10 < 0 ? -e10 : e10) % 10),
+                       sumskew / (unsigned long long)runs,
+                       seq ? "sequential" : "parallel", runs);
+            }
+        }
+        if (signal_ == PCT) {
+            unbind_all();
+            configure(1);
+        }
+    }
+    return 0;
+}
