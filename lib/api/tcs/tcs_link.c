@@ -226,7 +226,7 @@ static void fmt_cell(const link_t *L, int c, char *buf, size_t len)
     snprintf(buf, len, "(%d,%d)", cx(L, c), cy(L, c));
 }
 
-/* "(x0,y0)..(x1,y1)" for a rectangle, else the first cells. */
+/* "WxH at (x,y)" for a rectangle, else the first cells. */
 static void fmt_alloc(const link_t *L, int t, char *buf, size_t len)
 {
     const mcei_tcs_task_t *k = &L->d->tasks[t];
