@@ -169,11 +169,14 @@ MCE_EXPORT int iwarp_rts_send(int dst, int type, const void *buf, size_t bytes);
 MCE_EXPORT int iwarp_rts_recv(int *src, int *type, void *buf, size_t cap,
                               size_t *len);
 
-/* The program's main runs once per cell as the iWarp entry point. */
+/* The program's main runs once per cell as the iWarp entry point (TCS
+ * programs: include/tcs.h renames it instead). */
+#ifndef MCE_TCS_PROGRAM
 #ifdef main
 #undef main
 #endif
 #define main mce_iw_main
+#endif
 
 #ifdef __cplusplus
 }

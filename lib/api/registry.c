@@ -6,13 +6,17 @@
 #include <stdio.h>
 
 #include "../core/engine.h"
+#include "tcs/tcs_link.h"
 
 extern int mce_user_main(int argc, char **argv) __attribute__((weak));
 extern int mce_vx_main(int argc, char **argv) __attribute__((weak));
 extern int mce_nx_main(int argc, char **argv) __attribute__((weak));
 extern int mce_iw_main(int argc, char **argv) __attribute__((weak));
+extern int mce_tcs_main(int argc, char **argv) __attribute__((weak));
 /* lib/api/iwarp: mce_iw_main, then the writes it left pending. */
 int mcei_iw_entry(int argc, char **argv);
+/* lib/api/tcs: mce_tcs_main, then the same. */
+int mcei_tcs_entry(int argc, char **argv);
 /* mcef77 renames gfortran's main() and records the personality's machine. */
 extern int mce_f77_main(int argc, char **argv) __attribute__((weak));
 extern const char *mce_f77_default_machine __attribute__((weak));
@@ -20,17 +24,25 @@ extern const char *mce_f77_default_machine __attribute__((weak));
 static const struct {
     const char *name, *default_machine, *symbol;
 } entries[] = {
-    {"native", "ideal", "mce_user_main"},
-    {"vertex", "ncube", "mce_vx_main"},
-    {"nx", "ipsc860", "mce_nx_main"},
-    {"fortran", "ideal", "mce_f77_main"},
-    {"iwarp", "iwarp", "mce_iw_main"},
+    {"native", "ideal", "mce_user_main"}, {"vertex", "ncube", "mce_vx_main"},
+    {"nx", "ipsc860", "mce_nx_main"},     {"fortran", "ideal", "mce_f77_main"},
+    {"iwarp", "iwarp", "mce_iw_main"},    {"tcs", "iwarp", "mce_tcs_main"},
 };
+
+/* Personalities without a boot step leave the TCS keys of the iwarp
+ * machine file to the TCS personality (lib/api/tcs). */
+static int boot_plain(mcei_engine_t *eng, char *err, size_t errlen)
+{
+    (void)err;
+    (void)errlen;
+    mcei_machine_skip_prefix(&eng->machine, "tcs.");
+    return MCE_OK;
+}
 
 int mcei_api_resolve(mcei_personality_t *out, char *err, size_t errlen)
 {
     mcei_main_fn fns[] = {mce_user_main, mce_vx_main, mce_nx_main,
-                          mce_f77_main, mce_iw_main};
+                          mce_f77_main,  mce_iw_main, mce_tcs_main};
     int found = -1;
     for (size_t i = 0; i < MCEI_ARRAY_SIZE(entries); i++) {
         if (fns[i] == NULL)
@@ -56,7 +68,12 @@ int mcei_api_resolve(mcei_personality_t *out, char *err, size_t errlen)
         mce_f77_default_machine != NULL)
         out->default_machine = mce_f77_default_machine;
     out->main = fns[found];
+    out->boot = boot_plain;
     if (fns[found] == mce_iw_main)
         out->main = mcei_iw_entry;
+    if (fns[found] == mce_tcs_main) {
+        out->main = mcei_tcs_entry;
+        out->boot = mcei_tcs_boot;
+    }
     return MCE_OK;
 }

@@ -181,6 +181,7 @@ static const char *const compute_choices[] = {"none", "explicit", "measured",
                                               NULL};
 static const char *const placement_choices[] = {"block", "cyclic", NULL};
 static const char *const privatize_choices[] = {"auto", "on", "off", NULL};
+static const char *const tcs_choices[] = {"run", "link", NULL};
 
 #define OFF(f) offsetof(mcei_config_t, f)
 static const opt_desc_t options[] = {
@@ -211,6 +212,9 @@ static const opt_desc_t options[] = {
      "report placement (hwloc) and per-run statistics"},
     {"config", OPT_STRING, OFF(config_file), NULL, "FILE",
      "read options from FILE (key = value lines)"},
+    {"tcs", OPT_ENUM, OFF(tcs), tcs_choices, "run|link",
+     "TCS programs: run (default), or link only: print the linker's "
+     "report and exit"},
     {"help", OPT_FLAG, OFF(help), NULL, NULL, "print this list and exit"},
 };
 #undef OFF

@@ -36,6 +36,8 @@ typedef enum mcei_privatize {
     MCEI_PRIV_OFF = 2 /* the program declares itself reentrant */
 } mcei_privatize_t;
 
+enum { MCEI_TCS_RUN = 0, MCEI_TCS_LINK = 1 };
+
 typedef struct mcei_config {
     uint64_t nodes; /* 0: one per rank */
     char *machine;
@@ -50,6 +52,7 @@ typedef struct mcei_config {
     int summary;
     int help;
     int verbose;
+    int tcs;                 /* TCS programs: MCEI_TCS_RUN or MCEI_TCS_LINK */
     mcei_kvlist_t overrides; /* --mce-set=key=value for the machine file */
 } mcei_config_t;
 

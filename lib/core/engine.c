@@ -697,9 +697,14 @@ int mcei_engine_boot(int *argc, char ***argv, char **envp)
     eng->net.deliver_ctx = eng;
     if (ops->init(&eng->net, &eng->machine, err, sizeof(err)) != MCE_OK ||
         eng->proto->init(eng, &eng->machine, err, sizeof(err)) != MCE_OK ||
-        load_costs(eng, err, sizeof(err)) != MCE_OK ||
+        load_costs(eng, err, sizeof(err)) != MCE_OK)
+        boot_exit(eng, 2, err);
+    rc = eng->personality.boot(eng, err, sizeof(err));
+    if (rc < 0 ||
         mcei_machine_check_unused(&eng->machine, err, sizeof(err)) != MCE_OK)
         boot_exit(eng, 2, err);
+    if (rc == MCEI_BOOT_DONE)
+        boot_exit(eng, 0, NULL);
     eng->lookahead = ops->lookahead(&eng->net);
     if (eng->lookahead == 0) {
         snprintf(msg, sizeof(msg),

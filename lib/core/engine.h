@@ -99,7 +99,13 @@ typedef struct mcei_personality {
     const char *name;            /* "native", ... */
     const char *default_machine; /* used without --mce-machine */
     mcei_main_fn main;
+    /* Once per process after the machine, network and protocol are
+     * loaded, before nodes exist (deterministic: identical on every rank).
+     * MCE_OK: run; MCEI_BOOT_DONE: the personality's work is done (exit
+     * 0); < 0: refuse with the message in err (exit 2). */
+    int (*boot)(struct mcei_engine *eng, char *err, size_t errlen);
 } mcei_personality_t;
+#define MCEI_BOOT_DONE 1
 int mcei_api_resolve(mcei_personality_t *out, char *err, size_t errlen);
 
 typedef struct mcei_costs {

@@ -247,6 +247,14 @@ int mcei_machine_micro(mcei_machine_t *m, const char *key, int required,
                    errlen);
 }
 
+void mcei_machine_skip_prefix(mcei_machine_t *m, const char *prefix)
+{
+    size_t n = strlen(prefix);
+    for (size_t i = 0; i < m->kv.count; i++)
+        if (strncmp(m->kv.items[i].key, prefix, n) == 0)
+            m->kv.items[i].used = 1;
+}
+
 int mcei_machine_check_unused(mcei_machine_t *m, char *err, size_t errlen)
 {
     for (size_t i = 0; i < m->kv.count; i++) {

@@ -32,6 +32,9 @@ int mcei_machine_micro(mcei_machine_t *m, const char *key, int required,
                        uint64_t def, uint64_t *out, char *err, size_t errlen);
 const char *mcei_machine_str(mcei_machine_t *m, const char *key,
                              const char *def);
+/* Mark every key starting with @p prefix as used: keys of a module this
+ * run does not load (the TCS keys when the program is not a TCS one). */
+void mcei_machine_skip_prefix(mcei_machine_t *m, const char *prefix);
 /* MCE_ERR_MACHINE naming the first key no reader consumed (a typo). */
 int mcei_machine_check_unused(mcei_machine_t *m, char *err, size_t errlen);
 

@@ -46,6 +46,10 @@ expect_eq "iWarp spools under valgrind" $? 0
 vg "$B/apps/iwarp/rts_pingpong" --mce-nodes=64 --runs=2 --sizes=32 \
     --dist=1,2 > "$TMP/o" 2>&1
 expect_eq "iWarp RTS message passing under valgrind" $? 0
+vg "$B/apps/tcs/ball_front" --mce-nodes=64 --mce-tcs=link > "$TMP/o" 2>&1
+expect_eq "TCS linker report under valgrind" $? 0
+TCS_CASE=pcts vg "$B/tests/progs/tcs_cases" --mce-nodes=64 > "$TMP/o" 2>&1
+expect_eq "TCS linker refusal under valgrind exits 2" $? 2
 vg "$B/tests/progs/recv_first" --mce-nodes=2 > "$TMP/o" 2>&1
 expect_eq "deadlock under valgrind exits 3 without errors" $? 3
 finish

@@ -1,0 +1,119 @@
+/* ball_front: the front end of Warfel's "predict and plot the ball's
+ * trajectory" example (Warfel 1996, section 2.2, Figures 2.2 and 2.3),
+ * declared for the TCS linker (include/tcs.h; user guide chapter 29).
+ *
+ *   video_in     cells (0,0)-(3,0); output port 'pixels' on (3,0)
+ *     sample_camera  (0,0)-(1,0): network 'gather' (cell 0 -> cell 1),
+ *                    output port 'out' on (1,0)
+ *     pack_pixels    (2,0)-(3,0): network 'pack' (cell 0 -> cell 1),
+ *                    input port 'in' on (2,0), inherits video_in's
+ *                    'pixels' (its cell 1)
+ *     video_in connects sample_camera.out -> pack_pixels.in
+ *   ball_detect  cells (4,0)-(7,1): netgroup 'filter' (network 'scatter':
+ *                cell 0 to cells 1, 2, 3) and netgroup 'collect' (network
+ *                'reduce': cells 4 and 5 to cell 0); input port 'pixels'
+ *   the application connects video_in.pixels -> ball_detect.pixels with
+ *   half a link reserved.
+ *
+ * `tcs-link ball_front` (or `ball_front --mce-tcs=link`) prints the
+ * linker's report: routes, PCTs, link loads per phase, barrier rings.
+ * The TCS run time (tcs_run, tcs_start, ports) is step 8 of the design;
+ * until then a normal run checks the link at start-up and main prints,
+ * on cell (0,0), the tasks' allocations. */
+#include <stdio.h>
+
+#include <tcs.h>
+
+/* Task codes.  The run time that starts them (tcs_run, tcs_start) comes
+ * with step 8; the linker only needs them to be distinct functions (a task
+ * running an ancestor's code is recursion, which the linker refuses). */
+static void video_in(tcs_ctx_t *ctx, const void *params)
+{
+    (void)ctx;
+    (void)params;
+}
+
+static void sample_camera(tcs_ctx_t *ctx, const void *params)
+{
+    (void)ctx;
+    (void)params;
+}
+
+static void pack_pixels(tcs_ctx_t *ctx, const void *params)
+{
+    (void)ctx;
+    (void)params;
+}
+
+static void ball_detect(tcs_ctx_t *ctx, const void *params)
+{
+    (void)ctx;
+    (void)params;
+}
+
+/* The tasks: name, parent (index, -1: none), rectangle (relative to the
+ * parent), code.  main prints the cells each one got. */
+static const struct {
+    const char *name;
+    int parent, x, y, w, h;
+    tcs_fn fn;
+} tasks[] = {
+    {"video_in", -1, 0, 0, 4, 1, video_in},
+    {"sample_camera", 0, 0, 0, 2, 1, sample_camera},
+    {"pack_pixels", 0, 2, 0, 2, 1, pack_pixels},
+    {"ball_detect", -1, 4, 0, 4, 2, ball_detect},
+};
+enum { VI, SC, PP, BD, NTASKS };
+
+void tcs_declare(tcs_decl_t *d)
+{
+    tcs_task_t t[NTASKS];
+    for (int i = 0; i < NTASKS; i++)
+        t[i] = tcs_task(d, tasks[i].name,
+                        tasks[i].parent < 0 ? TCS_NONE : t[tasks[i].parent],
+                        tasks[i].x, tasks[i].y, tasks[i].w, tasks[i].h,
+                        tasks[i].fn, 0, 0);
+    tcs_port_t vi_pixels = tcs_port(d, t[VI], "pixels", 3, TCS_OUT);
+    tcs_port_t sc_out = tcs_port(d, t[SC], "out", 1, TCS_OUT);
+    tcs_port_t pp_in = tcs_port(d, t[PP], "in", 0, TCS_IN);
+    tcs_port_t bd_pixels = tcs_port(d, t[BD], "pixels", 0, TCS_IN);
+    tcs_net_t gather = tcs_network(d, t[SC], "gather");
+    tcs_net_t pack = tcs_network(d, t[PP], "pack");
+    tcs_net_t scatter = tcs_network(d, t[BD], "scatter");
+    tcs_net_t reduce = tcs_network(d, t[BD], "reduce");
+
+    tcs_inherit(d, t[PP], "pixels", vi_pixels);
+    tcs_connect(d, gather, 0, "w", 1, "w", 0, 0);
+    tcs_netgroup(d, t[SC], "sample", &gather, 1);
+    tcs_connect(d, pack, 0, "raw", 1, "raw", 0, 0);
+    tcs_netgroup(d, t[PP], "pack", &pack, 1);
+    for (int i = 1; i <= 3; i++)
+        tcs_connect(d, scatter, 0, "rows", i, "rows", 0, 0);
+    tcs_connect(d, reduce, 4, "sum", 0, "sum4", 0, 0);
+    tcs_connect(d, reduce, 5, "sum", 0, "sum5", 0, 0);
+    tcs_netgroup(d, t[BD], "filter", &scatter, 1);
+    tcs_netgroup(d, t[BD], "collect", &reduce, 1);
+    tcs_external(d, t[VI], sc_out, pp_in, 0, 0);
+    tcs_external(d, TCS_NONE, vi_pixels, bd_pixels, 1, 2);
+}
+
+int main(int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    if (iwarp_cell() != 0)
+        return 0;
+    printf("ball_front: the declaration linked at start-up; allocations:\n");
+    for (int i = 0; i < NTASKS; i++) {
+        int x = tasks[i].x, y = tasks[i].y, p = tasks[i].parent;
+        for (; p >= 0; p = tasks[p].parent)
+            x += tasks[p].x, y += tasks[p].y;
+        printf("ball_front: task %s cells (%d,%d)-(%d,%d)%s%s\n", tasks[i].name,
+               x, y, x + tasks[i].w - 1, y + tasks[i].h - 1,
+               tasks[i].parent < 0 ? "" : " inside ",
+               tasks[i].parent < 0 ? "" : tasks[tasks[i].parent].name);
+    }
+    printf("ball_front: the TCS run time (tcs_run, tcs_start, ports) comes "
+           "with step 8; tcs-link ball_front prints the link report\n");
+    return 0;
+}

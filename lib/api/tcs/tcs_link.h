@@ -1,0 +1,98 @@
+/* TCS declarations and the linker (doc/design/iwarp-tcs.md, sections 8.2
+ * and 8.3): the declaration tables tcs_declare fills (tcs_decl.c), the
+ * link (tcs_link.c) and the personality's boot hook. */
+#ifndef MCEI_TCS_LINK_H
+#define MCEI_TCS_LINK_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "../../core/engine.h"
+#include "tcs.h"
+#undef main /* tcs.h renames the program's main, not ours */
+
+#define MCEI_TCS_NAME 32
+
+typedef struct mcei_tcs_task {
+    char name[MCEI_TCS_NAME];
+    int parent;           /* -1: top level */
+    int *cells, ncells;   /* absolute, in the task's own cell order */
+    int rect, x, y, w, h; /* rect: the absolute rectangle (wraps) */
+    tcs_fn fn;
+    size_t param_size;
+    int flags;
+} mcei_tcs_task_t;
+
+typedef struct mcei_tcs_port {
+    char name[MCEI_TCS_NAME];
+    int task, cell; /* cell: number in the task */
+    int dir;        /* TCS_IN, TCS_OUT */
+    int inherits;   /* parent's port, or -1 (an own external port) */
+} mcei_tcs_port_t;
+
+typedef struct mcei_tcs_conn { /* an internal connection */
+    int net, index;            /* index in the network */
+    int src_cell, dst_cell;    /* numbers in the task */
+    char src[MCEI_TCS_NAME], dst[MCEI_TCS_NAME];
+    unsigned bw_num, bw_den;
+} mcei_tcs_conn_t;
+
+typedef struct mcei_tcs_net {
+    char name[MCEI_TCS_NAME];
+    int task;
+} mcei_tcs_net_t;
+
+typedef struct mcei_tcs_ng {
+    char name[MCEI_TCS_NAME];
+    int task;
+    int *nets, n;
+} mcei_tcs_ng_t;
+
+typedef struct mcei_tcs_ext {
+    int parent, out, in; /* parent -1: the application */
+    unsigned bw_num, bw_den;
+} mcei_tcs_ext_t;
+
+/* The machine figures the declaration and the linker need (iwarp.conf). */
+typedef struct mcei_tcs_machine {
+    int width, height, board_w, board_h, pcts;
+    int rts_pcts, dep_pcts, barrier_slots, dq_fair_max;
+    uint64_t hop_board, hop_cross, hop_wrap, hop_turn; /* clocks */
+    uint64_t word_bytes, word_time;
+} mcei_tcs_machine_t;
+
+struct tcs_decl {
+    mcei_tcs_machine_t mc;
+    mcei_tcs_task_t *tasks;
+    mcei_tcs_port_t *ports;
+    mcei_tcs_conn_t *conns;
+    mcei_tcs_net_t *nets;
+    mcei_tcs_ng_t *ngs;
+    mcei_tcs_ext_t *exts;
+    int ntasks, nports, nconns, nnets, nngs, nexts;
+    int uses_deposit;
+    int failed; /* a declaration call failed: err holds the first */
+    char err[512];
+};
+
+/* Read the tcs.* keys and the iwarp.* figures the linker uses. */
+int mcei_tcs_machine(mcei_machine_t *m, mcei_tcs_machine_t *mc, char *err,
+                     size_t errlen);
+void mcei_tcs_decl_init(tcs_decl_t *d, const mcei_tcs_machine_t *mc);
+void mcei_tcs_decl_free(tcs_decl_t *d);
+/* PCTs reserved on every cell before connections: RTS, deposit,
+ * barriers (1 + slots, + 1 where a whole-array 2D barrier may run). */
+int mcei_tcs_reserved(const tcs_decl_t *d, int cell, int *rts, int *dep,
+                      int *bar);
+
+/* Link @p d: MCE_OK, or MCE_ERR_RESOURCE / MCE_ERR_CONFIG with the
+ * refusal in err.  With @p report non-NULL, print the report there; with
+ * @p warn non-NULL, the warnings (throttled phases). */
+int mcei_tcs_link(const tcs_decl_t *d, FILE *report, FILE *warn, char *err,
+                  size_t errlen);
+
+/* The personality's boot hook (lib/api/registry.c). */
+int mcei_tcs_boot(mcei_engine_t *eng, char *err, size_t errlen);
+
+#endif
