@@ -4,12 +4,13 @@
  *
  * Programs for the iWarp include this header in the file that defines
  * main; main runs once per cell of the W x H torus (machine "iwarp",
- * --mce-nodes=64 for the 8 x 8 array).  This is step 1 of the design in
+ * --mce-nodes=64 for the 8 x 8 array).  Steps 1-4 and 6 of the design in
  * doc/design/iwarp-tcs.md: cell identity, the cycle counter, PCT
- * connections by direct configuration and gate reads and writes.  Links
- * are not shared yet: a run in which two connections would use one link
- * at the same time ends with a message (MCE_ERR_UNSUPPORTED), and a
- * reader that does not read never slows its writer.
+ * connections by direct configuration, gate reads and writes, spools,
+ * deposit and RTS messages, the SRU and the CAM ring.  Connections that
+ * use one link at the same time share it (PCT groups, skipped words, DQ
+ * congestion: Warfel section 3.1.5), and a path holds pct_words words per
+ * PCT: a reader that does not read fills it and then blocks its writer.
  *
  * Connections: every cell on a path configures its own PCT with
  * iwarp_pct_config: its input (IW_CPU for the source PCT, written through
@@ -64,7 +65,8 @@ MCE_EXPORT unsigned long iwarp_clock(void);
 /** Compute for @p clocks clocks. */
 MCE_EXPORT void iwarp_compute(unsigned long clocks);
 /* emulator helpers (not iWarp calls), for measurement programs */
-/** Exact virtual time in clocks; free. */
+/** Exact virtual time in clocks; free (pending single-word writes are
+ * sent first, so a blocked writer sees the time it is unblocked). */
 MCE_EXPORT unsigned long long iwarp_vtime(void);
 /** Idle until virtual time @p clocks (no effect if already later).  An
  * interrupt handler (deposit, RTS) that arrives meanwhile runs in the idle

@@ -1,5 +1,5 @@
 /* The iWarp network (Warfel 1996, chapter 3; doc/design/iwarp-tcs.md,
- * sections 2 and 3).  Step 1 of the design's plan (section 10.6).
+ * sections 2 and 3).  Steps 1 and 2 of the design's plan (section 10.6).
  *
  * Topology.  A W x H torus of cells (cell = y x W + x), grouped into
  * board_w x board_h boards.  A link between neighbours costs hop_board
@@ -19,25 +19,40 @@
  * chain takes effect; a block on a chain that is not yet complete waits
  * until the missing configuration arrives.
  *
- * Timing of a block of n words written at ts (section 3.4), for a
- * connection whose links no other connection uses at the same time: word
- * k (1..n) starts on the first link at l_k = base + (k-1) word_time with
- * base = max(ts + gate_op + gate_in, previous word of the connection +
- * word_time); it is readable at the destination at l_k + word_time + H +
- * gate_out, H = the chain's hop latencies plus its turns.  The block is
- * delivered when its first word is readable, carrying the readable time
- * of its last word and the interval between words.
+ * Flows (section 3.2).  Each connection is a fluid flow of words into its
+ * first link: a block written at ts offers its words from base = ts +
+ * gate_op + gate_in (the writer and the spools are never slower than a
+ * link, gate_op <= word_time); words enter at the connection's rate, and
+ * a word fully entered at t is readable at the destination at t + H +
+ * gate_out.  Uncontended, the rate is one word per word_time and word k
+ * of a block is readable at base + k word_time + H + gate_out (step 1's
+ * times, Figures 3.5-3.8).  The rates of the active flows come from
+ * iwarp_fluid.c (section 3.3: PCT groups, skip on shared links, DQ caps)
+ * and are recomputed at every instant where a flow starts, stops or
+ * resumes.
  *
- * Not modelled in step 1 (step 2 of the plan): link sharing (word-by-word
- * multiplexing, PCT groups, skipped words, DQ congestion) and FIFO
- * back-pressure (a reader that does not read never slows the writer).  A
- * block that would use a link during the time another connection's block
- * uses it is refused with MCE_ERR_UNSUPPORTED (the run ends with a
- * message) rather than timed wrongly.
+ * Capacity (sections 3.4-3.5).  The C = pct_words x (PCTs of the chain)
+ * words of a path include the pct_words of the source PCT, so at most C -
+ * pct_words words beyond what the reader has taken may have entered the
+ * first link.  The reader's MCEI_IW_READ (words it takes now or as they
+ * arrive) reaches the source one path latency H later; a flow at its
+ * limit stops (rate 0) and resumes then.  Words posted by a reader are
+ * counted when the post reaches the source, not when each word arrives:
+ * exact while 2 H + word_time + gate_out <= (C - pct_words) x word_time
+ * (a posted stream never fills the path), which every chain of iwarp.conf
+ * satisfies; the model refuses a chain that does not (section 3.7).
  *
- * Lookahead: gate_op + gate_in (section 2.2): a block's first word enters
- * its first link no earlier; configurations take effect at ts +
- * max(lookahead, pct_config). */
+ * The cells learn the flows' progress from MCEI_IW_SEG notices (rate
+ * segments, to both ends, at the time of each change): the writer's PCT
+ * frees a slot when a word starts into the first link, the reader's word
+ * is readable at entered + H + gate_out; a segment at t changes nothing
+ * before t, so a cell at clock c knows every time up to c exactly.
+ *
+ * Lookahead: gate_op + gate_in (section 2.2).  Injections only create
+ * events at ts + lookahead or later (block bases, configurations at ts +
+ * max(lookahead, pct_config), reads at ts + max(lookahead, H)); rates
+ * change only at such events, and every rank runs the same integer
+ * arithmetic in the same order. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,10 +60,14 @@
 
 #include "../core/engine.h" /* mcei_msg_release: the model consumes CFG */
 #include "../core/heap.h"
+#include "../core/mcei.h"
 #include "../core/net.h"
 #include "iwarp.h"
 #include "iwarp_dep.h"
+#include "iwarp_fluid.h"
 #include "iwarp_sru.h"
+
+typedef unsigned __int128 u128;
 
 typedef struct pct_entry {
     int configured;
@@ -56,30 +75,73 @@ typedef struct pct_entry {
     mce_time_t cfg_time; /* when the configuration takes effect */
 } pct_entry_t;
 
-typedef struct link_use {
-    int owner; /* source cell x pcts + source PCT, -1 none */
-    mce_time_t busy_until;
-} link_use_t;
-
 typedef struct event {
     mce_time_t t;
     mcei_msg_t *msg;
 } event_t;
+
+/* Internal events: a block's words become available, a read reaches the
+ * source.  Ordered by (time, sequence). */
+enum { IEV_BASE, IEV_FREED };
+typedef struct ievent {
+    mce_time_t t;
+    uint64_t seq;
+    int kind, key;
+    uint64_t words;
+} ievent_t;
 
 typedef struct parked {
     mcei_msg_t *msg;
     struct parked *next;
 } parked_t;
 
+#define MAXLINKS 256
+
+typedef struct chain {
+    int nlinks, end_cell, end_pct, ncells;
+    int link[MAXLINKS];  /* directed link ids: cell x 4 + port - 1 */
+    int group[MAXLINKS]; /* PCT group of the sending cell's PCT */
+    int cell[MAXLINKS];  /* intermediate cells */
+    unsigned char turn[MAXLINKS];
+    mce_time_t H, ready; /* total latency; latest configuration */
+} chain_t;
+
+typedef struct block {
+    mcei_msg_t *msg;
+    uint64_t first; /* the connection's number of its first word */
+    struct block *next;
+} block_t;
+
+typedef struct flow {
+    int key, dkey, src, spct;
+    chain_t ch;
+    block_t *head, *tail; /* first word not yet readable */
+    uint64_t assigned;    /* words of all blocks so far */
+    uint64_t offered;     /* words whose block reached its base time */
+    uint64_t freed;       /* words its reader took (known at the source) */
+    u128 entered;         /* work units into the first link */
+    uint64_t rate, told;
+    int told_valid, force, full;
+    mce_time_t last_base;
+} flow_t;
+
 typedef struct iwnet {
-    int width, height, board_w, board_h, cells, pcts;
+    int width, height, board_w, board_h, cells, pcts, pct_words, pct_groups;
     mce_time_t clock, word_time, hop_board, hop_cross, hop_turn, hop_wrap;
     mce_time_t gate_op, gate_in, gate_out, pct_config, lookahead;
-    pct_entry_t *mirror;   /* cells x pcts */
-    mce_time_t *conn_last; /* per source PCT: last word's link start */
-    int *conn_used;        /* per source PCT: conn_last is valid */
-    link_use_t *links;     /* cells x 4 directed links */
-    mcei_heap_t events;
+    mcei_iwf_params_t fp;
+    uint64_t unit;
+    pct_entry_t *mirror; /* cells x pcts */
+    flow_t **flows;      /* by source key, NULL until used */
+    flow_t **live;       /* flows in key order */
+    int nlive;
+    uint64_t *pend;   /* by destination key: reads before any flow */
+    int *dflow;       /* by destination key: the flow ending there, -1 */
+    mce_time_t *dq_h; /* by destination key: path latency of its chain */
+    mcei_heap_t events, ievents;
+    uint64_t iseq, nseq;
+    mce_time_t now;
+    int dirty;
     parked_t *parked, **parked_tail;
     size_t in_flight;
     mcei_iwsru_t *sru; /* SRU bus and ring hops (iwarp_sru.c) */
@@ -90,6 +152,12 @@ static int ev_less(const void *x, const void *y)
 {
     const event_t *a = x, *b = y;
     return mcei_order_less(a->t, &a->msg->w, b->t, &b->msg->w);
+}
+
+static int iev_less(const void *x, const void *y)
+{
+    const ievent_t *a = x, *b = y;
+    return a->t != b->t ? a->t < b->t : a->seq < b->seq;
 }
 
 /* ---- topology --------------------------------------------------------- */
@@ -149,14 +217,12 @@ static const char *port_name(int port)
 
 /* ---- chains ----------------------------------------------------------- */
 
-#define MAXLINKS 256
-
-typedef struct chain {
-    int nlinks, end_cell, end_pct;
-    int link[MAXLINKS];       /* directed link ids: cell x 4 + port - 1 */
-    mce_time_t off[MAXLINKS]; /* latency before the link */
-    mce_time_t H, ready;      /* total latency; latest configuration */
-} chain_t;
+static int group_of(const iwnet_t *st, int pct)
+{
+    return st->pct_groups > 0
+               ? pct / ((st->pcts + st->pct_groups - 1) / st->pct_groups)
+               : 0;
+}
 
 /* 1: complete, 0: incomplete (a PCT on the way is not configured yet),
  * < 0: an error already logged. */
@@ -165,6 +231,7 @@ static int walk(const iwnet_t *st, int cell, int pct, chain_t *ch)
     const pct_entry_t *e = &st->mirror[cell * st->pcts + pct];
     int x0 = cell % st->width, y0 = cell / st->width, p0 = pct;
     ch->nlinks = 0;
+    ch->ncells = 0;
     ch->H = 0;
     if (!e->configured)
         return 0;
@@ -185,7 +252,7 @@ static int walk(const iwnet_t *st, int cell, int pct, chain_t *ch)
             return MCE_ERR_STATE;
         }
         ch->link[ch->nlinks] = cell * 4 + e->out_port - 1;
-        ch->off[ch->nlinks] = ch->H;
+        ch->group[ch->nlinks] = group_of(st, pct);
         ch->nlinks++;
         ch->H += hop_latency(st, cell, e->out_port);
         f = &st->mirror[n * st->pcts + q];
@@ -201,8 +268,14 @@ static int walk(const iwnet_t *st, int cell, int pct, chain_t *ch)
                      f->in_pct);
             return MCE_ERR_STATE;
         }
-        if (f->out_port != MCEI_IW_CPU && f->out_port != opposite(f->in_port))
-            ch->H += st->hop_turn;
+        if (f->out_port != MCEI_IW_CPU) {
+            int turn = f->out_port != opposite(f->in_port);
+            ch->cell[ch->ncells] = n;
+            ch->turn[ch->ncells] = (unsigned char)turn;
+            ch->ncells++;
+            if (turn)
+                ch->H += st->hop_turn;
+        }
         if (f->cfg_time > ch->ready)
             ch->ready = f->cfg_time;
         cell = n;
@@ -214,20 +287,96 @@ static int walk(const iwnet_t *st, int cell, int pct, chain_t *ch)
     return 1;
 }
 
-/* Schedule a block whose chain is complete. */
+static int same_path(const chain_t *a, const chain_t *b)
+{
+    return a->nlinks == b->nlinks && a->end_pct == b->end_pct && a->H == b->H &&
+           memcmp(a->link, b->link, (size_t)a->nlinks * sizeof(int)) == 0;
+}
+
+/* ---- flows ------------------------------------------------------------ */
+
+static uint64_t path_words(const iwnet_t *st, const flow_t *f)
+{
+    return (uint64_t)st->pct_words * (uint64_t)(f->ch.nlinks + 1);
+}
+
+/* Words that may have entered the first link: what the reader took plus
+ * the path's PCTs beyond the source PCT. */
+static uint64_t limit_of(const iwnet_t *st, const flow_t *f)
+{
+    return f->freed + path_words(st, f) - (uint64_t)st->pct_words;
+}
+
+static u128 stop_of(const iwnet_t *st, const flow_t *f)
+{
+    uint64_t lim = limit_of(st, f), w = f->offered < lim ? f->offered : lim;
+    return (u128)w * st->unit;
+}
+
+static int push_iev(iwnet_t *st, mce_time_t t, int kind, int key,
+                    uint64_t words)
+{
+    ievent_t *e = malloc(sizeof(*e));
+    if (e == NULL)
+        return MCE_ERR_NOMEM;
+    e->t = t;
+    e->seq = st->iseq++;
+    e->kind = kind;
+    e->key = key;
+    e->words = words;
+    return mcei_heap_push(&st->ievents, e);
+}
+
+static int push_msg(iwnet_t *st, mcei_msg_t *m, mce_time_t t)
+{
+    event_t *ev = malloc(sizeof(*ev));
+    if (ev == NULL)
+        return MCE_ERR_NOMEM;
+    ev->t = t;
+    ev->msg = m;
+    st->in_flight++;
+    return mcei_heap_push(&st->events, ev);
+}
+
+static flow_t *flow_get(iwnet_t *st, int key)
+{
+    flow_t *f = st->flows[key];
+    int i;
+    if (f != NULL)
+        return f;
+    if ((f = calloc(1, sizeof(*f))) == NULL)
+        return NULL;
+    f->key = key;
+    f->dkey = -1;
+    f->src = key / st->pcts;
+    f->spct = key % st->pcts;
+    /* keep the live list in key order (deterministic rate computation) */
+    flow_t **l = realloc(st->live, (size_t)(st->nlive + 1) * sizeof(*l));
+    if (l == NULL) {
+        free(f);
+        return NULL;
+    }
+    st->live = l;
+    for (i = st->nlive; i > 0 && st->live[i - 1]->key > key; i--)
+        st->live[i] = st->live[i - 1];
+    st->live[i] = f;
+    st->nlive++;
+    st->flows[key] = f;
+    return f;
+}
+
+/* Queue a block whose chain is complete. */
 static int start_block(iwnet_t *st, mcei_msg_t *m, const chain_t *ch,
                        mce_time_t not_before)
 {
     int src = m->w.src, spct = (int)m->w.aux[0];
-    int key = src * st->pcts + spct;
-    uint64_t n = m->w.size / 4;
-    mce_time_t base = m->w.ts + st->gate_op + st->gate_in, last;
-    event_t *ev;
+    int key = src * st->pcts + spct, dkey;
+    uint64_t n = m->w.size / 4, room;
+    mce_time_t base = m->w.ts + st->gate_op + st->gate_in;
+    flow_t *f;
+    block_t *b;
     if (base < not_before)
         base = not_before;
-    if (st->conn_used[key] && st->conn_last[key] + st->word_time > base)
-        base = st->conn_last[key] + st->word_time;
-    last = base + (n - 1) * st->word_time;
     if (ch->end_cell != m->w.dst) {
         mcei_log("iwarp: the connection from (%d,%d) PCT %d was declared to "
                  "end at (%d,%d) but its PCTs lead to (%d,%d)",
@@ -236,37 +385,56 @@ static int start_block(iwnet_t *st, mcei_msg_t *m, const chain_t *ch,
                  ch->end_cell / st->width);
         return MCE_ERR_STATE;
     }
-    for (int i = 0; i < ch->nlinks; i++) {
-        link_use_t *u = &st->links[ch->link[i]];
-        mce_time_t from = base + ch->off[i];
-        if (u->owner >= 0 && u->owner != key && u->busy_until > from) {
-            int c = ch->link[i] / 4, p = ch->link[i] % 4 + 1;
-            int o = u->owner / st->pcts;
-            mcei_log("iwarp: the connection from (%d,%d) PCT %d would share "
-                     "the %s link of cell (%d,%d) with the connection from "
-                     "(%d,%d) PCT %d at %" PRIu64 " ps: link sharing is not "
-                     "modelled yet (step 2 of doc/design/iwarp-tcs.md)",
-                     src % st->width, src / st->width, spct, port_name(p),
-                     c % st->width, c / st->width, o % st->width, o / st->width,
-                     u->owner % st->pcts, from);
-            return MCE_ERR_UNSUPPORTED;
-        }
+    room = (uint64_t)st->pct_words * (uint64_t)ch->nlinks;
+    if (2 * ch->H + st->word_time + st->gate_out > room * st->word_time) {
+        mcei_log("iwarp: the connection from (%d,%d) PCT %d has a path "
+                 "latency of %" PRIu64 " ps for %" PRIu64
+                 " words of room: the capacity model (posted reads counted "
+                 "when the post reaches the source) needs 2 H + word_time + "
+                 "gate_out <= %d x links x word_time",
+                 src % st->width, src / st->width, spct, ch->H, room,
+                 st->pct_words);
+        return MCE_ERR_UNSUPPORTED;
     }
-    for (int i = 0; i < ch->nlinks; i++) {
-        link_use_t *u = &st->links[ch->link[i]];
-        u->owner = key;
-        u->busy_until = last + st->word_time + ch->off[i];
-    }
-    st->conn_used[key] = 1;
-    st->conn_last[key] = last;
-    m->w.aux[0] = (uint64_t)(uint8_t)ch->end_pct |
-                  (uint64_t)(uint8_t)spct << 8 | (uint64_t)st->word_time << 16;
-    m->w.aux[1] = last + st->word_time + ch->H + st->gate_out;
-    if ((ev = malloc(sizeof(*ev))) == NULL)
+    if ((f = flow_get(st, key)) == NULL)
         return MCE_ERR_NOMEM;
-    ev->t = base + st->word_time + ch->H + st->gate_out;
-    ev->msg = m;
-    return mcei_heap_push(&st->events, ev);
+    dkey = ch->end_cell * st->pcts + ch->end_pct;
+    if (f->dkey != dkey || !same_path(&f->ch, ch)) {
+        if (f->dkey >= 0 && f->entered != (u128)f->assigned * st->unit) {
+            mcei_log("iwarp: the connection from (%d,%d) PCT %d changed its "
+                     "path while words were on it",
+                     src % st->width, src / st->width, spct);
+            return MCE_ERR_STATE;
+        }
+        if (f->dkey >= 0 && st->dflow[f->dkey] == key)
+            st->dflow[f->dkey] = -1;
+        /* a new path: what went before is not the new reader's to take */
+        f->ch = *ch;
+        f->dkey = dkey;
+        f->freed = f->assigned + st->pend[dkey];
+        st->pend[dkey] = 0;
+        st->dflow[dkey] = key;
+        st->dq_h[dkey] = ch->H;
+    } else if (f->entered == (u128)f->assigned * st->unit) {
+        f->ch = *ch; /* the same links; its PCTs (groups) may differ */
+    }
+    if (base < f->last_base)
+        base = f->last_base;
+    f->last_base = base;
+    if ((b = malloc(sizeof(*b))) == NULL)
+        return MCE_ERR_NOMEM;
+    b->msg = m;
+    b->first = f->assigned + 1;
+    b->next = NULL;
+    if (f->tail)
+        f->tail->next = b;
+    else
+        f->head = b;
+    f->tail = b;
+    f->assigned += n;
+    m->w.aux[0] = (uint64_t)(uint8_t)ch->end_pct | (uint64_t)(uint8_t)spct << 8;
+    m->w.aux[1] = b->first;
+    return push_iev(st, base, IEV_BASE, key, n);
 }
 
 /* Retry the parked blocks in their order; each starts no earlier than the
@@ -287,12 +455,220 @@ static int retry_parked(iwnet_t *st)
         }
         if ((rc = start_block(st, p->msg, &ch, ch.ready)) != MCE_OK)
             return rc;
-        st->in_flight++;
         *pp = p->next;
         free(p);
     }
     st->parked_tail = pp;
     return MCE_OK;
+}
+
+/* ---- the fluid model -------------------------------------------------- */
+
+static mce_time_t ceil_div_time(u128 num, uint64_t rate)
+{
+    u128 q = (num + rate - 1) / rate;
+    return q >= MCEI_TIME_INF ? MCEI_TIME_INF : (mce_time_t)q;
+}
+
+/* The next instant a flow reaches its stop point or the first word of
+ * its next block. */
+static mce_time_t next_crossing(const iwnet_t *st)
+{
+    mce_time_t best = MCEI_TIME_INF;
+    for (int i = 0; i < st->nlive; i++) {
+        const flow_t *f = st->live[i];
+        u128 stop, x;
+        mce_time_t t;
+        if (f->rate == 0)
+            continue;
+        stop = stop_of(st, f);
+        x = stop;
+        if (f->head != NULL && (u128)f->head->first * st->unit < x)
+            x = (u128)f->head->first * st->unit;
+        if (x <= f->entered)
+            continue;
+        t = ceil_div_time(x - f->entered, f->rate);
+        if (t < MCEI_TIME_INF - st->now && st->now + t < best)
+            best = st->now + t;
+    }
+    return best;
+}
+
+static void progress(iwnet_t *st, mce_time_t t)
+{
+    mce_time_t dt = t - st->now;
+    for (int i = 0; i < st->nlive && dt > 0; i++) {
+        flow_t *f = st->live[i];
+        u128 stop, e;
+        if (f->rate == 0)
+            continue;
+        stop = stop_of(st, f);
+        e = f->entered + (u128)f->rate * dt;
+        if (e > stop) {
+            /* the rate stops here (or, if more words arrive at this
+             * instant, the cells must restart their segment from it) */
+            e = stop;
+            f->force = 1;
+        }
+        f->entered = e;
+    }
+    st->now = t;
+}
+
+static int notify(iwnet_t *st, const flow_t *f, int side)
+{
+    mcei_wire_t w;
+    mcei_iw_seg_t seg;
+    mcei_msg_t *m;
+    memset(&w, 0, sizeof(w));
+    w.ts = st->now;
+    w.seq = st->nseq++;
+    w.src = f->src;
+    w.dst = side == MCEI_IW_SRC_SIDE ? f->src : f->ch.end_cell;
+    w.ctx = MCEI_CTX_PROTOCOL;
+    w.type = MCEI_IW_SEG;
+    w.aux[0] = (uint64_t)(side == MCEI_IW_SRC_SIDE ? f->spct : f->ch.end_pct) |
+               (uint64_t)side << 8 | (f->full ? MCEI_IW_SEG_FULL : 0) |
+               (uint64_t)f->key << 32;
+    w.aux[1] = f->freed;
+    seg.e_lo = (uint64_t)f->entered;
+    seg.e_hi = (uint64_t)(f->entered >> 64);
+    seg.rate = f->rate;
+    seg.delay = f->ch.H + st->gate_out;
+    w.size = sizeof(seg);
+    memcpy(w.data, &seg, sizeof(seg));
+    if ((m = mcei_msg_from_wire(&w)) == NULL)
+        return MCE_ERR_NOMEM;
+    return push_msg(st, m, st->now);
+}
+
+static int recompute(iwnet_t *st)
+{
+    mcei_iwf_flow_t *ff = calloc((size_t)st->nlive + 1, sizeof(*ff));
+    int *idx = calloc((size_t)st->nlive + 1, sizeof(*idx)), n = 0, rc;
+    if (ff == NULL || idx == NULL) {
+        free(ff);
+        free(idx);
+        return MCE_ERR_NOMEM;
+    }
+    for (int i = 0; i < st->nlive; i++) {
+        flow_t *f = st->live[i];
+        u128 stop;
+        f->rate = 0;
+        f->full = 0;
+        if (f->dkey < 0)
+            continue;
+        stop = stop_of(st, f);
+        f->full = f->entered >= stop && f->offered > limit_of(st, f);
+        if (f->entered >= stop)
+            continue;
+        ff[n].nlinks = f->ch.nlinks;
+        ff[n].link = f->ch.link;
+        ff[n].group = f->ch.group;
+        ff[n].ncells = f->ch.ncells;
+        ff[n].cell = f->ch.cell;
+        ff[n].turn = f->ch.turn;
+        ff[n].key = (uint64_t)f->key;
+        idx[n++] = i;
+    }
+    rc = mcei_iwf_rates(ff, n, &st->fp);
+    st->fp.epoch++;
+    for (int j = 0; j < n && rc == MCE_OK; j++)
+        st->live[idx[j]]->rate = ff[j].rate;
+    free(ff);
+    free(idx);
+    for (int i = 0; i < st->nlive && rc == MCE_OK; i++) {
+        flow_t *f = st->live[i];
+        if (f->dkey < 0 || (f->told_valid && f->told == f->rate && !f->force))
+            continue;
+        f->told = f->rate;
+        f->told_valid = 1;
+        f->force = 0;
+        if ((rc = notify(st, f, MCEI_IW_SRC_SIDE)) == MCE_OK)
+            rc = notify(st, f, MCEI_IW_DST_SIDE);
+    }
+    st->dirty = 0;
+    return rc;
+}
+
+/* Blocks whose first word has entered: delivered when it is readable. */
+static int crossings(iwnet_t *st)
+{
+    int rc;
+    for (int i = 0; i < st->nlive; i++) {
+        flow_t *f = st->live[i];
+        block_t *b;
+        while ((b = f->head) != NULL &&
+               f->entered >= (u128)b->first * st->unit) {
+            f->head = b->next;
+            if (f->head == NULL)
+                f->tail = NULL;
+            if ((rc = push_msg(st, b->msg, st->now + f->ch.H + st->gate_out)) !=
+                MCE_OK)
+                return rc;
+            free(b);
+        }
+        if (f->rate > 0 && f->entered >= stop_of(st, f))
+            st->dirty = 1;
+    }
+    return MCE_OK;
+}
+
+static int apply(iwnet_t *st, ievent_t *e)
+{
+    if (e->kind == IEV_BASE) {
+        flow_t *f = st->flows[e->key];
+        if (f != NULL)
+            f->offered += e->words;
+    } else if (st->dflow[e->key] >= 0) {
+        st->flows[st->dflow[e->key]]->freed += e->words;
+    } else {
+        st->pend[e->key] += e->words;
+    }
+    st->dirty = 1;
+    return MCE_OK;
+}
+
+static mce_time_t fluid_next(const iwnet_t *st)
+{
+    const event_t *e = mcei_heap_top(&st->events);
+    const ievent_t *i = mcei_heap_top(&st->ievents);
+    mce_time_t t = next_crossing(st);
+    if (e && e->t < t)
+        t = e->t;
+    if (i && i->t < t)
+        t = i->t;
+    return t;
+}
+
+static int fluid_advance(mcei_net_t *net, iwnet_t *st, mce_time_t horizon)
+{
+    int rc;
+    for (;;) {
+        mce_time_t t = fluid_next(st);
+        ievent_t *ie;
+        event_t *e;
+        if (t >= horizon)
+            return MCE_OK;
+        progress(st, t);
+        while ((ie = mcei_heap_top(&st->ievents)) != NULL && ie->t == t) {
+            mcei_heap_pop(&st->ievents);
+            rc = apply(st, ie);
+            free(ie);
+            if (rc != MCE_OK)
+                return rc;
+        }
+        if ((rc = crossings(st)) != MCE_OK)
+            return rc;
+        if (st->dirty && (rc = recompute(st)) != MCE_OK)
+            return rc;
+        while ((e = mcei_heap_top(&st->events)) != NULL && e->t == t) {
+            mcei_heap_pop(&st->events);
+            st->in_flight--;
+            net->deliver(net->deliver_ctx, e->msg, e->t);
+            free(e);
+        }
+    }
 }
 
 /* ---- plug-in ---------------------------------------------------------- */
@@ -317,7 +693,8 @@ static int get_clocks(mcei_machine_t *m, const char *key, int positive,
 static int iw_init(mcei_net_t *net, mcei_machine_t *m, char *err, size_t errlen)
 {
     iwnet_t *st = calloc(1, sizeof(*st));
-    uint64_t w, h, bw, bh, pcts;
+    uint64_t w, h, bw, bh, pcts, words, groups, skip, fair, unfair;
+    const char *dq;
     int rc;
     if (st == NULL)
         return MCE_ERR_NOMEM;
@@ -327,8 +704,37 @@ static int iw_init(mcei_net_t *net, mcei_machine_t *m, char *err, size_t errlen)
         (rc = mcei_machine_u64(m, "iwarp.height", 1, 0, &h, err, errlen)) ||
         (rc = mcei_machine_u64(m, "iwarp.board_w", 1, 0, &bw, err, errlen)) ||
         (rc = mcei_machine_u64(m, "iwarp.board_h", 1, 0, &bh, err, errlen)) ||
-        (rc = mcei_machine_u64(m, "iwarp.pcts", 1, 0, &pcts, err, errlen)))
+        (rc = mcei_machine_u64(m, "iwarp.pcts", 1, 0, &pcts, err, errlen)) ||
+        (rc = mcei_machine_u64(m, "iwarp.pct_words", 1, 0, &words, err,
+                               errlen)) ||
+        (rc = mcei_machine_u64(m, "iwarp.pct_groups", 0, 4, &groups, err,
+                               errlen)) ||
+        (rc = mcei_machine_u64(m, "iwarp.skip_period", 0, 1000, &skip, err,
+                               errlen)) ||
+        (rc = mcei_machine_u64(m, "iwarp.dq_fair_max", 0, 2, &fair, err,
+                               errlen)) ||
+        (rc = mcei_machine_micro(m, "iwarp.dq_unfair_min", 0, 500000, &unfair,
+                                 err, errlen)))
         goto fail;
+    dq = mcei_machine_str(m, "iwarp.dq_model", "cell");
+    if (strcmp(dq, "cell") != 0 && strcmp(dq, "off") != 0) {
+        snprintf(err, errlen,
+                 "machine '%s': iwarp.dq_model must be cell or off, not '%s'",
+                 m->name, dq);
+        rc = MCE_ERR_MACHINE;
+        goto fail;
+    }
+    if (words == 0 || words > 1024 || groups > pcts || skip > 999999 ||
+        fair == 0 || unfair > 1000000) {
+        snprintf(err, errlen,
+                 "machine '%s': need 1 <= iwarp.pct_words <= 1024, "
+                 "iwarp.pct_groups <= iwarp.pcts, iwarp.skip_period < "
+                 "1000000, iwarp.dq_fair_max >= 1 and 0 <= "
+                 "iwarp.dq_unfair_min <= 1",
+                 m->name);
+        rc = MCE_ERR_MACHINE;
+        goto fail;
+    }
     if (st->clock == 0) {
         snprintf(err, errlen, "machine '%s': iwarp.clock must be positive",
                  m->name);
@@ -389,19 +795,27 @@ static int iw_init(mcei_net_t *net, mcei_machine_t *m, char *err, size_t errlen)
     st->board_h = (int)bh;
     st->cells = net->nodes;
     st->pcts = (int)pcts;
+    st->pct_words = (int)words;
+    st->pct_groups = (int)groups;
     st->lookahead = st->gate_op + st->gate_in;
+    st->unit = mcei_iwf_unit(st->word_time, skip);
+    st->fp.link_cap = st->unit / st->word_time;
+    st->fp.skip_period = skip;
+    st->fp.dq_on = strcmp(dq, "cell") == 0;
+    st->fp.dq_fair_max = fair;
+    st->fp.unfair_min_micro = unfair;
+    st->fp.seed = mcei_eng != NULL ? mcei_eng->cfg.seed : 0;
     st->mirror = calloc((size_t)st->cells * st->pcts, sizeof(*st->mirror));
-    st->conn_last =
-        calloc((size_t)st->cells * st->pcts, sizeof(*st->conn_last));
-    st->conn_used =
-        calloc((size_t)st->cells * st->pcts, sizeof(*st->conn_used));
-    st->links = calloc((size_t)st->cells * 4, sizeof(*st->links));
-    if (!st->mirror || !st->conn_last || !st->conn_used || !st->links) {
+    st->flows = calloc((size_t)st->cells * st->pcts, sizeof(*st->flows));
+    st->pend = calloc((size_t)st->cells * st->pcts, sizeof(*st->pend));
+    st->dflow = calloc((size_t)st->cells * st->pcts, sizeof(*st->dflow));
+    st->dq_h = calloc((size_t)st->cells * st->pcts, sizeof(*st->dq_h));
+    if (!st->mirror || !st->flows || !st->pend || !st->dflow || !st->dq_h) {
         rc = MCE_ERR_NOMEM;
         goto fail;
     }
-    for (int i = 0; i < st->cells * 4; i++)
-        st->links[i].owner = -1;
+    for (int i = 0; i < st->cells * st->pcts; i++)
+        st->dflow[i] = -1;
     if ((rc = mcei_iwsru_init(&st->sru, m, st->cells, st->clock, st->lookahead,
                               err, errlen)) != MCE_OK)
         goto fail;
@@ -411,15 +825,17 @@ static int iw_init(mcei_net_t *net, mcei_machine_t *m, char *err, size_t errlen)
         goto fail;
     }
     mcei_heap_init(&st->events, ev_less);
+    mcei_heap_init(&st->ievents, iev_less);
     st->parked_tail = &st->parked;
     net->priv = st;
     return MCE_OK;
 fail:
     if (st) {
         free(st->mirror);
-        free(st->conn_last);
-        free(st->conn_used);
-        free(st->links);
+        free(st->flows);
+        free(st->pend);
+        free(st->dflow);
+        free(st->dq_h);
     }
     free(st);
     return rc;
@@ -429,12 +845,26 @@ static void iw_fini(mcei_net_t *net)
 {
     iwnet_t *st = net->priv;
     event_t *e;
+    ievent_t *ie;
     if (st == NULL)
         return;
     while ((e = mcei_heap_pop(&st->events)) != NULL) {
         mcei_msg_release(e->msg);
         free(e);
     }
+    while ((ie = mcei_heap_pop(&st->ievents)) != NULL)
+        free(ie);
+    for (int i = 0; i < st->nlive; i++) {
+        flow_t *f = st->live[i];
+        while (f->head) {
+            block_t *b = f->head;
+            f->head = b->next;
+            mcei_msg_release(b->msg);
+            free(b);
+        }
+        free(f);
+    }
+    free(st->live);
     while (st->parked) {
         parked_t *p = st->parked;
         st->parked = p->next;
@@ -442,12 +872,14 @@ static void iw_fini(mcei_net_t *net)
         free(p);
     }
     mcei_heap_fini(&st->events);
+    mcei_heap_fini(&st->ievents);
     mcei_iwsru_fini(st->sru);
     mcei_iwdep_fini(st->dep);
     free(st->mirror);
-    free(st->conn_last);
-    free(st->conn_used);
-    free(st->links);
+    free(st->flows);
+    free(st->pend);
+    free(st->dflow);
+    free(st->dq_h);
     free(st);
     net->priv = NULL;
 }
@@ -481,7 +913,13 @@ static int on_cfg(iwnet_t *st, mcei_msg_t *m)
         e->endpoint = MCEI_IW_CFG_ENDPOINT(a);
         e->cfg_time = m->w.ts + eff;
     } else {
-        st->conn_used[cell * st->pcts + pct] = 0;
+        /* a released destination PCT: reads posted later are for the
+         * next connection ending there (a flow keeps its word numbers) */
+        int k = cell * st->pcts + pct;
+        if (st->dflow[k] >= 0)
+            st->flows[st->dflow[k]]->dkey = -1;
+        st->dflow[k] = -1;
+        st->pend[k] = 0;
     }
     mcei_msg_release(m);
     return retry_parked(st);
@@ -506,6 +944,16 @@ static int iw_inject(mcei_net_t *net, mcei_msg_t *m)
         return rc < 0 ? rc : MCE_OK;
     if ((rc = mcei_iwdep_inject(st->dep, m)) != 0)
         return rc < 0 ? rc : MCE_OK;
+    if (m->w.type == MCEI_IW_READ) {
+        /* the reader's take reaches the source one path latency later */
+        int dkey = m->w.src * st->pcts + (int)(m->w.aux[0] % st->pcts);
+        mce_time_t d =
+            st->dq_h[dkey] > st->lookahead ? st->dq_h[dkey] : st->lookahead;
+        uint64_t n = m->w.aux[1];
+        mce_time_t ts = m->w.ts;
+        mcei_msg_release(m);
+        return push_iev(st, ts + d, IEV_FREED, dkey, n);
+    }
     if (m->w.type != MCEI_IW_DATA || m->w.size == 0 || m->w.size % 4 != 0 ||
         m->w.aux[0] >= (uint64_t)st->pcts) {
         mcei_log("iwarp: node %d sent a malformed message (type %" PRId64
@@ -529,34 +977,25 @@ static int iw_inject(mcei_net_t *net, mcei_msg_t *m)
         st->parked_tail = &p->next;
         return MCE_OK;
     }
-    if ((rc = start_block(st, m, &ch, ch.ready)) != MCE_OK)
-        return rc;
-    st->in_flight++;
-    return MCE_OK;
+    return start_block(st, m, &ch, ch.ready);
 }
 
 static mce_time_t iw_next_event(const mcei_net_t *net)
 {
     const iwnet_t *st = net->priv;
-    const event_t *e = mcei_heap_top(&st->events);
     mce_time_t t = mcei_iwsru_next_event(st->sru),
-               d = mcei_iwdep_next_event(st->dep);
+               d = mcei_iwdep_next_event(st->dep), f = fluid_next(st);
     if (d < t)
         t = d;
-    return e && e->t < t ? e->t : t;
+    return f < t ? f : t;
 }
 
 static int iw_advance(mcei_net_t *net, mce_time_t horizon)
 {
     iwnet_t *st = net->priv;
-    event_t *e;
     int rc;
-    while ((e = mcei_heap_top(&st->events)) != NULL && e->t < horizon) {
-        mcei_heap_pop(&st->events);
-        st->in_flight--;
-        net->deliver(net->deliver_ctx, e->msg, e->t);
-        free(e);
-    }
+    if ((rc = fluid_advance(net, st, horizon)) != MCE_OK)
+        return rc;
     if ((rc = mcei_iwdep_advance(st->dep, net, horizon)) != MCE_OK)
         return rc;
     return mcei_iwsru_advance(st->sru, net, horizon);
@@ -572,7 +1011,8 @@ static size_t iw_in_flight(const mcei_net_t *net)
 const mcei_net_ops_t mcei_net_iwarp_ops = {
     .name = "iwarp",
     .description = "CMU iWarp torus: PCT connections with board and corner "
-                   "latencies (unshared links only)",
+                   "latencies, shared links (PCT groups, skip, DQ) and "
+                   "back-pressure",
     .init = iw_init,
     .fini = iw_fini,
     .lookahead = iw_lookahead,

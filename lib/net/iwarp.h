@@ -1,8 +1,8 @@
 /* The iWarp message kinds shared by the network model (lib/net/iwarp.c)
  * and the node protocol (lib/machines/iwarp): type values of messages of
  * ctx MCEI_CTX_PROTOCOL and their aux packing (doc/design/iwarp-tcs.md,
- * section 2.3).  Step 1 of the design: PCT configuration and data blocks
- * on unshared connections. */
+ * section 2.3).  Steps 1-2 of the design: PCT configuration, data
+ * blocks, link sharing and back-pressure. */
 #ifndef MCEI_NET_IWARP_H
 #define MCEI_NET_IWARP_H
 
@@ -18,10 +18,30 @@ enum {
     /* node -> model -> node: a block of words on the connection whose
      * source PCT is aux[0] (dst = the connection's endpoint cell).  The
      * model delivers it when its first word is readable, with aux[0] =
-     * destination PCT | source PCT << 8 | word interval (ps) << 16 and
-     * aux[1] = the time its last word is readable (ps). */
-    MCEI_IW_DATA = 0x49570002
+     * destination PCT | source PCT << 8 and aux[1] = the connection's
+     * number of its first word (from 1). */
+    MCEI_IW_DATA = 0x49570002,
+    /* node -> model (dst = the reader itself), consumed: the reader of
+     * destination PCT aux[0] takes aux[1] more words (read now or on
+     * arrival); frees path capacity one path latency later. */
+    MCEI_IW_READ = 0x49570003,
+    /* model -> node: a rate segment of a connection, at the message's
+     * time, sent to both ends: aux[0] = the recipient's PCT | side << 8
+     * (MCEI_IW_SRC_SIDE or MCEI_IW_DST_SIDE) | MCEI_IW_SEG_FULL when the
+     * flow stops because its path is full; aux[1] = words the reader
+     * had taken (as known at the source); payload mcei_iw_seg_t. */
+    MCEI_IW_SEG = 0x49570004
 };
+
+enum { MCEI_IW_SRC_SIDE = 0, MCEI_IW_DST_SIDE = 1 };
+#define MCEI_IW_SEG_FULL 0x10000u
+
+/* From the message's time on, the connection has entered @c e work units
+ * (mcei_iwf_unit() per word) into its first link and enters @c rate units
+ * per ps; a word entered at t is readable at t + @c delay. */
+typedef struct mcei_iw_seg {
+    uint64_t e_lo, e_hi, rate, delay;
+} mcei_iw_seg_t;
 
 /* A PCT entry: in port and upstream PCT, out port and downstream PCT,
  * endpoint cell (-1: none) and the release flag. */

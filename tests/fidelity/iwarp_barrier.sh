@@ -18,13 +18,10 @@
 #   PCT cube at 64 cells is not configurable (24 PCTs in a cell, awk count);
 #   the summary digest is the same in one process and on 1, 2 and 4 ranks.
 #
-# PCT_MULTIHOP=1 also runs the PCT cube barrier at 8, 16 and 32 cells,
-# whose multi-hop connections share links (refused until the link-sharing
-# model of design step 2 is merged).  The PCT tree runs multi-hop too but
-# never has two words on one link at once, so it is checked always.
+# The PCT cube's multi-hop connections share links (8 to 32 cells): the
+# link-sharing model of design step 2 carries them.
 . "$top_srcdir/tests/lib.sh"
 
-: "${PCT_MULTIHOP:=0}"
 ib=$B/apps/iwarp/iwarp_barrier
 mp=$B/tools/mce-predict
 N="--mce-nodes=64"
@@ -87,8 +84,7 @@ for g in pct dep rts; do
     for s in token2x ring1d ring2d cube tree; do
         sizes="4,8,16,32,64"
         if [ $g = pct ] && [ $s = cube ]; then
-            sizes="4 64"
-            [ "$PCT_MULTIHOP" = 1 ] && sizes="4 8 16 32 64"
+            sizes="4 8 16 32 64"
         fi
         for c in $sizes; do
             "$ib" $N --scheme=$s --signal=$g --cells=$c >> "$TMP/all" 2>&1 ||
@@ -107,7 +103,7 @@ for l in $(awk '$1 == "iwarp_barrier:" && $6 ~ /^time=/ { print $2 "," $3 "," $4
         [ "$got" = "$(fig $s $g $n)" ] || { bad=$((bad + 1)); echo "  $s $g $n: predicted $got, awk $(fig $s $g $n)"; }
     done
 done
-[ "$PCT_MULTIHOP" = 1 ] && want=148 || want=142
+want=148
 expect_eq "measured lines (with and without straggler)" $lines $want
 expect_eq "the app's predicted column = Figure 4.19 (awk), misses" $bad 0
 

@@ -11,8 +11,7 @@
 #   Figure 3.6 (eight single-word exchanges): exact; Figure 3.5 within 4;
 #   board effect: from x0 = 0 the increments are 6,4,6,4,6,4, from x0 = 1
 #                   4,6,4,6,4,6 (2 x 2 boards, 4/6-clock hops);
-#   errors: out of PCTs, out of gates, two connections sharing a link
-#                   (not modelled in step 1: refused);
+#   errors: out of PCTs, out of gates (link sharing: iwarp_share.sh);
 #   the summary digest is the same in one process and on 1, 2 and 4 ranks.
 . "$top_srcdir/tests/lib.sh"
 
@@ -196,11 +195,6 @@ expect_grep "20 PCTs, then IW_EPCT" "allocated 20 PCTs, then -1" "$TMP/e"
 expect_grep "out of gates named" "cell (0,0): iwarp_gate_bind: out of gates: both write gates are bound (W0 to PCT 0, W1 to PCT 1)" "$TMP/e"
 expect_grep "third write gate IW_EGATE" "third bind -2" "$TMP/e"
 expect_grep "read gate on a source PCT" "a read gate cannot read it" "$TMP/e"
-"$err" --mce-nodes=64 --share > "$TMP/e" 2>&1
-st=$?
-[ $st -ne 0 ] && pass "shared link refused (status $st)" || fail "shared link accepted"
-expect_grep "shared link named" "would share the X+ link of cell (1,0) with the connection from (0,0) PCT 0" "$TMP/e"
-expect_grep "sharing is step 2" "link sharing is not modelled yet" "$TMP/e"
 "$pp" --mce-nodes=16 > "$TMP/e" 2>&1
 [ $? -ne 0 ] && pass "16 nodes refused" || fail "16 nodes accepted"
 expect_grep "node count named" "8 x 8 torus of cells: run it with --mce-nodes=64" "$TMP/e"

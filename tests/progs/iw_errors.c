@@ -1,8 +1,6 @@
 /* iWarp resource errors (tests/fidelity/iwarp_pct.sh):
  *   --pcts   cell (0,0) allocates PCTs until none is left;
  *   --gates  cell (0,0) binds a third write gate;
- *   --share  two connections use the link (1,0) -> (2,0) at the same time:
- *            the model refuses (link sharing is step 2 of the design);
  *   --data   (0,0) writes a block of 5 words and then 3 single words and
  *            ends (the coalesced words leave at its end) to (2,0), which
  *            configures its PCT only at clock 500 (the words wait for it)
@@ -49,28 +47,6 @@ int main(int argc, char **argv)
             iwarp_gate_read_block(IW_R0, r, 8);
             printf("iw_errors: read %u %u %u %u %u %u %u %u at %llu\n", r[0],
                    r[1], r[2], r[3], r[4], r[5], r[6], r[7], iwarp_vtime());
-        }
-    } else if (strcmp(what, "--share") == 0 && cell < 3) {
-        uint32_t w[64] = {0};
-        if (cell == 0) {
-            iwarp_pct_config(0, IW_CPU, 0, IW_XP, 0, 2);
-        } else if (cell == 1) {
-            iwarp_pct_config(0, IW_XM, 0, IW_XP, 0, -1);
-            iwarp_pct_config(1, IW_CPU, 0, IW_XP, 1, 2);
-        } else {
-            iwarp_pct_config(0, IW_XM, 0, IW_CPU, 0, 0);
-            iwarp_pct_config(1, IW_XM, 1, IW_CPU, 0, 1);
-        }
-        iwarp_align(100);
-        if (cell < 2) {
-            iwarp_gate_bind(IW_W0, cell);
-            iwarp_gate_write_block(IW_W0, w, 64);
-        } else {
-            iwarp_gate_bind(IW_R0, 0);
-            iwarp_gate_bind(IW_R1, 1);
-            iwarp_gate_read_block(IW_R0, w, 64);
-            iwarp_gate_read_block(IW_R1, w, 64);
-            printf("iw_errors: both blocks read\n");
         }
     }
     return 0;

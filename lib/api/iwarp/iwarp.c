@@ -139,6 +139,9 @@ MCE_EXPORT unsigned long long iwarp_vtime(void)
     mcei_vn_t *vn = enter("iwarp_vtime", &c);
     if (vn == NULL)
         return 0;
+    /* the pending single-word writes end now (their schedule is that of
+     * the individual writes, so the time read is exact) */
+    mcei_iw_flush(vn);
     mcei_leave(vn);
     return (unsigned long long)(vn->clock / c->clock);
 }

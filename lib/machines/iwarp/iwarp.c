@@ -1,4 +1,5 @@
-/* The iWarp node protocol (doc/design/iwarp-tcs.md, step 1 of its plan).
+/* The iWarp node protocol (doc/design/iwarp-tcs.md, steps 1-2 of its
+ * plan).
  *
  * Per cell: iwarp.pcts PCTs (free, allocated or configured, with their
  * input and output: the CPU or a link side and the PCT of the neighbour),
@@ -12,40 +13,72 @@
  * in between are coalesced into one block (one injection) started at the
  * first write, which is exactly the schedule of the individual writes
  * (section 3.4).  The writer blocks while its source PCT is full: word k
- * enters the PCT once word k - pct_words has left it for the first link;
- * the call that ends a block waits until its last word is in.  Step 1 has
- * no back-pressure from the reader (words always drain at link rate) and
- * no link sharing (the model refuses it).
+ * enters the PCT once word k - pct_words has started into the first link;
+ * the call that ends a block waits until its last word is in.
  *
- * Reads: a read of n words waits until blocks holding them are delivered;
- * word j is readable at the time the model gave, and the CPU reads it at
- * max(previous read, readable) + gate_op.  Block calls add block_send
- * before the first word and block_recv after the last. */
+ * Progress of a connection: the model sends both ends its rate segments
+ * (MCEI_IW_SEG) when they change, so a cell at clock c knows exactly when
+ * each word started into the first link or became readable, up to c.  A
+ * time beyond c is waited for with a node timer at the predicted time,
+ * re-predicted if a new segment arrives first; a stopped connection (its
+ * path full: the reader is not reading) waits for the next segment.
+ *
+ * Reads: a read of n words tells the model how many words the reader
+ * takes (MCEI_IW_READ: path capacity), waits until the blocks holding
+ * them are delivered (payload) and until the last one is readable; the
+ * CPU reads word j at max(previous read, readable) + gate_op, which ends
+ * at max(start + n gate_op, last readable + gate_op) since words are at
+ * least word_time >= gate_op apart.  Block calls add block_send before
+ * the first word and block_recv after the last. */
 #include "iwarp.h"
 
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../../net/iwarp.h"
+#include "../../net/iwarp_fluid.h"
 #include "cam.h"
 #include "deposit.h"
 #include "spool.h"
 
 enum { PCT_FREE = 0, PCT_ALLOCATED, PCT_CONFIGURED };
 
+#define T_SEG_WAKE 0x4958 /* timer: a predicted time of a connection */
+
+typedef unsigned __int128 u128;
+
+typedef struct seg {
+    mce_time_t t;
+    u128 e;
+    uint64_t r;
+} seg_t;
+
+/* The rate segments of one connection (the model's flow @c key: source
+ * cell x pcts + source PCT), with its word numbers from 1. */
+typedef struct seglist {
+    int64_t key; /* -1: unused */
+    seg_t *seg;
+    size_t nseg, capseg;
+    uint64_t freed; /* words its reader had taken, as known at the source */
+    int full;       /* stopped: its path is full */
+    mce_time_t delay;
+} seglist_t;
+
 typedef struct iw_pct {
     int state, in_port, in_pct, out_port, out_pct, endpoint;
     /* destination side: delivered blocks and unread words */
     mcei_msgq_t rx;
     uint64_t rx_used, rx_words;
-    /* source side: link start times of the last pct_words words */
-    mce_time_t last_l;
-    int last_valid;
-    mce_time_t *ring;
-    int ring_pos;
-    uint64_t ring_n;
+    /* source side: words written into this PCT (the connection's word
+     * numbers, kept across reconfigurations like the model's) */
+    uint64_t words;
+    /* the connections' progress: a source PCT has its own; a destination
+     * PCT the one it reads and the next */
+    seglist_t sl[2];
+    uint64_t segv, token, fired;
 } iw_pct_t;
 
 typedef struct iw_node {
@@ -98,48 +131,234 @@ static void advance_to(mcei_vn_t *vn, mce_time_t t)
         charge_comm(vn, t - vn->clock);
 }
 
+/* ---- connection progress (rate segments) ------------------------------ */
+
+static seglist_t *seg_list(iw_pct_t *p, int64_t key)
+{
+    for (int i = 0; i < 2; i++)
+        if (p->sl[i].key == key)
+            return &p->sl[i];
+    return NULL;
+}
+
+/* The flow key of the block at the head of a destination PCT. */
+static int64_t block_key(const mcei_msg_t *m)
+{
+    return (int64_t)m->w.src * costs.pcts +
+           (int64_t)((m->w.aux[0] >> 8) & 0xff);
+}
+
+static void seg_add(mcei_vn_t *vn, iw_pct_t *p, const mcei_msg_t *m)
+{
+    mcei_iw_seg_t in;
+    int64_t key = (int64_t)(m->w.aux[0] >> 32);
+    seglist_t *l = seg_list(p, key);
+    seg_t *s;
+    memcpy(&in, mcei_msg_data(m), sizeof(in));
+    if (l == NULL) {
+        /* a new connection: replace the list the reader no longer needs */
+        int keep = p->rx.head != NULL
+                       ? (p->sl[0].key == block_key(p->rx.head)   ? 0
+                          : p->sl[1].key == block_key(p->rx.head) ? 1
+                                                                  : -1)
+                       : -1;
+        l = &p->sl[keep == 0 ? 1 : 0];
+        if (keep < 0)
+            p->sl[1].key = -1;
+        l->key = key;
+        l->nseg = 0;
+    }
+    if (l->nseg > 0 && l->seg[l->nseg - 1].t == m->arrival) {
+        s = &l->seg[l->nseg - 1];
+    } else {
+        if (l->nseg == l->capseg) {
+            size_t cap = l->capseg ? 2 * l->capseg : 8;
+            seg_t *n = realloc(l->seg, cap * sizeof(*n));
+            if (n == NULL)
+                mcei_vn_fatal(vn, "iwarp: out of memory");
+            l->seg = n;
+            l->capseg = cap;
+        }
+        s = &l->seg[l->nseg++];
+    }
+    s->t = m->arrival;
+    s->e = (u128)in.e_hi << 64 | in.e_lo;
+    s->r = in.rate;
+    l->delay = in.delay;
+    l->freed = m->w.aux[1];
+    l->full = (m->w.aux[0] & MCEI_IW_SEG_FULL) != 0;
+    p->segv++;
+}
+
+static mce_time_t at_rate(const seg_t *s, u128 x)
+{
+    u128 q = (x - s->e + s->r - 1) / s->r;
+    if (q >= MCEI_TIME_INF - s->t)
+        return MCEI_TIME_INF;
+    return s->t + (mce_time_t)q;
+}
+
+/* When the connection's entered work reaches @p x (@p start 0) or is at
+ * @p x and moving (@p start 1: the next word starts into the link), by
+ * the segments known; MCEI_TIME_INF when they do not say. */
+static mce_time_t seg_time(seglist_t *l, u128 x, int start)
+{
+    if (l == NULL)
+        return MCEI_TIME_INF;
+    /* earlier segments are of no use to later questions */
+    while (l->nseg >= 2 && l->seg[1].e < x) {
+        memmove(l->seg, l->seg + 1, (l->nseg - 1) * sizeof(*l->seg));
+        l->nseg--;
+    }
+    for (size_t j = 0; j < l->nseg; j++) {
+        const seg_t *s = &l->seg[j];
+        int last = j + 1 == l->nseg;
+        if (!start) {
+            if (s->e >= x)
+                return s->t;
+            if (!last && l->seg[j + 1].e < x)
+                continue;
+            return s->r == 0 ? MCEI_TIME_INF : at_rate(s, x);
+        }
+        if (!last && l->seg[j + 1].e <= x)
+            continue;
+        if (s->r == 0)
+            continue;
+        return s->e >= x ? s->t : at_rate(s, x);
+    }
+    return MCEI_TIME_INF;
+}
+
+typedef struct seg_wait {
+    iw_pct_t *p;
+    uint64_t v, token;
+} seg_wait_t;
+
+static int seg_news(mcei_vn_t *vn, void *arg)
+{
+    seg_wait_t *w = arg;
+    (void)vn;
+    return w->p->segv != w->v || w->p->fired == w->token;
+}
+
+/* The exact time word @p k of connection @p key started into its first
+ * link (@p start 1) or had fully entered it (@p start 0), waiting until it
+ * is known: on return it is at most the node's clock.  @p call and
+ * @p what describe the wait. */
+static mce_time_t seg_wait(mcei_vn_t *vn, int pct, int64_t key, uint64_t k,
+                           int start, const char *call, const char *what)
+{
+    iw_node_t *nd = node_of(vn);
+    iw_pct_t *p = &nd->pct[pct];
+    u128 x = (u128)(start ? k - 1 : k) * costs.unit;
+    for (;;) {
+        mce_time_t t;
+        seg_wait_t w;
+        seglist_t *l;
+        char full[96];
+        mcei_sync(vn);
+        l = seg_list(p, key);
+        t = seg_time(l, x, start);
+        if (t <= vn->clock)
+            return t;
+        w.p = p;
+        w.v = p->segv;
+        w.token = ++p->token;
+        if (t != MCEI_TIME_INF) {
+            uint64_t aux[2] = {(uint64_t)pct, w.token};
+            if (mcei_timer_at(vn, t, T_SEG_WAKE, aux, NULL, NULL, 0) != MCE_OK)
+                mcei_vn_fatal(vn, "iwarp: out of memory");
+        } else if (start && l != NULL && l->full && l->nseg > 0) {
+            /* the words the source PCT and the rest of the path hold */
+            uint64_t in = (uint64_t)(l->seg[l->nseg - 1].e / costs.unit) +
+                          (uint64_t)costs.pct_words - l->freed;
+            snprintf(full, sizeof(full),
+                     "PCT %d full (connection to (%d,%d), %" PRIu64
+                     " words in its path: the reader is not reading)",
+                     pct, p->endpoint % costs.width, p->endpoint / costs.width,
+                     in);
+            what = full;
+        }
+        mcei_wait(vn, seg_news, &w, call, what);
+    }
+}
+
+/* The word number and connection of the @p n-th word not yet read from a
+ * destination PCT (its blocks are delivered). */
+static uint64_t nth_word(const iw_pct_t *p, size_t n, int64_t *key,
+                         mce_time_t *delay)
+{
+    const mcei_msg_t *m = p->rx.head;
+    uint64_t used = p->rx_used;
+    for (;;) {
+        uint64_t left = m->w.size / 4 - used;
+        if (n <= left) {
+            const seglist_t *l;
+            *key = block_key(m);
+            l = p->sl[0].key == *key   ? &p->sl[0]
+                : p->sl[1].key == *key ? &p->sl[1]
+                                       : NULL;
+            *delay = l != NULL ? l->delay : 0;
+            return m->w.aux[1] + used + n - 1;
+        }
+        n -= left;
+        used = 0;
+        m = m->next;
+    }
+}
+
+static int64_t own_key(const mcei_vn_t *vn, int pct)
+{
+    return (int64_t)vn->id * costs.pcts + pct;
+}
+
 /* ---- writes ----------------------------------------------------------- */
 
-/* Inject @p n words written from @p ts on through @p gate; returns the
- * time the writer is done (its last word entered the source PCT). */
-static mce_time_t inject_pct(mcei_vn_t *vn, int pct, mce_time_t ts,
-                             const uint32_t *w, size_t n)
+/* Inject @p n words written from @p ts on through source PCT @p pct. */
+static void inject_pct(mcei_vn_t *vn, int pct, mce_time_t ts, const uint32_t *w,
+                       size_t n)
 {
     iw_node_t *nd = node_of(vn);
     iw_pct_t *p = &nd->pct[pct];
     uint64_t aux[2] = {(uint64_t)pct, 0};
-    mce_time_t base = ts + costs.gate_op + costs.gate_in, wr = ts;
-    if (p->last_valid && p->last_l + costs.word_time > base)
-        base = p->last_l + costs.word_time;
-    for (size_t k = 0; k < n; k++) {
-        mce_time_t l = base + (mce_time_t)k * costs.word_time;
-        mce_time_t *slot = &p->ring[p->ring_pos];
-        if (p->ring_n >= (uint64_t)costs.pct_words && *slot > wr)
-            wr = *slot; /* the source PCT is full until word k-P leaves */
-        wr += costs.gate_op;
-        *slot = l;
-        p->ring_pos = (p->ring_pos + 1) % costs.pct_words;
-        p->ring_n++;
-    }
-    p->last_l = base + (mce_time_t)(n - 1) * costs.word_time;
-    p->last_valid = 1;
     if (mcei_send_at(vn, ts, p->endpoint, MCEI_CTX_PROTOCOL, MCEI_IW_DATA, w,
                      n * 4, aux, NULL) != MCE_OK)
         mcei_vn_fatal(vn, "iwarp: out of memory sending a block");
     vn->nsent++;
-    return wr;
+    p->words += n;
+}
+
+/* The writer's last word of the block just injected is in the source PCT
+ * once word words - pct_words has started into the first link: returns
+ * that start (0 when the block fits), waiting until it is known. */
+static mce_time_t wait_room(mcei_vn_t *vn, int pct)
+{
+    iw_pct_t *p = &node_of(vn)->pct[pct];
+    char what[96];
+    if (p->words <= (uint64_t)costs.pct_words)
+        return 0;
+    snprintf(what, sizeof(what), "room in PCT %d (connection to (%d,%d))", pct,
+             p->endpoint % costs.width, p->endpoint / costs.width);
+    return seg_wait(vn, pct, own_key(vn, pct),
+                    p->words - (uint64_t)costs.pct_words, 1, "iwarp_gate_write",
+                    what);
 }
 
 void mcei_iw_flush(mcei_vn_t *vn)
 {
     iw_node_t *nd = node_of(vn);
-    mce_time_t done;
+    mce_time_t done, room;
+    int pct;
     if (nd == NULL || nd->pend_gate < 0)
         return;
-    done = inject_pct(vn, nd->gate[nd->pend_gate], nd->pend_start, nd->pend_w,
-                      nd->pend_n);
+    pct = nd->gate[nd->pend_gate];
+    inject_pct(vn, pct, nd->pend_start, nd->pend_w, nd->pend_n);
     nd->pend_gate = -1;
     nd->pend_n = 0;
+    done = vn->clock;
+    room = wait_room(vn, pct);
+    if (room != 0 && room + costs.gate_op > done)
+        done = room + costs.gate_op;
     advance_to(vn, done);
 }
 
@@ -171,12 +390,16 @@ int mcei_iw_gate_write(mcei_vn_t *vn, int gate, const uint32_t *w, size_t n,
     if (block || nd->pend_gate != gate)
         mcei_iw_flush(vn);
     if (block) {
-        mce_time_t ts, done;
+        mce_time_t ts, done, room;
         mcei_sync(vn);
         charge_comm(vn, costs.block_send);
         ts = vn->clock;
         charge_comm(vn, (mce_time_t)n * costs.gate_op);
-        done = inject_pct(vn, nd->gate[gate], ts, w, n);
+        inject_pct(vn, nd->gate[gate], ts, w, n);
+        done = vn->clock;
+        room = wait_room(vn, nd->gate[gate]);
+        if (room != 0 && room + costs.gate_op > done)
+            done = room + costs.gate_op;
         advance_to(vn, done);
         return MCE_OK;
     }
@@ -215,35 +438,56 @@ static int enough_words(mcei_vn_t *vn, void *arg)
     return r->p->rx_words >= r->n;
 }
 
+/* The reader takes @p n more words of destination PCT @p pct (now or as
+ * they arrive): the model frees their room in the path. */
+static void take_words(mcei_vn_t *vn, int pct, size_t n)
+{
+    uint64_t aux[2] = {(uint64_t)pct, (uint64_t)n};
+    if (mcei_send(vn, vn->id, MCEI_CTX_PROTOCOL, MCEI_IW_READ, NULL, 0, aux,
+                  NULL) != MCE_OK)
+        mcei_vn_fatal(vn, "iwarp: out of memory");
+    node_of(vn)->pct[pct].words += n;
+}
+
 int mcei_iw_gate_read(mcei_vn_t *vn, int gate, uint32_t *w, size_t n, int block,
                       char *why, size_t len)
 {
     iw_node_t *nd = node_of(vn);
-    int rc = check_gate(nd, gate, 0, why, len);
+    int rc = check_gate(nd, gate, 0, why, len), pct;
+    const char *call = block ? "iwarp_gate_read_block" : "iwarp_gate_read";
     iw_pct_t *p;
     rd_wait_t r;
-    mce_time_t t;
+    mce_time_t t, ready;
     char what[96];
     if (rc != MCE_OK)
         return rc;
+    if (n == 0)
+        return MCE_OK;
     mcei_iw_flush(vn);
     mcei_sync(vn);
-    p = &nd->pct[nd->gate[gate]];
-    t = vn->clock;
+    pct = nd->gate[gate];
+    p = &nd->pct[pct];
+    t = vn->clock + (mce_time_t)n * costs.gate_op;
+    take_words(vn, pct, n);
     r.p = p;
     r.n = n;
     snprintf(what, sizeof(what), "%zu word(s) at gate %s (PCT %d)", n,
-             gate_name(gate), nd->gate[gate]);
-    mcei_wait(vn, enough_words, &r,
-              block ? "iwarp_gate_read_block" : "iwarp_gate_read", what);
+             gate_name(gate), pct);
+    mcei_wait(vn, enough_words, &r, call, what);
+    {
+        int64_t key;
+        mce_time_t delay;
+        uint64_t k = nth_word(p, n, &key, &delay);
+        ready = seg_wait(vn, pct, key, k, 0, call, what);
+        /* the list (and its delay) is known once the time is */
+        nth_word(p, n, &key, &delay);
+        ready += delay;
+    }
+    if (ready + costs.gate_op > t)
+        t = ready + costs.gate_op;
     for (size_t k = 0; k < n; k++) {
         mcei_msg_t *m = p->rx.head;
         const uint8_t *data = mcei_msg_data(m);
-        mce_time_t interval = (mce_time_t)(m->w.aux[0] >> 16);
-        mce_time_t ready = m->arrival + p->rx_used * interval;
-        if (ready > t)
-            t = ready;
-        t += costs.gate_op;
         memcpy(&w[k], data + 4 * p->rx_used, 4);
         p->rx_words--;
         if (++p->rx_used == m->w.size / 4) {
@@ -262,11 +506,11 @@ int mcei_iw_gate_read(mcei_vn_t *vn, int gate, uint32_t *w, size_t n, int block,
 /* ---- spools (design 3.6; lib/machines/iwarp/spool.c) ------------------ */
 
 int mcei_iw_spool_put(mcei_vn_t *vn, int pct, const uint32_t *w, size_t n,
-                      mce_time_t word, mce_time_t *done, char *why, size_t len)
+                      mce_time_t word, mce_time_t *done, uint64_t *mark,
+                      char *why, size_t len)
 {
     iw_node_t *nd = node_of(vn);
     iw_pct_t *p;
-    mce_time_t last;
     if (pct < 0 || pct >= costs.pcts || nd->pct[pct].state != PCT_CONFIGURED ||
         nd->pct[pct].in_port != MCEI_IW_CPU) {
         snprintf(why, len,
@@ -278,12 +522,41 @@ int mcei_iw_spool_put(mcei_vn_t *vn, int pct, const uint32_t *w, size_t n,
     p = &nd->pct[pct];
     mcei_sync(vn);
     inject_pct(vn, pct, vn->clock, w, n);
-    /* the spool writes a word per spool_word; the PCT holds pct_words */
-    last = p->last_l - (mce_time_t)(costs.pct_words - 1) * costs.word_time;
+    /* expected end (the exact one: mcei_iw_spool_put_end) */
     *done = vn->clock + (mce_time_t)n * word;
-    if (last > *done)
-        *done = last;
+    *mark = p->words;
     return MCE_OK;
+}
+
+int mcei_iw_spool_put_end(mcei_vn_t *vn, int pct, uint64_t mark, int test,
+                          mce_time_t *end)
+{
+    iw_pct_t *p = &node_of(vn)->pct[pct];
+    mce_time_t t;
+    /* the spool's last word is in the PCT once word mark - pct_words + 1
+     * has started into the first link */
+    if (mark < (uint64_t)costs.pct_words) {
+        *end = 0;
+        return 1;
+    }
+    mcei_sync(vn);
+    if (test) {
+        t = seg_time(seg_list(p, own_key(vn, pct)),
+                     (u128)(mark - (uint64_t)costs.pct_words) * costs.unit, 1);
+        if (t > vn->clock)
+            return 0;
+    } else {
+        t = seg_wait(vn, pct, own_key(vn, pct),
+                     mark - (uint64_t)costs.pct_words + 1, 1,
+                     "iwarp_spool_wait", "a spool out");
+    }
+    *end = t;
+    return 1;
+}
+
+void mcei_iw_take(mcei_vn_t *vn, int pct, size_t n)
+{
+    take_words(vn, pct, n);
 }
 
 int mcei_iw_spool_take(mcei_vn_t *vn, int pct, mce_time_t start,
@@ -293,9 +566,9 @@ int mcei_iw_spool_take(mcei_vn_t *vn, int pct, mce_time_t start,
     iw_node_t *nd = node_of(vn);
     iw_pct_t *p;
     rd_wait_t r;
-    mce_time_t t = start;
-    uint64_t used;
-    const mcei_msg_t *m;
+    mce_time_t t = start + (mce_time_t)n * word, m, delay;
+    int64_t key;
+    uint64_t k;
     if (pct < 0 || pct >= costs.pcts || nd->pct[pct].state != PCT_CONFIGURED ||
         nd->pct[pct].out_port != MCEI_IW_CPU) {
         snprintf(why, len,
@@ -308,25 +581,29 @@ int mcei_iw_spool_take(mcei_vn_t *vn, int pct, mce_time_t start,
     mcei_sync(vn);
     r.p = p;
     r.n = n;
+    if (n == 0) {
+        *done = start;
+        return 1;
+    }
     if (test && !enough_words(vn, &r))
         return 0;
     if (!test)
         mcei_wait(vn, enough_words, &r, "iwarp_spool_wait",
                   "the words of a spool in");
-    /* the completion time, before taking anything (test may refuse) */
-    m = p->rx.head;
-    used = p->rx_used;
-    for (size_t k = 0; k < n; k++) {
-        mce_time_t interval = (mce_time_t)(m->w.aux[0] >> 16);
-        mce_time_t ready = m->arrival + used * interval;
-        if (ready > t)
-            t = ready;
-        t += word;
-        if (++used == m->w.size / 4) {
-            m = m->next;
-            used = 0;
-        }
+    /* the completion time, before taking anything (test may refuse); the
+     * spool takes a word per @p word, words arrive word_time apart */
+    k = nth_word(p, n, &key, &delay);
+    if (test) {
+        m = seg_time(seg_list(p, key), (u128)k * costs.unit, 0);
+        if (m > vn->clock)
+            return 0;
+    } else {
+        m = seg_wait(vn, pct, key, k, 0, "iwarp_spool_wait",
+                     "the words of a spool in");
+        nth_word(p, n, &key, &delay);
     }
+    if (m + delay + word > t)
+        t = m + delay + word;
     if (test && t > vn->clock)
         return 0;
     for (size_t k = 0; k < n; k++) {
@@ -425,9 +702,6 @@ int mcei_iw_pct_config(mcei_vn_t *vn, int pct, int in_port, int in_pct,
     p->out_pct = out_port == MCEI_IW_CPU ? 0 : out_pct;
     p->endpoint =
         in_port == MCEI_IW_CPU || out_port == MCEI_IW_CPU ? endpoint : -1;
-    p->last_valid = 0;
-    p->ring_n = 0;
-    p->ring_pos = 0;
     aux[0] = mcei_iw_cfg_pack(pct, p->in_port, p->in_pct, p->out_port,
                               p->out_pct, p->endpoint, 0);
     aux[1] = 0;
@@ -472,9 +746,6 @@ int mcei_iw_pct_release(mcei_vn_t *vn, int pct, char *why, size_t len)
             mcei_vn_fatal(vn, "iwarp: out of memory releasing a PCT");
     }
     p->state = PCT_FREE;
-    p->last_valid = 0;
-    p->ring_n = 0;
-    p->ring_pos = 0;
     return MCE_OK;
 }
 
@@ -588,6 +859,20 @@ static void iw_on_arrival(mcei_vn_t *vn, mcei_msg_t *m)
     }
     if (mcei_iw_cam_arrival(vn, m) || mcei_iw_dep_arrival(vn, m))
         return;
+    if (m->w.ctx == MCEI_CTX_TIMER && m->w.type == T_SEG_WAKE) {
+        int pct = (int)m->w.aux[0];
+        if (pct >= 0 && pct < costs.pcts)
+            nd->pct[pct].fired = m->w.aux[1];
+        mcei_msg_release(m);
+        return;
+    }
+    if (m->w.ctx == MCEI_CTX_PROTOCOL && m->w.type == MCEI_IW_SEG) {
+        int pct = (int)(m->w.aux[0] & 0xff);
+        if (pct < costs.pcts && m->w.size == sizeof(mcei_iw_seg_t))
+            seg_add(vn, &nd->pct[pct], m);
+        mcei_msg_release(m);
+        return;
+    }
     if (m->w.ctx == MCEI_CTX_PROTOCOL && m->w.type == MCEI_IW_DATA) {
         int dpct = (int)(m->w.aux[0] & 0xff);
         iw_pct_t *p = &nd->pct[dpct];
@@ -637,7 +922,7 @@ static int iw_init(mcei_engine_t *eng, mcei_machine_t *m, char *err,
         T(block_recv), T(pct_config), T(gate_bind), T(timer_read),
 #undef T
     };
-    uint64_t w, h, pcts, words, rg, wg, wb;
+    uint64_t w, h, pcts, words, rg, wg, wb, skip;
     int rc;
     memset(&costs, 0, sizeof(costs));
     if ((rc = mcei_machine_time(m, "iwarp.clock", 1, 0, &costs.clock, err,
@@ -660,7 +945,9 @@ static int iw_init(mcei_engine_t *eng, mcei_machine_t *m, char *err,
         (rc =
              mcei_machine_u64(m, "iwarp.word_bytes", 1, 0, &wb, err, errlen)) ||
         (rc = mcei_machine_u64(m, "iwarp.timer_tick", 1, 0, &costs.timer_tick,
-                               err, errlen)))
+                               err, errlen)) ||
+        (rc = mcei_machine_u64(m, "iwarp.skip_period", 0, 1000, &skip, err,
+                               errlen)))
         return rc;
     if (strcmp(eng->net.ops->name, "iwarp") != 0) {
         snprintf(err, errlen,
@@ -685,6 +972,7 @@ static int iw_init(mcei_engine_t *eng, mcei_machine_t *m, char *err,
     costs.height = (int)h;
     costs.pcts = (int)pcts;
     costs.pct_words = (int)words;
+    costs.unit = mcei_iwf_unit(costs.word_time, skip);
     if ((rc = mcei_iw_cam_init(m, costs.width, costs.clock, err, errlen)) ||
         (rc = mcei_iw_dep_module_init(m, costs.clock, err, errlen)) ||
         (rc = mcei_iw_spool_module_init(m, costs.clock, err, errlen)))
@@ -711,14 +999,7 @@ static int iw_node_init(mcei_vn_t *vn)
         return MCE_ERR_NOMEM;
     }
     for (int i = 0; i < costs.pcts; i++)
-        if ((nd->pct[i].ring =
-                 calloc((size_t)costs.pct_words, sizeof(mce_time_t))) == NULL) {
-            for (int j = 0; j < i; j++)
-                free(nd->pct[j].ring);
-            free(nd->pct);
-            free(nd);
-            return MCE_ERR_NOMEM;
-        }
+        nd->pct[i].sl[0].key = nd->pct[i].sl[1].key = -1;
     for (int g = 0; g < MCEI_IW_GATES; g++)
         nd->gate[g] = -1;
     nd->pend_gate = -1;
@@ -741,7 +1022,8 @@ static void iw_node_fini(mcei_vn_t *vn)
             mcei_msgq_remove(&nd->pct[i].rx, m);
             mcei_msg_release(m);
         }
-        free(nd->pct[i].ring);
+        free(nd->pct[i].sl[0].seg);
+        free(nd->pct[i].sl[1].seg);
     }
     free(nd->pct);
     free(nd->pend_w);

@@ -21,6 +21,7 @@ typedef struct mcei_iw_costs {
     mce_time_t pct_config, gate_bind, timer_read;
     uint64_t timer_tick; /* counter resolution, clocks */
     int width, height, pcts, pct_words;
+    uint64_t unit; /* fluid work units per word (lib/net/iwarp_fluid.h) */
 } mcei_iw_costs_t;
 
 /* Is the machine of this run an iWarp?  Sets *costs when it is. */
@@ -47,9 +48,19 @@ int mcei_iw_gate_read(mcei_vn_t *vn, int gate, uint32_t *w, size_t n, int block,
                       char *why, size_t len);
 
 /* Spools (lib/machines/iwarp/spool.c): @p n words from @p w through the
- * source PCT @p pct, a word per @p word; *done: the last is in the PCT. */
+ * source PCT @p pct, a word per @p word; *done: when the last would be in
+ * the PCT at full link rate; *mark: for mcei_iw_spool_put_end. */
 int mcei_iw_spool_put(mcei_vn_t *vn, int pct, const uint32_t *w, size_t n,
-                      mce_time_t word, mce_time_t *done, char *why, size_t len);
+                      mce_time_t word, mce_time_t *done, uint64_t *mark,
+                      char *why, size_t len);
+/* When the spool out's last word (@p mark) is in its source PCT, in
+ * *end (0: at once): 1, or with @p test 0 if not known by the clock;
+ * otherwise waits until it is. */
+int mcei_iw_spool_put_end(mcei_vn_t *vn, int pct, uint64_t mark, int test,
+                          mce_time_t *end);
+/* The reader takes @p n more words of destination PCT @p pct (a spool
+ * in posts them): frees their room in the connection's path. */
+void mcei_iw_take(mcei_vn_t *vn, int pct, size_t n);
 /* Take @p n words of the destination PCT @p pct into @p w, a word per
  * @p word from @p start: 1 and *done (the last is in memory); with
  * @p test 0 (and nothing taken) unless done by the node's clock;

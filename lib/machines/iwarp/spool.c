@@ -33,7 +33,8 @@ typedef struct spool {
     int busy, out, pct;
     uint32_t *buf;
     size_t n;
-    mce_time_t start, end; /* end: completion (out) or expected end (in) */
+    mce_time_t start, end; /* end: expected completion */
+    uint64_t mark;         /* out: the connection's number of its last word */
 } spool_t;
 
 static struct {
@@ -125,8 +126,8 @@ int mcei_iw_spool_start(mcei_vn_t *vn, int out, int pct, void *buf,
     charge_comm(vn, k.setup);
     if (out) {
         mce_time_t done;
-        if ((rc = mcei_iw_spool_put(vn, pct, buf, nwords, k.word, &done, why,
-                                    len)) != MCE_OK)
+        if ((rc = mcei_iw_spool_put(vn, pct, buf, nwords, k.word, &done,
+                                    &t[free_h].mark, why, len)) != MCE_OK)
             return rc;
         t[free_h].end = done;
     } else {
@@ -138,6 +139,7 @@ int mcei_iw_spool_start(mcei_vn_t *vn, int out, int pct, void *buf,
             snprintf(why, len, "%s", tmp);
             return rc;
         }
+        mcei_iw_take(vn, pct, nwords);
         t[free_h].end = vn->clock + (mce_time_t)nwords * k.word;
     }
     t[free_h].busy = 1;
@@ -162,11 +164,19 @@ int mcei_iw_spool_finish(mcei_vn_t *vn, int h, int test, int *done, char *why,
     s = &table[vn->id][h];
     mcei_sync(vn);
     if (s->out) {
+        mce_time_t room;
         end = s->end;
         if (test && end > vn->clock) {
             *done = 0;
             return MCE_OK;
         }
+        /* a shared or full path may have held its words back */
+        if (!mcei_iw_spool_put_end(vn, s->pct, s->mark, test, &room)) {
+            *done = 0;
+            return MCE_OK;
+        }
+        if (room > end)
+            end = room;
     } else {
         int rc;
         mcei_vn_memory(vn);
