@@ -134,8 +134,8 @@ static leg_t *leg_new(ipsc_t *st, mcei_msg_t *m, int kind, int from, int to,
     if (kind == LEG_SHORT || kind == LEG_PROBE || kind == LEG_REQUEST) {
         /* held while the sender pushes the message out: until its csend
          * returns (s after the call, plus a m for the bytes) */
-        mce_time_t h = st->s - st->start_up +
-                       (kind == LEG_SHORT ? m->w.size * st->a : 0);
+        mce_time_t h =
+            st->s - st->start_up + (kind == LEG_SHORT ? m->w.size * st->a : 0);
         if (h < l->send_hold)
             l->send_hold = h;
     }

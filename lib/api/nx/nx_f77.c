@@ -314,8 +314,8 @@ F77 void crecv_(f77_int *typesel, void *buf, f77_int *count)
     mce_nx_crecv(*typesel, buf, *count);
 }
 
-F77 void crecvx_(f77_int *typesel, void *buf, f77_int *count,
-                 f77_int *nodesel, f77_int *ptypesel, f77_int *info)
+F77 void crecvx_(f77_int *typesel, void *buf, f77_int *count, f77_int *nodesel,
+                 f77_int *ptypesel, f77_int *info)
 {
     long l[8] = {0};
     mce_nx_crecvx(*typesel, buf, *count, *nodesel, *ptypesel, l);
