@@ -4,7 +4,7 @@
  *
  * Programs for the iWarp include this header in the file that defines
  * main; main runs once per cell of the W x H torus (machine "iwarp",
- * --mce-nodes=64 for the 8 x 8 array).  Steps 1-4 and 6 of the design in
+ * --mce-nodes=64 for the 8 x 8 array).  Steps 1-6 of the design in
  * doc/design/iwarp-tcs.md: cell identity, the cycle counter, PCT
  * connections by direct configuration, gate reads and writes, spools,
  * deposit and RTS messages, the SRU and the CAM ring.  Connections that

@@ -690,7 +690,24 @@ int mcei_engine_boot(int *argc, char ***argv, char **envp)
             boot_exit(eng, 2, msg);
         }
     }
-    eng->nodes = eng->cfg.nodes ? (int)eng->cfg.nodes : eng->nranks;
+    {
+        /* A machine of fixed size (the iWarp array) names its node count;
+         * --mce-nodes overrides it, and without either a run has one node
+         * per rank. */
+        uint64_t dflt = 0;
+        if (mcei_machine_u64(&eng->machine, "nodes", 0, 0, &dflt, err,
+                             sizeof(err)) != MCE_OK)
+            boot_exit(eng, 2, err);
+        if (dflt > 1u << 30) {
+            snprintf(msg, sizeof(msg),
+                     "machine '%s': nodes = %" PRIu64 " is not a node count",
+                     eng->machine.name, dflt);
+            boot_exit(eng, 2, msg);
+        }
+        eng->nodes = eng->cfg.nodes ? (int)eng->cfg.nodes
+                     : dflt != 0    ? (int)dflt
+                                    : eng->nranks;
+    }
     eng->net.ops = ops;
     eng->net.nodes = eng->nodes;
     eng->net.deliver = deliver;

@@ -198,6 +198,11 @@ expect_grep "read gate on a source PCT" "a read gate cannot read it" "$TMP/e"
 "$pp" --mce-nodes=16 > "$TMP/e" 2>&1
 [ $? -ne 0 ] && pass "16 nodes refused" || fail "16 nodes accepted"
 expect_grep "node count named" "8 x 8 torus of cells: run it with --mce-nodes=64" "$TMP/e"
+# Without --mce-nodes the machine file's node count (iwarp.width x
+# iwarp.height) is the default.
+"$pp" --mode=word-eight --dist=1 --runs=1 --mce-summary > "$TMP/e" 2>&1 ||
+    fail "run without --mce-nodes: status $?"
+expect_grep "default node count is the array's" "machine=iwarp nodes=64 " "$TMP/e"
 
 # Payload, coalescing, the pending block sent at the writer's end, a block
 # waiting for its chain: (2,0) configures at clock 500 + pct_config 4, the
