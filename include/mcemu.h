@@ -104,6 +104,9 @@ MCE_EXPORT int mce_node(void);
 MCE_EXPORT int mce_nodes(void);
 /** Name of the emulated machine (from its description file). */
 MCE_EXPORT const char *mce_machine_name(void);
+/** The run's seed (--mce-seed, default 1), for programs whose own choices
+ * (e.g. a randomised schedule) must be deterministic and reproducible. */
+MCE_EXPORT uint64_t mce_seed(void);
 /** Current virtual time of the calling node, in picoseconds. */
 MCE_EXPORT mce_time_t mce_now(void);
 /** Current virtual time of the calling node, in seconds. */

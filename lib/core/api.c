@@ -68,6 +68,11 @@ MCE_EXPORT const char *mce_machine_name(void)
     return mcei_eng && mcei_eng->machine.name ? mcei_eng->machine.name : "";
 }
 
+MCE_EXPORT uint64_t mce_seed(void)
+{
+    return mcei_eng ? mcei_eng->cfg.seed : 1;
+}
+
 MCE_EXPORT mce_time_t mce_now(void)
 {
     mcei_vn_t *vn = mcei_enter();
