@@ -7,7 +7,8 @@
  * --mce-nodes=64 for the 8 x 8 array).  Steps 1-6 of the design in
  * doc/design/iwarp-tcs.md: cell identity, the cycle counter, PCT
  * connections by direct configuration, gate reads and writes, spools,
- * deposit and RTS messages, the SRU and the CAM ring.  Connections that
+ * deposit and RTS messages, the SRU and the CAM ring; the video devices
+ * of step 10 (camera and display ports).  Connections that
  * use one link at the same time share it (PCT groups, skipped words, DQ
  * congestion: Warfel section 3.1.5), and a path holds pct_words words per
  * PCT: a reader that does not read fills it and then blocks its writer.
@@ -46,6 +47,7 @@ extern "C" {
 #define IW_ECAM     (-5) /**< more headers than the address-match CAM holds */
 #define IW_ENODEP   (-6) /**< deposit message passing not initialised */
 #define IW_ESPOOL   (-7) /**< no free spool, or no such active spool */
+#define IW_ENODEV   (-8) /**< this cell has no such device (video ports) */
 #define IW_JAMMED   1    /**< iwarp_sru_broadcast: collision, rebroadcast */
 
 /** PCT ports: the CPU (a gate) or the link on one side of the cell. */
@@ -170,6 +172,43 @@ MCE_EXPORT int iwarp_rts_send(int dst, int type, const void *buf, size_t bytes);
  * -1: any); sets them and *len. */
 MCE_EXPORT int iwarp_rts_recv(int *src, int *type, void *buf, size_t cap,
                               size_t *len);
+
+/* Video devices of the motion detector (Warfel 7.2): a camera port on the
+ * cell video.camera and a display port on the cell video.display (cell
+ * numbers; IW_ENODEV on other cells).  The camera runs by itself from
+ * virtual time 0: word k (pixels 4k..4k+3, pixel 4k+i in bits 8i..8i+7)
+ * of line l of frame f arrives at f x T + l x video.line + k x
+ * video.word_gap clocks, T = video.lines x video.line + video.vblank; the
+ * port holds video.fifo words and a word arriving when it is full is
+ * lost.  Each word read or written costs video.word_op. */
+/** What the camera sees: word @p word of line @p line of frame @p frame.
+ * Called inside the iWarp calls below: it must not call them. */
+typedef uint32_t (*iw_video_fn)(void *arg, unsigned long long frame, int line,
+                                int word);
+/** Set the camera's scene (camera cell).  Without one, each word is its
+ * stream position modulo 2^32 (f x lines x active_words + l x
+ * active_words + k). */
+MCE_EXPORT int iwarp_video_source(iw_video_fn fn, void *arg);
+/** Take the next @p n words from the camera port, waiting for those not
+ * yet arrived (camera cell). */
+MCE_EXPORT int iwarp_video_read(uint32_t *w, size_t n);
+/** As iwarp_video_read; also each word's stream position and arrival
+ * time in clocks (either array may be NULL). */
+MCE_EXPORT int iwarp_video_readx(uint32_t *w, size_t n, unsigned long long *pos,
+                                 unsigned long long *arrival);
+/** Vertical sync (camera cell): drop what the port holds, wait for the
+ * start of the next frame (now, if one starts now) and return its number
+ * (>= 0).  Words dropped or passed over are not counted as lost. */
+MCE_EXPORT long iwarp_video_sync(void);
+/** Words the camera port has lost so far (camera cell; 0 elsewhere). */
+MCE_EXPORT unsigned long iwarp_video_lost(void);
+/** Write @p n words to the display (display cell). */
+MCE_EXPORT int iwarp_video_write(const uint32_t *w, size_t n);
+/** The display's record (display cell): the number of words written so
+ * far, and when @p w or @p clocks is not NULL, word @p i and the time (in
+ * clocks) its write ended (IW_EINVAL beyond the words written). */
+MCE_EXPORT long long iwarp_video_output(unsigned long long i, uint32_t *w,
+                                        unsigned long long *clocks);
 
 /* The program's main runs once per cell as the iWarp entry point (TCS
  * programs: include/tcs.h renames it instead). */

@@ -3,10 +3,12 @@
  * (lib/machines/iwarp).  Step 1 of doc/design/iwarp-tcs.md. */
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "../../core/engine.h"
 #include "../../machines/iwarp/iwarp.h"
 #include "../../machines/iwarp/spool.h"
+#include "../../machines/iwarp/video.h"
 #include "iwarp.h"
 
 extern int mce_iw_main(int argc, char **argv) __attribute__((weak));
@@ -662,4 +664,134 @@ MCE_EXPORT int iwarp_spool_wait(int h)
 MCE_EXPORT int iwarp_spool_test(int h)
 {
     return spool_end("iwarp_spool_test", h, 1);
+}
+
+/* ---- video devices (lib/machines/iwarp/video.c) ---------------------- */
+
+static int video_code(int rc)
+{
+    return rc == MCE_ERR_INVAL ? IW_EINVAL : IW_ENODEV;
+}
+
+MCE_EXPORT int iwarp_video_source(iw_video_fn fn, void *arg)
+{
+    const mcei_iw_costs_t *c;
+    mcei_vn_t *vn = enter("iwarp_video_source", &c);
+    char why[200];
+    int rc;
+    if (vn == NULL)
+        return IW_EMACHINE;
+    if ((rc = mcei_iw_video_source(vn, fn, arg, why, sizeof(why))) != MCE_OK)
+        return fail(vn, c, "iwarp_video_source", video_code(rc), why);
+    mcei_leave(vn);
+    return IW_OK;
+}
+
+static int video_read(const char *call, uint32_t *w, size_t n,
+                      unsigned long long *pos, unsigned long long *arrival)
+{
+    const mcei_iw_costs_t *c;
+    mcei_vn_t *vn = enter(call, &c);
+    char why[200];
+    uint64_t *p = NULL;
+    mce_time_t *a = NULL;
+    int rc;
+    if (vn == NULL)
+        return IW_EMACHINE;
+    if (n > 0 && ((pos != NULL && (p = calloc(n, sizeof(*p))) == NULL) ||
+                  (arrival != NULL && (a = calloc(n, sizeof(*a))) == NULL)))
+        mcei_vn_fatal(vn, "%s: out of memory", call);
+    rc = mcei_iw_video_read(vn, w, n, p, a, why, sizeof(why));
+    if (rc == MCE_OK)
+        for (size_t i = 0; i < n; i++) {
+            if (pos != NULL)
+                pos[i] = p[i];
+            if (arrival != NULL)
+                arrival[i] = a[i] / c->clock;
+        }
+    free(p);
+    free(a);
+    if (rc != MCE_OK)
+        return fail(vn, c, call, video_code(rc), why);
+    mcei_leave(vn);
+    return IW_OK;
+}
+
+MCE_EXPORT int iwarp_video_read(uint32_t *w, size_t n)
+{
+    return video_read("iwarp_video_read", w, n, NULL, NULL);
+}
+
+MCE_EXPORT int iwarp_video_readx(uint32_t *w, size_t n, unsigned long long *pos,
+                                 unsigned long long *arrival)
+{
+    return video_read("iwarp_video_readx", w, n, pos, arrival);
+}
+
+MCE_EXPORT long iwarp_video_sync(void)
+{
+    const mcei_iw_costs_t *c;
+    mcei_vn_t *vn = enter("iwarp_video_sync", &c);
+    char why[200];
+    uint64_t f;
+    int rc;
+    if (vn == NULL)
+        return IW_EMACHINE;
+    if ((rc = mcei_iw_video_sync(vn, &f, why, sizeof(why))) != MCE_OK)
+        return fail(vn, c, "iwarp_video_sync", video_code(rc), why);
+    mcei_leave(vn);
+    return (long)f;
+}
+
+MCE_EXPORT unsigned long iwarp_video_lost(void)
+{
+    const mcei_iw_costs_t *c;
+    mcei_vn_t *vn = enter("iwarp_video_lost", &c);
+    char why[200];
+    uint64_t n = 0;
+    if (vn == NULL)
+        return 0;
+    if (mcei_iw_video_lost(vn, &n, why, sizeof(why)) != MCE_OK)
+        n = 0;
+    mcei_leave(vn);
+    return (unsigned long)n;
+}
+
+MCE_EXPORT int iwarp_video_write(const uint32_t *w, size_t n)
+{
+    const mcei_iw_costs_t *c;
+    mcei_vn_t *vn = enter("iwarp_video_write", &c);
+    char why[200];
+    int rc;
+    if (vn == NULL)
+        return IW_EMACHINE;
+    if ((rc = mcei_iw_video_write(vn, w, n, why, sizeof(why))) != MCE_OK)
+        return fail(vn, c, "iwarp_video_write", video_code(rc), why);
+    mcei_leave(vn);
+    return IW_OK;
+}
+
+MCE_EXPORT long long iwarp_video_output(unsigned long long i, uint32_t *w,
+                                        unsigned long long *clocks)
+{
+    const mcei_iw_costs_t *c;
+    mcei_vn_t *vn = enter("iwarp_video_output", &c);
+    char why[200];
+    uint64_t count;
+    mce_time_t t;
+    uint32_t word;
+    int rc;
+    if (vn == NULL)
+        return IW_EMACHINE;
+    rc = mcei_iw_video_output(vn, i, w != NULL || clocks != NULL ? &word : NULL,
+                              w != NULL || clocks != NULL ? &t : NULL, &count,
+                              why, sizeof(why));
+    if (rc != MCE_OK)
+        return fail(vn, c, "iwarp_video_output", video_code(rc), why);
+    if (w != NULL)
+        *w = word;
+    if (clocks != NULL)
+        *clocks = t / c->clock;
+    mcei_leave(vn);
+    return (long long)count;
 }

@@ -43,6 +43,7 @@
 #include "cam.h"
 #include "deposit.h"
 #include "spool.h"
+#include "video.h"
 
 enum { PCT_FREE = 0, PCT_ALLOCATED, PCT_CONFIGURED };
 
@@ -975,7 +976,8 @@ static int iw_init(mcei_engine_t *eng, mcei_machine_t *m, char *err,
     costs.unit = mcei_iwf_unit(costs.word_time, skip);
     if ((rc = mcei_iw_cam_init(m, costs.width, costs.clock, err, errlen)) ||
         (rc = mcei_iw_dep_module_init(m, costs.clock, err, errlen)) ||
-        (rc = mcei_iw_spool_module_init(m, costs.clock, err, errlen)))
+        (rc = mcei_iw_spool_module_init(m, costs.clock, err, errlen)) ||
+        (rc = mcei_iw_video_init(m, costs.clock, costs.width, err, errlen)))
         return rc;
     iw_on = 1;
     return MCE_OK;
@@ -987,6 +989,7 @@ static void iw_fini(mcei_engine_t *eng)
     mcei_iw_cam_fini();
     mcei_iw_dep_module_fini();
     mcei_iw_spool_module_fini();
+    mcei_iw_video_fini();
     iw_on = 0;
 }
 
@@ -1004,7 +1007,8 @@ static int iw_node_init(mcei_vn_t *vn)
         nd->gate[g] = -1;
     nd->pend_gate = -1;
     vn->proto = nd;
-    if (mcei_iw_cam_node_init(vn) != MCE_OK)
+    if (mcei_iw_cam_node_init(vn) != MCE_OK ||
+        mcei_iw_video_node_init(vn) != MCE_OK)
         return MCE_ERR_NOMEM;
     return mcei_iw_dep_node_init(vn);
 }
@@ -1014,6 +1018,7 @@ static void iw_node_fini(mcei_vn_t *vn)
     iw_node_t *nd = node_of(vn);
     mcei_iw_cam_node_fini(vn);
     mcei_iw_dep_node_fini(vn);
+    mcei_iw_video_node_fini(vn);
     if (nd == NULL)
         return;
     for (int i = 0; i < costs.pcts; i++) {
