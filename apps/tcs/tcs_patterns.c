@@ -91,7 +91,7 @@ static int cell_of(int x, int y)
     return y * aw + x;
 }
 
-/* ---- barrier connections (as apps/iwarp/iwarp_barrier) ------------------ */
+/* ---- barrier rings (connection sets: apps/iwarp/iwapp.c) ---------------- */
 
 static void build_conns(void)
 {
