@@ -1093,6 +1093,54 @@ static void cmd_iwarp_barrier(int argc, char **argv)
     kv_end();
 }
 
+/* ---- TCS primitives (W chapter 5) --------------------------------------- */
+
+/* W s.5.2.1 reconfig_time = switch (162) + 3 x (barrier_lookup (12) +
+ * barrier_time(N)); s.5.3.1 task start = task change (130) +
+ * reconfiguration(N); s.5.4.1 task end = barrier_time(N) + parent
+ * restoration (70), all measured constants of W s.5.2.2, 5.3.2, 5.4.2.
+ * barrier_time: Figure 4.19's PCT row, 40 + (N-1) 11.5 on a 1D ring, 40 +
+ * (W-1 + H-1) 11.5 on 2D rings, or --barrier (clocks, e.g. a measured
+ * one); task start with --reconfig uses that reconfiguration (W uses the
+ * measured Figure 5.1 values). */
+static void cmd_tcs(int argc, char **argv)
+{
+    static const char *const rings[] = {"1d", "2d", NULL};
+    struct opts o = {{"n", "ring", "barrier", "reconfig", NULL}, {0}};
+    int ring, lg = 0,
+              what = strcmp(argv[1], "tcs-reconfig") == 0 ? 0
+                     : strcmp(argv[1], "tcs-start") == 0  ? 1
+                                                          : 2;
+    int64_t n, w, h, b10, r10, v;
+    parse_opts(argc, argv, &o, NULL);
+    n = opt_int(&o, "n", 1, 1 << 20, 0, 1);
+    ring = opt_choice(&o, "ring", rings, 0);
+    while (((int64_t)1 << lg) < n)
+        lg++;
+    w = (int64_t)1 << ((lg + 1) / 2);
+    h = n / w;
+    if (ring == 1 && w * h != n)
+        die("--n: 2D rings need a power of two");
+    b10 = add(400, mul(ring ? w - 1 + h - 1 : n - 1, 115));
+    if (opt_get(&o, "barrier") != NULL)
+        b10 = mul(opt_int(&o, "barrier", 0, 1 << 30, 0, 1), 10);
+    r10 = add(1620, mul(3, add(120, b10)));
+    if (opt_get(&o, "reconfig") != NULL)
+        r10 = mul(opt_int(&o, "reconfig", 0, 1 << 30, 0, 1), 10);
+    kv_i("n", n);
+    kv_s("ring", rings[ring]);
+    key("barrier_clocks");
+    printf("%" PRId64 ".%" PRId64, b10 / 10, b10 % 10);
+    if (what < 2) {
+        key("reconfig_clocks");
+        printf("%" PRId64 ".%" PRId64, r10 / 10, r10 % 10);
+    }
+    v = what == 0 ? r10 : what == 1 ? add(1300, r10) : add(b10, 700);
+    key("predicted_clocks");
+    printf("%" PRId64 ".%" PRId64, v / 10, v % 10);
+    kv_end();
+}
+
 /* ---- iWarp SRU and anonymous-destination ring (seed 004) ---------------- */
 
 /* Feldmann, Gross, O'Hallaron, Stricker, sections 3 and 5, in clocks
@@ -1274,6 +1322,13 @@ static void usage(FILE *f)
         "      sequential messaging; predicted_clocks is the parallel column\n"
         "      for pct and dep and the sequential one for rts (--seq\n"
         "      chooses).  ring2d: 2D rings over W x H = 2x2, 4x2, 4x4, ...\n"
+        "  tcs-reconfig|tcs-start|tcs-end --n=CELLS [--ring=1d|2d]\n"
+        "      [--barrier=CLOCKS] [--reconfig=CLOCKS]\n"
+        "      W chapter 5: reconfiguration 162 + 3 (12 + barrier), task\n"
+        "      start 130 + reconfiguration, task end barrier + 70; barrier\n"
+        "      = Figure 4.19's PCT ring (40 + (N-1) 11.5; 2D 40 + (W-1 +\n"
+        "      H-1) 11.5) unless --barrier gives one; --reconfig: the\n"
+        "      reconfiguration the task start adds (W: the measured one).\n"
         "\n"
         "iWarp SRU and CAM ring, Feldmann et al. (seed 004), in clocks:\n"
         "  subset --alg=bcast|ring [--n=N] [--hops=H] [--words=K]\n"
@@ -1322,6 +1377,9 @@ int main(int argc, char **argv)
         {"iwarp-pct", cmd_iwarp_pct},
         {"iwarp-deposit", cmd_iwarp_deposit},
         {"iwarp-barrier", cmd_iwarp_barrier},
+        {"tcs-reconfig", cmd_tcs},
+        {"tcs-start", cmd_tcs},
+        {"tcs-end", cmd_tcs},
         {"subset", cmd_subset},
         {"constants", cmd_constants},
     };
