@@ -19,7 +19,8 @@
 #        and of W 6.4.1's measured Barrier_time + 70 for 4 .. 64 cells;
 #   the app's predicted columns and mce-predict tcs-reconfig / tcs-start /
 #        tcs-end = the awk formulas;
-#   the summary digest and the output are the same on 1, 2 and 4 ranks.
+#   the summary digest and the output are the same on 1, 2 and 4 ranks
+#        (block and cyclic placement).
 . "$top_srcdir/tests/lib.sh"
 
 tp=$B/apps/tcs/tcs_primitives
@@ -155,9 +156,11 @@ run 0 "$tp" $args > "$TMP/ref" 2>&1
 ref=$(summary_sans_ranks "$TMP/ref")
 [ -n "$ref" ] || fail "no summary line"
 for np in 1 2 4; do
-    run $np "$tp" $args > "$TMP/o" 2>&1
-    expect_eq "digest on $np ranks" "$(summary_sans_ranks "$TMP/o")" "$ref"
-    expect_eq "output on $np ranks" \
-        "$(grep '^tcs_primitives:' "$TMP/o" | cksum)" "$(grep '^tcs_primitives:' "$TMP/ref" | cksum)"
+    for place in block cyclic; do
+        run $np "$tp" $args --mce-placement=$place > "$TMP/o" 2>&1
+        expect_eq "digest on $np ranks ($place)" "$(summary_sans_ranks "$TMP/o")" "$ref"
+        expect_eq "output on $np ranks ($place)" \
+            "$(grep '^tcs_primitives:' "$TMP/o" | cksum)" "$(grep '^tcs_primitives:' "$TMP/ref" | cksum)"
+    done
 done
 finish

@@ -51,8 +51,7 @@ struct tcs_ctx {
     tcs_ctx_t *up; /* the parent's context on this cell, or NULL */
 };
 
-static rt_node_t *nodes;
-static int nnodes;
+static rt_node_t *nodes; /* per cell: its port handles */
 
 static void free_nodes(void)
 {
@@ -68,7 +67,6 @@ int mcei_tcs_rt_init(int n)
     nodes = calloc((size_t)n, sizeof(*nodes));
     if (nodes == NULL)
         return MCE_ERR_NOMEM;
-    nnodes = n;
     atexit(free_nodes);
     return MCE_OK;
 }
@@ -190,7 +188,7 @@ static int set_use(mcei_vn_t *vn, const mcei_tcs_use_t *u, int k)
     int out = k == u->n ? MCEI_IW_CPU : u->ports[k];
     int end = k == 0 ? u->dst : k == u->n ? u->src : -1;
     return set_pct(vn, u->pct[k], in, k > 0 ? u->pct[k - 1] : 0, out,
-            k < u->n ? u->pct[k + 1] : 0, end);
+                   k < u->n ? u->pct[k + 1] : 0, end);
 }
 
 static void bind_free(mcei_vn_t *vn, int gate, int pct)
