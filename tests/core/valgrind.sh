@@ -59,6 +59,8 @@ vg "$B/apps/tcs/tcs_patterns" --impl=dep --pattern=a2a --array=2x2 \
 expect_eq "deposit all-to-all under valgrind" $? 0
 vg "$B/apps/tcs/ball_front" --mce-nodes=64 --mce-tcs=link > "$TMP/o" 2>&1
 expect_eq "TCS linker report under valgrind" $? 0
+vg "$B/apps/tcs/tcs_primitives" --mce-nodes=64 --cells=4,64 > "$TMP/o" 2>&1
+expect_eq "TCS run time (tcs_primitives) under valgrind" $? 0
 TCS_CASE=pcts vg "$B/tests/progs/tcs_cases" --mce-nodes=64 > "$TMP/o" 2>&1
 expect_eq "TCS linker refusal under valgrind exits 2" $? 2
 vg "$B/tests/progs/recv_first" --mce-nodes=2 > "$TMP/o" 2>&1
