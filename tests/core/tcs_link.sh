@@ -81,6 +81,13 @@ expect_grep "whole array on 2D rings" "barrier 'all' members 64 ring 2d" "$TMP/f
 expect_eq "ball_front links" $? 0
 "$front" $N --mce-tcs=link > "$TMP/b2" 2>&1
 expect_eq "--mce-tcs=link = tcs-link" "$(cmp -s "$TMP/b" "$TMP/b2"; echo $?)" 0
+"$link" > "$TMP/u" 2>&1
+expect_eq "tcs-link without a program: status" $? 2
+expect_grep "tcs-link without a program: usage" "tcs-link PROG" "$TMP/u"
+"$link" "$TMP/no-such-prog" > "$TMP/u" 2>&1
+expect_eq "tcs-link on a missing program: status" $? 2
+expect_grep "tcs-link on a missing program: message" \
+    "tcs-link: $TMP/no-such-prog: no such program" "$TMP/u"
 run 2 "$front" $N --mce-tcs=link > "$TMP/b3" 2>&1
 expect_eq "report on 2 ranks = 1 rank" "$(cmp -s "$TMP/b" "$TMP/b3"; echo $?)" 0
 run 4 "$front" $N --mce-tcs=link > "$TMP/b3" 2>&1
