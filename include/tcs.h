@@ -24,10 +24,15 @@
  * --mce-tcs=link (or the tcs-link tool) the program prints the linker's
  * report and exits 0 without running.
  *
- * This is step 7 of the design (section 10.6): declarations and the
- * linker.  The run-time primitives (tcs_run, tcs_start, tcs_switch,
- * barriers, ports) come with step 8; until then main runs once per cell
- * as an iWarp program (include/iwarp.h) and may use the iWarp calls.
+ * The program's main runs once per cell (an iWarp program: it may use the
+ * iWarp calls) and starts the top-level task of its cell with tcs_run.
+ * A task's code runs on every cell of its allocation with a context
+ * (tcs_ctx_t); it starts children with tcs_start (on the child's cells:
+ * the parent's code waits there until the child ends), switches its
+ * netgroup with tcs_switch (the reconfiguration of W chapter 5: three
+ * barriers and the switch), synchronises with tcs_barrier and moves data
+ * through its ports (tcs_port_handle, tcs_write, tcs_read, the spools).
+ * The costs are the tcs.* keys of the machine file (W chapters 4-5).
  *
  * Example (two stages on neighbouring cells of a 1 x 2 allocation):
  * @code
@@ -70,8 +75,20 @@ typedef void (*tcs_fn)(tcs_ctx_t *ctx, const void *params);
 
 /** No parent: a top-level task, or an application-level connection. */
 #define TCS_NONE (-1)
+/** Success of a run-time call. */
+#define TCS_OK 0
 /** A declaration call's arguments are wrong (the link will refuse). */
 #define TCS_EDECL (-1)
+/** A run-time call's argument is wrong (bad context, netgroup, ...). */
+#define TCS_EINVAL (-2)
+/** The port's connection is not in the task's active netgroup. */
+#define TCS_EINACTIVE (-3)
+/** tcs_start: the task is not a child of the running task. */
+#define TCS_ENOTCHILD (-4)
+/** tcs_start: the child's allocation does not hold this cell. */
+#define TCS_EOUTSIDE (-5)
+/** No such port of the task on this cell. */
+#define TCS_EPORT (-6)
 
 /** Port directions. */
 enum { TCS_IN = 0, TCS_OUT = 1 };
@@ -134,6 +151,46 @@ MCE_EXPORT void tcs_uses_deposit(tcs_decl_t *d);
  * deposit (if declared so far) and barrier reservations, for programs
  * sizing their phases; < 0 for a bad cell. */
 MCE_EXPORT int tcs_free_pcts(tcs_decl_t *d, int cell);
+
+/* ---- run time (on every cell; errors print "cell (x,y): CALL: reason") */
+
+/** Run the top-level task @p top on this cell if its allocation holds the
+ * cell (its code gets a context and @p params); returns TCS_OK when it
+ * ends, at once on other cells. */
+MCE_EXPORT int tcs_run(tcs_task_t top, const void *params);
+/** Start the child task @p child of the running task on this cell (task
+ * start: tcs.task_change, then a reconfiguration over the child's
+ * connected component that sets up its external connections), run its
+ * code, and end it (the component's barrier, tcs.task_restore).
+ * TCS_ENOTCHILD, TCS_EOUTSIDE. */
+MCE_EXPORT int tcs_start(tcs_ctx_t *ctx, tcs_task_t child, const void *params);
+/** This cell's number in the task (0 .. size - 1). */
+MCE_EXPORT int tcs_rank(tcs_ctx_t *ctx);
+/** The number of cells of the task. */
+MCE_EXPORT int tcs_size(tcs_ctx_t *ctx);
+/** A barrier over the task's cells (its ring: tcs.barrier_lookup, then
+ * the (N-1) send/receive ring of W 4.3.2.2.1.2, 2D on the whole array). */
+MCE_EXPORT int tcs_barrier(tcs_ctx_t *ctx);
+/** Make @p ng the task's active netgroup: barrier, barrier, switch
+ * (tcs.switch; the PCTs of this cell), barrier (W 5.2). */
+MCE_EXPORT int tcs_switch(tcs_ctx_t *ctx, tcs_ng_t ng);
+/** The switch alone (W 6.4.2): the caller has just passed a barrier. */
+MCE_EXPORT int tcs_switch_fast(tcs_ctx_t *ctx, tcs_ng_t ng);
+/** A handle (>= 0) for this cell's port @p name of the task: an endpoint
+ * of an internal connection or an external port (own or inherited). */
+MCE_EXPORT int tcs_port_handle(tcs_ctx_t *ctx, const char *name);
+/** Write @p n words to an output port (gate W0, bound lazily: a rebinding
+ * costs iwarp.gate_bind).  TCS_EINACTIVE when its connection is not in
+ * the active netgroup. */
+MCE_EXPORT int tcs_write(tcs_ctx_t *ctx, int port, const uint32_t *w, size_t n);
+/** Read @p n words from an input port (gate R0). */
+MCE_EXPORT int tcs_read(tcs_ctx_t *ctx, int port, uint32_t *w, size_t n);
+/** Spool @p n words out of / into a port (iwarp_spool_out/in on its PCT);
+ * >= 0: a handle for tcs_spool_wait. */
+MCE_EXPORT int tcs_spool_out(tcs_ctx_t *ctx, int port, const void *buf,
+                             size_t n);
+MCE_EXPORT int tcs_spool_in(tcs_ctx_t *ctx, int port, void *buf, size_t n);
+MCE_EXPORT int tcs_spool_wait(tcs_ctx_t *ctx, int h);
 
 /* The program's main runs once per cell as the TCS entry point. */
 #ifdef main

@@ -1356,6 +1356,29 @@ static void kv_tenths(const char *k, int64_t v)
     printf("%" PRId64 ".%" PRId64, v / 10, v % 10);
 }
 
+/* barrier_time(N) for the chapter 5 primitives, in tenths: Figure 4.19's
+ * PCT row on a 1D ring (40 + (N-1) 11.5), or on the 2D rings of an N-cell
+ * power-of-two rectangle W x H (40 + (W-1 + H-1) 11.5), or --barrier (e.g.
+ * a measured one). */
+static const char *const prim_rings[] = {"1d", "2d", NULL};
+static int64_t prim_barrier_tenths(const struct opts *o, int64_t n, int *ring)
+{
+    int64_t b10 = fig419_tenths(n);
+    *ring = opt_choice(o, "ring", prim_rings, 0);
+    if (*ring == 1) {
+        int lg = 0;
+        int64_t w, h;
+        while (((int64_t)1 << lg) < n)
+            lg++;
+        w = (int64_t)1 << ((lg + 1) / 2);
+        h = n / w;
+        if (w * h != n)
+            die("--n: 2D rings need a power of two");
+        b10 = add(mul(C(iwarp, KBST), 10), mul(w - 1 + h - 1, C(iwarp, KBMT)));
+    }
+    return opt_tenths(o, "barrier", b10);
+}
+
 /* W 5.2.1: switch + 3 x (barrier_lookup + barrier_time(N)), in tenths. */
 static int64_t reconfig_tenths(int64_t barrier10)
 {
@@ -1365,45 +1388,55 @@ static int64_t reconfig_tenths(int64_t barrier10)
 
 static void cmd_tcs_reconfig(int argc, char **argv)
 {
-    struct opts o = {{"n", "barrier", NULL}, {0}};
+    struct opts o = {{"n", "ring", "barrier", NULL}, {0}};
+    int ring;
     int64_t n, b10, seed;
     parse_opts(argc, argv, &o, iwarp);
     n = opt_int(&o, "n", 2, 1 << 20, 0, 1);
-    b10 = opt_tenths(&o, "barrier", fig419_tenths(n));
+    b10 = prim_barrier_tenths(&o, n, &ring);
     kv_i("n", n);
+    kv_s("ring", prim_rings[ring]);
     kv_tenths("barrier_clocks", b10);
     kv_tenths("reconfig_clocks", reconfig_tenths(b10));
     seed = tab_get(tab_reconf_sg, n);
-    if (seed)
+    if (seed && ring == 0) /* W measured 1D rings (Figure 5.1) */
         kv_i("measured_seed", seed);
+    kv_tenths("predicted_clocks", reconfig_tenths(b10));
     kv_end();
 }
 
 static void cmd_tcs_start(int argc, char **argv)
 {
-    struct opts o = {{"n", "barrier", "reconfig", NULL}, {0}};
-    int64_t n, r10;
+    struct opts o = {{"n", "ring", "barrier", "reconfig", NULL}, {0}};
+    int ring;
+    int64_t n, r10, v;
     parse_opts(argc, argv, &o, iwarp);
     n = opt_int(&o, "n", 2, 1 << 20, 0, 1);
-    r10 = opt_tenths(
-        &o, "reconfig",
-        reconfig_tenths(opt_tenths(&o, "barrier", fig419_tenths(n))));
+    r10 = opt_tenths(&o, "reconfig",
+                     reconfig_tenths(prim_barrier_tenths(&o, n, &ring)));
+    v = add(mul(C(iwarp, KTCH), 10), r10);
     kv_i("n", n);
+    kv_s("ring", prim_rings[ring]);
     kv_tenths("reconfig_clocks", r10);
-    kv_tenths("start_clocks", add(mul(C(iwarp, KTCH), 10), r10));
+    kv_tenths("start_clocks", v);
+    kv_tenths("predicted_clocks", v);
     kv_end();
 }
 
 static void cmd_tcs_end(int argc, char **argv)
 {
-    struct opts o = {{"n", "barrier", NULL}, {0}};
-    int64_t n, b10;
+    struct opts o = {{"n", "ring", "barrier", NULL}, {0}};
+    int ring;
+    int64_t n, b10, v;
     parse_opts(argc, argv, &o, iwarp);
     n = opt_int(&o, "n", 2, 1 << 20, 0, 1);
-    b10 = opt_tenths(&o, "barrier", fig419_tenths(n));
+    b10 = prim_barrier_tenths(&o, n, &ring);
+    v = add(b10, mul(C(iwarp, KTRS), 10));
     kv_i("n", n);
+    kv_s("ring", prim_rings[ring]);
     kv_tenths("barrier_clocks", b10);
-    kv_tenths("end_clocks", add(b10, mul(C(iwarp, KTRS), 10)));
+    kv_tenths("end_clocks", v);
+    kv_tenths("predicted_clocks", v);
     kv_end();
 }
 
@@ -1772,13 +1805,16 @@ static void usage(FILE *f)
         "      (n) and RING2 (2 log2 n); the seed's straggler figures.\n"
         "\n"
         "TCS and chapters 5-7, Warfel 1996 (seed 002), in clocks:\n"
-        "  tcs-reconfig --n=CELLS [--barrier=CLOCKS]\n"
+        "  tcs-reconfig --n=CELLS [--ring=1d|2d] [--barrier=CLOCKS]\n"
         "      W 5.2.1: switch 162 + 3 x (lookup 12 + barrier), barrier by\n"
-        "      default Figure 4.19's PCT 1D ring 40 + (N-1) x 11.5;\n"
-        "      measured_seed: W 6.2.2's 444 / 872 / 2551 for 4 / 16 / 64.\n"
-        "  tcs-start --n=CELLS [--barrier=CLOCKS] [--reconfig=CLOCKS]\n"
-        "      W 5.3.1: task change 130 + reconfiguration(N).\n"
-        "  tcs-end --n=CELLS [--barrier=CLOCKS]\n"
+        "      default Figure 4.19's PCT ring: 1D 40 + (N-1) x 11.5, 2D 40\n"
+        "      + (W-1 + H-1) x 11.5; measured_seed: W 6.2.2's 444 / 872 /\n"
+        "      2551 for 4 / 16 / 64.\n"
+        "  tcs-start --n=CELLS [--ring=1d|2d] [--barrier=CLOCKS]\n"
+        "      [--reconfig=CLOCKS]\n"
+        "      W 5.3.1: task change 130 + reconfiguration(N) (--reconfig:\n"
+        "      the one to add; W uses the measured one).\n"
+        "  tcs-end --n=CELLS [--ring=1d|2d] [--barrier=CLOCKS]\n"
         "      W 5.4.1: barrier(N) + parent restoration 70.\n"
         "  tcs-sg --impl=dep|tcs --array=WxH --bytes=BYTES [--barrier=B]\n"
         "      [--latency=L] [--reconfig=R] [--phases=K]\n"

@@ -57,15 +57,9 @@ static const char *const signals[] = {"pct", "dep", "rts"};
 #define MAXC     64   /* members */
 #define MAXCELLS 1024 /* the array */
 #define MAXCON   512  /* connections of one configuration */
-#define MAXHOP   8
-#define NTAG     8 /* buffers / message types: dims 0..6, broadcast 7 */
+#define NTAG     8    /* buffers / message types: dims 0..6, broadcast 7 */
 #define TAG_BC   7
 #define GAP      1500 /* clocks between two gathered SRU words */
-
-typedef struct conn {
-    int src, dst, dir, hops;
-    int cell[MAXHOP + 1], pct[MAXHOP + 1];
-} conn_t;
 
 static int scheme = -1, signal_ = -1;
 static int aw, ah;      /* the array */
@@ -78,8 +72,8 @@ static long startup, loop_, extra;
 static int64_t clock_ps, mt_ps[3];
 static int npcts;
 
-static conn_t con[MAXCON];
-static int ncon;
+static iwapp_conn_t con[MAXCON];
+static iwapp_conns_t cs;                             /* the PCT configuration */
 static int wgate[2] = {-1, -1}, rgate[2] = {-1, -1}; /* bound PCTs */
 
 /* Dry run: the barrier's first peer per gate slot (out, in), so that the
@@ -89,19 +83,6 @@ static int dry, first_peer[2][2];
 static int dep_h[NTAG];
 static unsigned dep_exp[NTAG];
 static uint32_t dep_buf[NTAG];
-
-static long param(const char *key)
-{
-    int64_t v;
-    char msg[160];
-    if (mce_machine_param(key, &v) == 0)
-        return (long)v;
-    snprintf(msg, sizeof(msg),
-             "the machine file has no key '%s' (see "
-             "share/machines/iwarp.conf)",
-             key);
-    iwapp_die(PROG, msg);
-}
 
 static int cell_of(int x, int y)
 {
@@ -113,169 +94,44 @@ static int member_cell(int idx) /* row-major index -> cell */
     return cell_of(idx % rw, idx / rw);
 }
 
-static void build_snake(void)
-{
-    int k = 0;
-    for (int x = 0; x < rw; x++)
-        snake[k++] = cell_of(x, 0);
-    for (int y = 1; y < rh; y++)
-        for (int i = 1; i < rw; i++)
-            snake[k++] = cell_of(y % 2 ? rw - i : i, y);
-    for (int y = rh - 1; y >= 1; y--)
-        snake[k++] = cell_of(0, y);
-}
-
 /* ---- PCT connections ------------------------------------------------- */
-
-static int step(int cell, int dir)
-{
-    int x = cell % aw, y = cell / aw;
-    switch (dir) {
-    case IW_XP:
-        x = (x + 1) % aw;
-        break;
-    case IW_XM:
-        x = (x + aw - 1) % aw;
-        break;
-    case IW_YP:
-        y = (y + 1) % ah;
-        break;
-    default:
-        y = (y + ah - 1) % ah;
-        break;
-    }
-    return cell_of(x, y);
-}
-
-static int opposite(int dir)
-{
-    static const int opp[] = {IW_CPU, IW_XM, IW_XP, IW_YM, IW_YP};
-    return opp[dir];
-}
-
-/* A connection along one axis: @p hops steps in direction @p dir. */
-static void add_conn(int src, int dst, int dir, int hops)
-{
-    conn_t *c = &con[ncon++];
-    c->src = src;
-    c->dst = dst;
-    c->dir = dir;
-    c->hops = hops;
-    c->cell[0] = src;
-    for (int k = 1; k <= hops; k++)
-        c->cell[k] = step(c->cell[k - 1], dir);
-    if (c->cell[hops] != dst) {
-        fprintf(stderr, "%s: internal route error\n", PROG);
-        exit(1);
-    }
-}
-
-/* Straight mesh route between two members in one row or one column. */
-static void add_straight(int a, int b)
-{
-    int xa = a % aw, ya = a / aw, xb = b % aw, yb = b / aw;
-    if (ya == yb)
-        add_conn(a, b, xb > xa ? IW_XP : IW_XM, abs(xb - xa));
-    else
-        add_conn(a, b, yb > ya ? IW_YP : IW_YM, abs(yb - ya));
-}
-
-static int lg2(int v)
-{
-    int l = 0;
-    while ((1 << l) < v)
-        l++;
-    return l;
-}
-
-/* A 2D ring edge along a row or column of len members: one hop
- * forward, or back to the start (the wrap link over a whole row or
- * column, else the way back through the row or column). */
-static void add_ring2d_edge(int a, int pos, int len, int full, int fwd,
-                            int back)
-{
-    int hops = pos + 1 < len || full ? 1 : len - 1;
-    int dir = hops == 1 && (pos + 1 < len || full) ? fwd : back, b = a;
-    for (int k = 0; k < hops; k++)
-        b = step(b, dir);
-    add_conn(a, b, dir, hops);
-}
 
 static void build_conns(void)
 {
-    ncon = 0;
+    cs.n = 0;
     switch (scheme) {
     case TOKEN2X:
     case RING1D:
         for (int k = 0; k < n; k++)
-            add_straight(snake[k], snake[(k + 1) % n]);
+            iwapp_conn_straight(&cs, snake[k], snake[(k + 1) % n]);
         break;
     case RING2D:
         for (int y = 0; y < rh; y++)
             for (int x = 0; x < rw; x++)
-                add_ring2d_edge(cell_of(x, y), x, rw, rw == aw, IW_XP, IW_XM);
+                iwapp_conn_ring_edge(&cs, cell_of(x, y), x, rw, rw == aw, IW_XP,
+                                     IW_XM);
         for (int y = 0; y < rh; y++)
             for (int x = 0; x < rw; x++)
-                add_ring2d_edge(cell_of(x, y), y, rh, rh == ah, IW_YP, IW_YM);
+                iwapp_conn_ring_edge(&cs, cell_of(x, y), y, rh, rh == ah, IW_YP,
+                                     IW_YM);
         break;
     case CUBE:
-        for (int j = 0; j < lg2(n); j++)
+        for (int j = 0; j < iwapp_log2(n); j++)
             for (int i = 0; i < n; i++)
-                add_straight(member_cell(i), member_cell(i ^ (1 << j)));
+                iwapp_conn_straight(&cs, member_cell(i),
+                                    member_cell(i ^ (1 << j)));
         break;
     default: /* tree: child -> parent, then parent -> child */
-        for (int j = 0; j < lg2(n); j++)
+        for (int j = 0; j < iwapp_log2(n); j++)
             for (int i = 0; i < n; i += 2 << j)
                 if (i + (1 << j) < n) {
-                    add_straight(member_cell(i + (1 << j)), member_cell(i));
-                    add_straight(member_cell(i), member_cell(i + (1 << j)));
+                    iwapp_conn_straight(&cs, member_cell(i + (1 << j)),
+                                        member_cell(i));
+                    iwapp_conn_straight(&cs, member_cell(i),
+                                        member_cell(i + (1 << j)));
                 }
         break;
     }
-}
-
-/* Number the PCTs of every cell in connection order; returns the largest
- * count and its (first) cell. */
-static int assign_pcts(int *worst)
-{
-    static int cnt[MAXCELLS];
-    int max = 0;
-    memset(cnt, 0, sizeof(cnt));
-    *worst = 0;
-    for (int c = 0; c < ncon; c++)
-        for (int k = 0; k <= con[c].hops; k++) {
-            int cell = con[c].cell[k];
-            con[c].pct[k] = cnt[cell]++;
-            if (cnt[cell] > max || (cnt[cell] == max && cell < *worst)) {
-                max = cnt[cell];
-                *worst = cell;
-            }
-        }
-    return max;
-}
-
-static void configure(int release)
-{
-    for (int c = 0; c < ncon; c++)
-        for (int k = 0; k <= con[c].hops; k++) {
-            const conn_t *q = &con[c];
-            int in, inp, out, outp, end;
-            if (q->cell[k] != me)
-                continue;
-            if (release) {
-                iwapp_check(PROG, iwarp_pct_release(q->pct[k]),
-                            "iwarp_pct_release");
-                continue;
-            }
-            in = k == 0 ? IW_CPU : opposite(q->dir);
-            inp = k == 0 ? 0 : q->pct[k - 1];
-            out = k == q->hops ? IW_CPU : q->dir;
-            outp = k == q->hops ? 0 : q->pct[k + 1];
-            end = k == 0 ? q->dst : k == q->hops ? q->src : -1;
-            iwapp_check(PROG,
-                        iwarp_pct_config(q->pct[k], in, inp, out, outp, end),
-                        "iwarp_pct_config");
-        }
 }
 
 /* The PCT of my connection to (out) or from (in) @p peer; for the 2D
@@ -283,7 +139,7 @@ static void configure(int release)
 static int conn_pct(int peer, int out, int dim)
 {
     int from = scheme == RING2D ? dim * n : 0;
-    int to = scheme == RING2D ? from + n : ncon;
+    int to = scheme == RING2D ? from + n : cs.n;
     for (int c = from; c < to; c++) {
         if (out && con[c].src == me && con[c].dst == peer)
             return con[c].pct[0];
@@ -394,7 +250,7 @@ static void ring(int len, int down, int up, int tag, long stage)
 
 static void barrier(void)
 {
-    int x = me % aw, y = me / aw, lg = lg2(n);
+    int x = me % aw, y = me / aw, lg = iwapp_log2(n);
     compute(startup);
     switch (scheme) {
     case TOKEN2X: {
@@ -457,7 +313,7 @@ static void barrier(void)
  * sequential), in message times. */
 static int64_t mtimes(int seq)
 {
-    int lg = lg2(n);
+    int lg = iwapp_log2(n);
     switch (scheme) {
     case TOKEN2X:
         return 2 * n;
@@ -482,6 +338,8 @@ int main(int argc, char **argv)
     unsigned long long t0 = 2000;
     aw = iwarp_width();
     ah = iwarp_height();
+    cs = (iwapp_conns_t){
+        .con = con, .cap = MAXCON, .aw = aw, .ah = ah, .prog = PROG};
     me = cell = iwarp_cell();
     iwarp_coords(&cx, &cy);
     for (int i = 1; i < argc; i++) {
@@ -532,14 +390,14 @@ int main(int argc, char **argv)
             iwapp_die(PROG, "--cells: 4, 8, 16, 32 or 64 (2x2, 4x2, 4x4, "
                             "8x4, 8x8 at the array's corner)");
     }
-    startup = param("app.barrier_startup");
-    loop_ = param("app.barrier_loop");
-    extra = param("app.ring2d_stage_extra");
-    clock_ps = param("iwarp.clock");
-    mt_ps[PCT] = param("app.barrier_mt_pct");
-    mt_ps[DEP] = param("app.barrier_mt_dep");
-    mt_ps[RTS] = param("app.barrier_mt_rts");
-    npcts = (int)param("iwarp.pcts");
+    startup = iwapp_param(PROG, "app.barrier_startup");
+    loop_ = iwapp_param(PROG, "app.barrier_loop");
+    extra = iwapp_param(PROG, "app.ring2d_stage_extra");
+    clock_ps = iwapp_param(PROG, "iwarp.clock");
+    mt_ps[PCT] = iwapp_param(PROG, "app.barrier_mt_pct");
+    mt_ps[DEP] = iwapp_param(PROG, "app.barrier_mt_dep");
+    mt_ps[RTS] = iwapp_param(PROG, "app.barrier_mt_rts");
+    npcts = (int)iwapp_param(PROG, "iwarp.pcts");
     if (clock_ps <= 0)
         iwapp_die(PROG, "iwarp.clock must be positive");
     if (signal_ == DEP) {
@@ -559,7 +417,7 @@ int main(int argc, char **argv)
                 rh = rects[r][2];
             }
         n = rw * rh;
-        build_snake();
+        iwapp_snake(aw, rw, rh, snake);
         ri = mi = -1;
         if (cx < rw && cy < rh) {
             mi = cy * rw + cx;
@@ -569,7 +427,7 @@ int main(int argc, char **argv)
         }
         if (signal_ == PCT) {
             build_conns();
-            need = assign_pcts(&worst);
+            need = iwapp_conn_pcts(&cs, 0, &worst);
             if (need > npcts) {
                 if (cell == 0)
                     printf("%s: scheme=%s signal=%s cells=%d not "
@@ -579,7 +437,7 @@ int main(int argc, char **argv)
                            worst % aw, worst / aw, need, npcts);
                 continue;
             }
-            configure(0);
+            iwapp_conn_configure(&cs, me, 0);
             /* bind the gates the barrier uses first (untimed) */
             dry = 1;
             memset(first_peer, -1, sizeof(first_peer));
@@ -662,7 +520,7 @@ int main(int argc, char **argv)
         }
         if (signal_ == PCT) {
             unbind_all();
-            configure(1);
+            iwapp_conn_configure(&cs, me, 1);
         }
     }
     return 0;

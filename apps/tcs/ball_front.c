@@ -17,38 +17,91 @@
  *
  * `tcs-link ball_front` (or `ball_front --mce-tcs=link`) prints the
  * linker's report: routes, PCTs, link loads per phase, barrier rings.
- * The TCS run time (tcs_run, tcs_start, ports) is step 8 of the design;
- * until then a normal run checks the link at start-up and main prints,
- * on cell (0,0), the tasks' allocations. */
+ * A normal run runs the tasks with the TCS run time: video_in starts
+ * sample_camera and pack_pixels on their cells (parent suspended there);
+ * a "pixel" word travels (0,0) -> (1,0) on 'gather', over the external
+ * connection to pack_pixels, (2,0) -> (3,0) on 'pack', over the inherited
+ * port to ball_detect's cell 0, which scatters it to cells 1-3
+ * (netgroup 'filter'), then switches to 'collect' and receives a word
+ * from each of cells 4 and 5 (their ranks).  Cell (0,0) and cell (4,0) print
+ * what they saw and when (virtual clocks). */
 #include <stdio.h>
 
 #include <tcs.h>
 
-/* Task codes.  The run time that starts them (tcs_run, tcs_start) comes
- * with step 8; the linker only needs them to be distinct functions (a task
- * running an ancestor's code is recursion, which the linker refuses). */
+static tcs_task_t t_sc, t_pp;
+static tcs_ng_t ng_sample, ng_pack, ng_filter, ng_collect;
+
+static void put(tcs_ctx_t *ctx, const char *port, uint32_t w)
+{
+    int h = tcs_port_handle(ctx, port);
+    if (h < 0 || tcs_write(ctx, h, &w, 1) != TCS_OK)
+        fprintf(stderr, "ball_front: write to '%s' failed\n", port);
+}
+
+static uint32_t get(tcs_ctx_t *ctx, const char *port)
+{
+    uint32_t w = 0;
+    int h = tcs_port_handle(ctx, port);
+    if (h < 0 || tcs_read(ctx, h, &w, 1) != TCS_OK)
+        fprintf(stderr, "ball_front: read from '%s' failed\n", port);
+    return w;
+}
+
 static void video_in(tcs_ctx_t *ctx, const void *params)
 {
-    (void)ctx;
     (void)params;
+    tcs_start(ctx, tcs_rank(ctx) < 2 ? t_sc : t_pp, NULL);
+    if (tcs_rank(ctx) == 0)
+        printf("ball_front: video_in ended at %llu\n", iwarp_vtime());
 }
 
 static void sample_camera(tcs_ctx_t *ctx, const void *params)
 {
-    (void)ctx;
     (void)params;
+    tcs_switch(ctx, ng_sample);
+    if (tcs_rank(ctx) == 0) {
+        printf("ball_front: sample_camera started at %llu\n", iwarp_vtime());
+        put(ctx, "w", 100);
+    } else {
+        put(ctx, "out", get(ctx, "w") + 1);
+    }
 }
 
 static void pack_pixels(tcs_ctx_t *ctx, const void *params)
 {
-    (void)ctx;
     (void)params;
+    tcs_switch(ctx, ng_pack);
+    if (tcs_rank(ctx) == 0)
+        put(ctx, "raw", get(ctx, "in") + 1);
+    else
+        put(ctx, "pixels", get(ctx, "raw") + 1);
 }
 
 static void ball_detect(tcs_ctx_t *ctx, const void *params)
 {
-    (void)ctx;
+    int r = tcs_rank(ctx);
+    uint32_t px = 0, s4, s5;
     (void)params;
+    if (r == 0)
+        px = get(ctx, "pixels");
+    tcs_switch(ctx, ng_filter);
+    if (r == 0) {
+        put(ctx, "row1", px);
+        put(ctx, "row2", px);
+        put(ctx, "row3", px);
+    } else if (r <= 3) {
+        (void)get(ctx, "rows");
+    }
+    tcs_switch(ctx, ng_collect);
+    if (r == 4 || r == 5) {
+        put(ctx, "sum", (uint32_t)r);
+    } else if (r == 0) {
+        s4 = get(ctx, "sum4");
+        s5 = get(ctx, "sum5");
+        printf("ball_front: ball_detect got pixel %u, results %u %u at %llu\n",
+               (unsigned)px, (unsigned)s4, (unsigned)s5, iwarp_vtime());
+    }
 }
 
 /* The tasks: name, parent (index, -1: none), rectangle (relative to the
@@ -84,15 +137,18 @@ void tcs_declare(tcs_decl_t *d)
 
     tcs_inherit(d, t[PP], "pixels", vi_pixels);
     tcs_connect(d, gather, 0, "w", 1, "w", 0, 0);
-    tcs_netgroup(d, t[SC], "sample", &gather, 1);
+    ng_sample = tcs_netgroup(d, t[SC], "sample", &gather, 1);
     tcs_connect(d, pack, 0, "raw", 1, "raw", 0, 0);
-    tcs_netgroup(d, t[PP], "pack", &pack, 1);
-    for (int i = 1; i <= 3; i++)
-        tcs_connect(d, scatter, 0, "rows", i, "rows", 0, 0);
+    ng_pack = tcs_netgroup(d, t[PP], "pack", &pack, 1);
+    tcs_connect(d, scatter, 0, "row1", 1, "rows", 0, 0);
+    tcs_connect(d, scatter, 0, "row2", 2, "rows", 0, 0);
+    tcs_connect(d, scatter, 0, "row3", 3, "rows", 0, 0);
     tcs_connect(d, reduce, 4, "sum", 0, "sum4", 0, 0);
     tcs_connect(d, reduce, 5, "sum", 0, "sum5", 0, 0);
-    tcs_netgroup(d, t[BD], "filter", &scatter, 1);
-    tcs_netgroup(d, t[BD], "collect", &reduce, 1);
+    ng_filter = tcs_netgroup(d, t[BD], "filter", &scatter, 1);
+    ng_collect = tcs_netgroup(d, t[BD], "collect", &reduce, 1);
+    t_sc = t[SC];
+    t_pp = t[PP];
     tcs_external(d, t[VI], sc_out, pp_in, 0, 0);
     tcs_external(d, TCS_NONE, vi_pixels, bd_pixels, 1, 2);
 }
@@ -101,19 +157,22 @@ int main(int argc, char **argv)
 {
     (void)argc;
     (void)argv;
-    if (iwarp_cell() != 0)
-        return 0;
-    printf("ball_front: the declaration linked at start-up; allocations:\n");
-    for (int i = 0; i < NTASKS; i++) {
-        int x = tasks[i].x, y = tasks[i].y, p = tasks[i].parent;
-        for (; p >= 0; p = tasks[p].parent)
-            x += tasks[p].x, y += tasks[p].y;
-        printf("ball_front: task %s cells (%d,%d)-(%d,%d)%s%s\n", tasks[i].name,
-               x, y, x + tasks[i].w - 1, y + tasks[i].h - 1,
-               tasks[i].parent < 0 ? "" : " inside ",
-               tasks[i].parent < 0 ? "" : tasks[tasks[i].parent].name);
+    if (iwarp_cell() == 0) {
+        printf("ball_front: the declaration linked at start-up; "
+               "allocations:\n");
+        for (int i = 0; i < NTASKS; i++) {
+            int x = tasks[i].x, y = tasks[i].y, p = tasks[i].parent;
+            for (; p >= 0; p = tasks[p].parent)
+                x += tasks[p].x, y += tasks[p].y;
+            printf("ball_front: task %s cells (%d,%d)-(%d,%d)%s%s\n",
+                   tasks[i].name, x, y, x + tasks[i].w - 1, y + tasks[i].h - 1,
+                   tasks[i].parent < 0 ? "" : " inside ",
+                   tasks[i].parent < 0 ? "" : tasks[tasks[i].parent].name);
+        }
+        fflush(stdout);
     }
-    printf("ball_front: the TCS run time (tcs_run, tcs_start, ports) comes "
-           "with step 8; tcs-link ball_front prints the link report\n");
+    /* each cell runs the top-level task that holds it (if any) */
+    if (tcs_run(VI, NULL) != TCS_OK || tcs_run(BD, NULL) != TCS_OK)
+        return 1;
     return 0;
 }

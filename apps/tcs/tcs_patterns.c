@@ -54,17 +54,11 @@
 #define MAXC     64  /* members */
 #define MAXCELLS 256 /* the array */
 #define MAXCON   512 /* connections of one barrier */
-#define MAXHOP   16
 #define MAXCFG   16
 #define MAXSIZE  32768
 
 enum { SG, RB, A2A };
 static const char *const patterns[] = {"sg", "rb", "a2a"};
-
-typedef struct conn {
-    int src, dst, dir, hops;
-    int cell[MAXHOP + 1], pct[MAXHOP + 1];
-} conn_t;
 
 /* ---- state (per cell: the globals are privatised) ----------------------- */
 
@@ -76,27 +70,15 @@ static int id_cell[MAXC];   /* member id -> cell */
 static int snake[MAXCELLS]; /* ring position -> cell */
 static int ring_n, ri = -1; /* ring length, my position */
 static int ring2d;          /* the barrier: 2-D rings over the array */
-static conn_t con[MAXCON];
-static int ncon, pct_base, npcts;
+static iwapp_conn_t con[MAXCON];
+static iwapp_conns_t cs; /* the barrier rings */
+static int pct_base, npcts;
 static long k_const, k_iter, k_startup, k_loop, k_extra;
 static int h_ctl, h_data, h_slot[2 * 6];
 static uint64_t ctl_word;
 static unsigned ctl_got, data_got, slot_got[2 * 6];
 static size_t slot_words;
 static uint32_t *rbuf, *sbuf, *acc;
-
-static long param(const char *key)
-{
-    int64_t v;
-    char msg[160];
-    if (mce_machine_param(key, &v) == 0)
-        return (long)v;
-    snprintf(msg, sizeof(msg),
-             "the machine file has no key '%s' (see "
-             "share/machines/iwarp.conf)",
-             key);
-    iwapp_die(PROG, msg);
-}
 
 static _Noreturn void fail_cell(const char *what)
 {
@@ -109,141 +91,22 @@ static int cell_of(int x, int y)
     return y * aw + x;
 }
 
-static int ilog2(int v)
-{
-    int l = 0;
-    while ((1 << l) < v)
-        l++;
-    return l;
-}
-
-/* ---- barrier connections (as apps/iwarp/iwarp_barrier) ------------------ */
-
-static int step(int cell, int dir)
-{
-    int x = cell % aw, y = cell / aw;
-    switch (dir) {
-    case IW_XP:
-        x = (x + 1) % aw;
-        break;
-    case IW_XM:
-        x = (x + aw - 1) % aw;
-        break;
-    case IW_YP:
-        y = (y + 1) % ah;
-        break;
-    default:
-        y = (y + ah - 1) % ah;
-        break;
-    }
-    return cell_of(x, y);
-}
-
-static int opposite(int dir)
-{
-    static const int opp[] = {IW_CPU, IW_XM, IW_XP, IW_YM, IW_YP};
-    return opp[dir];
-}
-
-static void add_conn(int src, int dir, int hops)
-{
-    conn_t *c = &con[ncon++];
-    c->src = src;
-    c->dir = dir;
-    c->hops = hops;
-    c->cell[0] = src;
-    for (int k = 1; k <= hops; k++)
-        c->cell[k] = step(c->cell[k - 1], dir);
-    c->dst = c->cell[hops];
-}
-
-/* Straight mesh route between two cells in one row or one column. */
-static void add_straight(int a, int b)
-{
-    int xa = a % aw, ya = a / aw, xb = b % aw, yb = b / aw;
-    if (ya == yb)
-        add_conn(a, xb > xa ? IW_XP : IW_XM, abs(xb - xa));
-    else
-        add_conn(a, yb > ya ? IW_YP : IW_YM, abs(yb - ya));
-}
-
-/* A 2-D ring edge: one hop forward, or back to the start (the wrap link
- * over a whole row or column). */
-static void add_ring2d_edge(int a, int pos, int len, int full, int fwd,
-                            int back)
-{
-    int fw = pos + 1 < len || full;
-    add_conn(a, fw ? fwd : back, fw ? 1 : len - 1);
-}
-
-static void build_snake(int w, int h)
-{
-    int k = 0;
-    for (int x = 0; x < w; x++)
-        snake[k++] = cell_of(x, 0);
-    for (int y = 1; y < h; y++)
-        for (int i = 1; i < w; i++)
-            snake[k++] = cell_of(y % 2 ? w - i : i, y);
-    for (int y = h - 1; y >= 1; y--)
-        snake[k++] = cell_of(0, y);
-    ring_n = k;
-}
+/* ---- barrier rings (connection sets: apps/iwarp/iwapp.c) ---------------- */
 
 static void build_conns(void)
 {
-    ncon = 0;
+    cs.n = 0;
     if (!ring2d) {
         for (int k = 0; k < ring_n; k++)
-            add_straight(snake[k], snake[(k + 1) % ring_n]);
+            iwapp_conn_straight(&cs, snake[k], snake[(k + 1) % ring_n]);
         return;
     }
     for (int y = 0; y < ah; y++)
         for (int x = 0; x < aw; x++)
-            add_ring2d_edge(cell_of(x, y), x, aw, 1, IW_XP, IW_XM);
+            iwapp_conn_ring_edge(&cs, cell_of(x, y), x, aw, 1, IW_XP, IW_XM);
     for (int y = 0; y < ah; y++)
         for (int x = 0; x < aw; x++)
-            add_ring2d_edge(cell_of(x, y), y, ah, 1, IW_YP, IW_YM);
-}
-
-/* PCTs numbered per cell in connection order after the deposit system's;
- * returns the largest count of a cell. */
-static int assign_pcts(void)
-{
-    static int cnt[MAXCELLS];
-    int max = 0;
-    memset(cnt, 0, sizeof(cnt));
-    for (int c = 0; c < ncon; c++)
-        for (int k = 0; k <= con[c].hops; k++) {
-            int cell = con[c].cell[k];
-            con[c].pct[k] = pct_base + cnt[cell]++;
-            if (cnt[cell] > max)
-                max = cnt[cell];
-        }
-    return max;
-}
-
-static void configure(int release)
-{
-    for (int c = 0; c < ncon; c++)
-        for (int k = 0; k <= con[c].hops; k++) {
-            const conn_t *q = &con[c];
-            int in, inp, out, outp, end;
-            if (q->cell[k] != me)
-                continue;
-            if (release) {
-                iwapp_check(PROG, iwarp_pct_release(q->pct[k]),
-                            "iwarp_pct_release");
-                continue;
-            }
-            in = k == 0 ? IW_CPU : opposite(q->dir);
-            inp = k == 0 ? 0 : q->pct[k - 1];
-            out = k == q->hops ? IW_CPU : q->dir;
-            outp = k == q->hops ? 0 : q->pct[k + 1];
-            end = k == 0 ? q->dst : k == q->hops ? q->src : -1;
-            iwapp_check(PROG,
-                        iwarp_pct_config(q->pct[k], in, inp, out, outp, end),
-                        "iwarp_pct_config");
-        }
+            iwapp_conn_ring_edge(&cs, cell_of(x, y), y, ah, 1, IW_YP, IW_YM);
 }
 
 /* Bind gates W0/R0 (row or 1D ring) and W1/R1 (columns) to my rings. */
@@ -251,7 +114,7 @@ static void bind_gates(int unbind)
 {
     int from = 0;
     for (int g = 0; g < (ring2d ? 2 : 1); g++) {
-        int to = ring2d ? from + aw * ah : ncon;
+        int to = ring2d ? from + aw * ah : cs.n;
         if (unbind) {
             iwapp_check(PROG, iwarp_gate_unbind(IW_W0 + g), "gate_unbind");
             iwapp_check(PROG, iwarp_gate_unbind(IW_R0 + g), "gate_unbind");
@@ -493,17 +356,20 @@ static const impl_ops_t impls[] = {{.name = "dep", .run = dep_run}};
 
 static long long predict_milli(int pattern, long long s)
 {
-    long long c = param("app.mp_constant"), it = param("app.mp_iteration");
-    long long snd = param("app.mp_send"), rcv = param("app.mp_recv");
-    long long lat = param("app.mp_net_latency"), bw = param("app.net_bw_milli");
+    long long c = iwapp_param(PROG, "app.mp_constant"),
+              it = iwapp_param(PROG, "app.mp_iteration");
+    long long snd = iwapp_param(PROG, "app.mp_send"),
+              rcv = iwapp_param(PROG, "app.mp_recv");
+    long long lat = iwapp_param(PROG, "app.mp_net_latency"),
+              bw = iwapp_param(PROG, "app.net_bw_milli");
     long long N = n, num, den = bw, bar;
     char key[64];
     if (pattern == RB) {
-        bar = param("app.mp_barrier_2d");
+        bar = iwapp_param(PROG, "app.mp_barrier_2d");
         num = (c + bar) * bw + 2LL * lg * ((it + snd + lat) * bw + s * 1000);
     } else {
         snprintf(key, sizeof(key), "app.mp_barrier_%d", n);
-        bar = param(key);
+        bar = iwapp_param(PROG, key);
         num = (c + bar) * bw + (N - 1) * ((snd + lat) * bw + s * 1000) +
               (N - 1) * ((rcv + lat) * bw + s * 1000);
         if (pattern == A2A)
@@ -520,12 +386,12 @@ static void set_members(int pattern, int w, int h)
     rw = w;
     rh = h;
     n = w * h;
-    lg = ilog2(n);
+    lg = iwapp_log2(n);
     mi = -1;
     for (int id = 0; id < n; id++) {
         int x = id % w, y = id / w;
         if (pattern == RB && remap) { /* Z order: x and y bits alternate */
-            int bx = 0, by = 0, nx = ilog2(w), ny = ilog2(h);
+            int bx = 0, by = 0, nx = iwapp_log2(w), ny = iwapp_log2(h);
             x = y = 0;
             for (int b = 0; b < lg; b++) {
                 int bit = (id >> b) & 1;
@@ -545,15 +411,15 @@ static void setup_barrier(int pattern)
 {
     ring2d = pattern == RB;
     if (ring2d)
-        build_snake(aw, ah); /* unused by the 2-D rings */
+        ring_n = iwapp_snake(aw, aw, ah, snake); /* unused by the 2-D rings */
     else
-        build_snake(rw, rh);
+        ring_n = iwapp_snake(aw, rw, rh, snake);
     ri = -1;
     for (int p = 0; p < ring_n; p++)
         if (snake[p] == me)
             ri = p;
     build_conns();
-    if (pct_base + assign_pcts() > npcts)
+    if (pct_base + iwapp_conn_pcts(&cs, pct_base, NULL) > npcts)
         iwapp_die(PROG, "the barrier's PCT rings need more PCTs than a cell "
                         "has left beside the deposit system's");
 }
@@ -567,6 +433,8 @@ int main(int argc, char **argv)
     unsigned long long T;
     aw = iwarp_width();
     ah = iwarp_height();
+    cs = (iwapp_conns_t){
+        .con = con, .cap = MAXCON, .aw = aw, .ah = ah, .prog = PROG};
     me = iwarp_cell();
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -648,13 +516,13 @@ int main(int argc, char **argv)
     if (pattern == RB && (aw * ah > MAXC || aw != ah))
         iwapp_die(PROG, "--pattern=rb: the 2-D barrier needs a square array "
                         "of at most 64 cells");
-    k_const = param("app.mp_constant");
-    k_iter = param("app.mp_iteration");
-    k_startup = param("app.barrier_startup");
-    k_loop = param("app.barrier_loop");
-    k_extra = param("app.ring2d_stage_extra");
-    pct_base = (int)param("dep.pcts");
-    npcts = (int)param("iwarp.pcts");
+    k_const = iwapp_param(PROG, "app.mp_constant");
+    k_iter = iwapp_param(PROG, "app.mp_iteration");
+    k_startup = iwapp_param(PROG, "app.barrier_startup");
+    k_loop = iwapp_param(PROG, "app.barrier_loop");
+    k_extra = iwapp_param(PROG, "app.ring2d_stage_extra");
+    pct_base = (int)iwapp_param(PROG, "dep.pcts");
+    npcts = (int)iwapp_param(PROG, "iwarp.pcts");
 
     /* buffers: the received blocks (N slots, or 2 log2 N stages), the
      * block being sent and the reduction's accumulator */
@@ -683,7 +551,7 @@ int main(int argc, char **argv)
         iwarp_align(T);
         setup_barrier(pattern);
         if (ri >= 0) {
-            configure(0);
+            iwapp_conn_configure(&cs, me, 0);
             bind_gates(0);
         }
         T += 2000;
@@ -737,7 +605,7 @@ int main(int argc, char **argv)
             iwarp_align(T);
             if (ri >= 0) {
                 bind_gates(1);
-                configure(1);
+                iwapp_conn_configure(&cs, me, 1);
             }
             T += 2000;
         }

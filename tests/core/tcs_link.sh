@@ -61,18 +61,19 @@ expect_grep "slots: reservation follows the key" \
     "RTS 2, barriers 6, deposit 0, connections 12 (PCTs 8-19)" "$TMP/r"
 
 # ---- tcs_free_pcts -----------------------------------------------------------
-# whole-array task on 2D rings: barriers 1 + 4 + 1 (W 4.5.4); deposits 9
+# whole-array task on 2D rings: barriers 1 + 4 (W 4.5.4) + 2 (the column
+# ring's out and in, design 8.8); deposits 9
 TCS_CASE=pctsfree "$cases" $N > "$TMP/f" 2>&1
 expect_eq "pctsfree status" $? 0
 expect_grep "free PCTs with a 2D barrier" \
-    "free PCTs, 2D whole-array barrier: $((20 - 2 - 6))" "$TMP/f"
+    "free PCTs, 2D whole-array barrier: $((20 - 2 - 7))" "$TMP/f"
 expect_grep "free PCTs with deposits" \
-    "free PCTs, with deposits: $((20 - 2 - 6 - 9))" "$TMP/f"
+    "free PCTs, with deposits: $((20 - 2 - 7 - 9))" "$TMP/f"
 expect_grep "free PCTs of a bad cell" "free PCTs, cell 64: -1" "$TMP/f"
 TCS_CASE=pctsfree "$link" "$cases" > "$TMP/f" 2>&1
-# numbering: RTS 0-1, barrier out 2, in 3-6, 2D ring 7, deposit 8-16
+# numbering: RTS 0-1, barrier out 2, in 3-6, 2D rings 7-8, deposit 9-17
 expect_grep "reserved PCT numbers" \
-    "reserved PCTs: RTS 0-1, barrier out 2, barrier in 3-6 (slots 0-3), 2D ring 7, deposit 8-16" "$TMP/f"
+    "reserved PCTs: RTS 0-1, barrier out 2, barrier in 3-6 (slots 0-3), 2D rings 7-8, deposit 9-17" "$TMP/f"
 expect_grep "whole array on 2D rings" "barrier 'all' members 64 ring 2d" "$TMP/f"
 
 # ---- the fitting example: ball_front ---------------------------------------------
@@ -80,6 +81,13 @@ expect_grep "whole array on 2D rings" "barrier 'all' members 64 ring 2d" "$TMP/f
 expect_eq "ball_front links" $? 0
 "$front" $N --mce-tcs=link > "$TMP/b2" 2>&1
 expect_eq "--mce-tcs=link = tcs-link" "$(cmp -s "$TMP/b" "$TMP/b2"; echo $?)" 0
+"$link" > "$TMP/u" 2>&1
+expect_eq "tcs-link without a program: status" $? 2
+expect_grep "tcs-link without a program: usage" "tcs-link PROG" "$TMP/u"
+"$link" "$TMP/no-such-prog" > "$TMP/u" 2>&1
+expect_eq "tcs-link on a missing program: status" $? 2
+expect_grep "tcs-link on a missing program: message" \
+    "tcs-link: $TMP/no-such-prog: no such program" "$TMP/u"
 run 2 "$front" $N --mce-tcs=link > "$TMP/b3" 2>&1
 expect_eq "report on 2 ranks = 1 rank" "$(cmp -s "$TMP/b" "$TMP/b3"; echo $?)" 0
 run 4 "$front" $N --mce-tcs=link > "$TMP/b3" 2>&1
@@ -157,11 +165,11 @@ expect_eq "kappa status" $? 0
 expect_grep "kappa of (1,1)" "^  kappa (1,1) 3\$" "$TMP/k"
 expect_grep "t turns in (1,1)" "route 'k'/'g' n.c3: (0,1) X+ (1,1) Y+ (1,2); latency $(H '0 1 1 1 1 2')" "$TMP/k"
 expect_grep "throttle warning" \
-    "max path latency 11 clocks, kappa max 3, warning: DQ congestion 3 > tcs.dq_fair_max 2, every connection of the phase throttled to 1/3" "$TMP/k"
+    "max path latency 11 clocks, kappa max 3, warning: DQ congestion 3 > iwarp.dq_fair_max 2, every connection of the phase throttled to 1/3" "$TMP/k"
 TCS_CASE=kappa "$cases" $N > "$TMP/k" 2>&1
 expect_eq "kappa: runs" $? 0
 expect_grep "kappa: start-up warning" \
-    "mcemu: tcs-link: warning: phase 0 has DQ congestion 3 > tcs.dq_fair_max 2: its connections are throttled to 1/3" "$TMP/k"
+    "mcemu: tcs-link: warning: phase 0 has DQ congestion 3 > iwarp.dq_fair_max 2: its connections are throttled to 1/3" "$TMP/k"
 TCS_CASE=kappa "$link" "$cases" > "$TMP/k" 2>&1
 expect_grep "x capped by kappa" "conn n.c1 hops 2 latency 10 kappa 3 bandwidth $(bw 1/3) bytes/clock" "$TMP/k"
 
@@ -186,6 +194,9 @@ EOF
 "$front" $N > "$TMP/n" 2>&1
 expect_eq "ball_front runs" $? 0
 expect_grep "ball_front allocations" "task pack_pixels cells (2,0)-(3,0) inside video_in" "$TMP/n"
+# the run time carries the pixel 100 through three increments (sample,
+# pack, pack) to ball_detect, and ranks 4 and 5 answer after 'collect'
+expect_grep "ball_front runs its tasks" "ball_detect got pixel 103, results 4 5 at" "$TMP/n"
 "$front" --mce-nodes=4 --mce-machine=ideal > "$TMP/n" 2>&1
 expect_eq "TCS on a non-iWarp machine: status" $? 2
 expect_grep "TCS on a non-iWarp machine: message" \

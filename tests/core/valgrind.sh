@@ -46,8 +46,21 @@ expect_eq "iWarp spools under valgrind" $? 0
 vg "$B/apps/iwarp/rts_pingpong" --mce-nodes=64 --runs=2 --sizes=32 \
     --dist=1,2 > "$TMP/o" 2>&1
 expect_eq "iWarp RTS message passing under valgrind" $? 0
+vg "$B/apps/iwarp/backpressure" --mode=groups --words=42 > "$TMP/o" 2>&1
+expect_eq "iWarp link sharing (PCT groups) under valgrind" $? 0
+vg "$B/apps/iwarp/backpressure" --mode=stall --words=40 --read-after=2000 \
+    > "$TMP/o" 2>&1
+expect_eq "iWarp back-pressure under valgrind" $? 0
+vg "$B/apps/iwarp/iwarp_barrier" --scheme=cube --signal=pct --cells=8 \
+    --straggler=100 > "$TMP/o" 2>&1
+expect_eq "iWarp PCT cube barrier (shared links) under valgrind" $? 0
+vg "$B/apps/tcs/tcs_patterns" --impl=dep --pattern=a2a --array=2x2 \
+    --sizes=16 > "$TMP/o" 2>&1
+expect_eq "deposit all-to-all under valgrind" $? 0
 vg "$B/apps/tcs/ball_front" --mce-nodes=64 --mce-tcs=link > "$TMP/o" 2>&1
 expect_eq "TCS linker report under valgrind" $? 0
+vg "$B/apps/tcs/tcs_primitives" --mce-nodes=64 --cells=4,64 > "$TMP/o" 2>&1
+expect_eq "TCS run time (tcs_primitives) under valgrind" $? 0
 TCS_CASE=pcts vg "$B/tests/progs/tcs_cases" --mce-nodes=64 > "$TMP/o" 2>&1
 expect_eq "TCS linker refusal under valgrind exits 2" $? 2
 vg "$B/tests/progs/recv_first" --mce-nodes=2 > "$TMP/o" 2>&1

@@ -24,7 +24,7 @@ int mcei_tcs_machine(mcei_machine_t *m, mcei_tcs_machine_t *mc, char *err,
         {"iwarp.pcts", offsetof(mcei_tcs_machine_t, pcts)},
         {"dep.pcts", offsetof(mcei_tcs_machine_t, dep_pcts)},
         {"tcs.barrier_slots", offsetof(mcei_tcs_machine_t, barrier_slots)},
-        {"tcs.dq_fair_max", offsetof(mcei_tcs_machine_t, dq_fair_max)},
+        {"iwarp.dq_fair_max", offsetof(mcei_tcs_machine_t, dq_fair_max)},
     };
     static const struct {
         const char *key;
@@ -36,6 +36,17 @@ int mcei_tcs_machine(mcei_machine_t *m, mcei_tcs_machine_t *mc, char *err,
         {"iwarp.hop_turn", offsetof(mcei_tcs_machine_t, hop_turn)},
         {"iwarp.word_bytes", offsetof(mcei_tcs_machine_t, word_bytes)},
         {"iwarp.word_time", offsetof(mcei_tcs_machine_t, word_time)},
+        {"tcs.barrier_startup", offsetof(mcei_tcs_machine_t, startup)},
+        {"tcs.barrier_loop", offsetof(mcei_tcs_machine_t, loop)},
+        {"tcs.ring2d_stage_extra", offsetof(mcei_tcs_machine_t, extra2d)},
+        {"tcs.barrier_lookup", offsetof(mcei_tcs_machine_t, lookup)},
+        {"tcs.switch", offsetof(mcei_tcs_machine_t, sw)},
+        {"tcs.task_change", offsetof(mcei_tcs_machine_t, task_change)},
+        {"tcs.task_restore", offsetof(mcei_tcs_machine_t, task_restore)},
+        {"tcs.light_change", offsetof(mcei_tcs_machine_t, light_change)},
+        {"tcs.light_restore", offsetof(mcei_tcs_machine_t, light_restore)},
+        {"tcs.solo_start", offsetof(mcei_tcs_machine_t, solo_start)},
+        {"tcs.solo_end", offsetof(mcei_tcs_machine_t, solo_end)},
     };
     uint64_t v, rts_on, rts;
     int rc;
@@ -446,14 +457,15 @@ int mcei_tcs_reserved(const tcs_decl_t *d, int cell, int *rts, int *dep,
     int total = d->mc.width * d->mc.height, ring2d = 0;
     if (cell < 0 || cell >= total)
         return MCE_ERR_INVAL;
-    /* A whole-array barrier on 2D rings needs one more PCT on every cell
-     * (W s.4.5.4; design s.8.3 step 6). */
+    /* A whole-array barrier on 2D rings needs two more PCTs on every
+     * cell: the column ring's out and in (W s.4.5.4 counts the PCTs of
+     * one ring direction; design s.8.8). */
     for (int i = 0; i < d->ntasks; i++)
         if (d->tasks[i].ncells == total && !(d->tasks[i].flags & TCS_RING1D))
             ring2d = 1;
     *rts = d->mc.rts_pcts;
     *dep = d->uses_deposit ? d->mc.dep_pcts : 0;
-    *bar = 1 + d->mc.barrier_slots + ring2d;
+    *bar = 1 + d->mc.barrier_slots + 2 * ring2d;
     return MCE_OK;
 }
 

@@ -42,33 +42,16 @@
 #define MAX_PHASES 1024
 #define NO_TASK    (-1) /* the application (above every top-level task) */
 
-enum { USE_INT, USE_EXT, USE_BAR };
+enum {
+    USE_INT = MCEI_TCS_USE_INT,
+    USE_EXT = MCEI_TCS_USE_EXT,
+    USE_BAR = MCEI_TCS_USE_BAR
+};
 static const char *const port_names[] = {"CPU", "X+", "X-", "Y+", "Y-"};
 enum { P_XP = 1, P_XM, P_YP, P_YM };
 
-typedef struct use {
-    int kind;
-    int item;     /* conn, ext or barrier index */
-    int task;     /* instance; ext: declaring parent; bar: barrier */
-    int ng;       /* internal: netgroup, else -1 */
-    int group;    /* data groups (phases); -1 for barrier hops */
-    int src, dst; /* absolute cells */
-    unsigned bw_num, bw_den;
-    int n;              /* links */
-    int *cells, *ports; /* n + 1 cells, n ports (out side of cells[i]) */
-    int *pct, *owner, *hoisted; /* per route cell */
-    uint64_t latency;
-    char name[6 * MCEI_TCS_NAME];
-} use_t;
-
-typedef struct barrier {
-    char name[2 * MCEI_TCS_NAME + 24];
-    int task;         /* the instance, or the siblings' parent */
-    int *set, nset;   /* tasks whose lifetime the barrier serves */
-    int *members, nm; /* ring order */
-    int ring2d;
-    int *slot; /* per member */
-} barrier_t;
+typedef mcei_tcs_use_t use_t;
+typedef mcei_tcs_bar_t barrier_t;
 
 typedef struct group {
     int kind, task, ng; /* USE_INT (task, ng) or USE_EXT (parent) */
@@ -660,13 +643,28 @@ static int add_barrier(link_t *L, const char *name, int task, const int *set,
     return MCE_OK;
 }
 
-/* Ring order of task @p t: the snake on a rectangle (rows from the
- * bottom, alternating direction), else its own cell order. */
+/* Ring order of task @p t on a rectangle: the snake of iwarp_barrier
+ * (design s.6.3) when it has an even number (>= 2) of rows and at least
+ * two columns: row 0 left to right, rows 1..h-1 boustrophedon over
+ * columns 1..w-1, back down column 0, so every ring hop joins neighbours;
+ * otherwise rows from the bottom, alternating direction.  Else the
+ * task's own cell order. */
 static void ring_order(const link_t *L, int t, int *out)
 {
     const mcei_tcs_task_t *k = &L->d->tasks[t];
+    int n = 0;
     if (!k->rect) {
         memcpy(out, k->cells, (size_t)k->ncells * sizeof(int));
+        return;
+    }
+    if (k->h % 2 == 0 && k->w >= 2) {
+        for (int i = 0; i < k->w; i++)
+            out[n++] = k->cells[i];
+        for (int j = 1; j < k->h; j++)
+            for (int i = 1; i < k->w; i++)
+                out[n++] = k->cells[j * k->w + (j % 2 ? k->w - i : i)];
+        for (int j = k->h - 1; j >= 1; j--)
+            out[n++] = k->cells[j * k->w];
         return;
     }
     for (int j = 0; j < k->h; j++)
@@ -1319,7 +1317,7 @@ static int phase_check(link_t *L, int ph, FILE *out)
         if (L->warn != NULL && kmax > L->mc->dq_fair_max) {
             fprintf(L->warn,
                     "mcemu: tcs-link: warning: phase %d has DQ congestion %d "
-                    "> tcs.dq_fair_max %d: its connections are throttled to "
+                    "> iwarp.dq_fair_max %d: its connections are throttled to "
                     "1/%d (tcs-link prints the phase)\n",
                     ph, kmax, L->mc->dq_fair_max, kmax);
         }
@@ -1376,7 +1374,7 @@ static int phase_check(link_t *L, int ph, FILE *out)
             kmax);
     if (kmax > L->mc->dq_fair_max)
         fprintf(out,
-                ", warning: DQ congestion %d > tcs.dq_fair_max %d, every "
+                ", warning: DQ congestion %d > iwarp.dq_fair_max %d, every "
                 "connection of the phase throttled to 1/%d\n",
                 kmax, L->mc->dq_fair_max, kmax);
     else
@@ -1420,7 +1418,8 @@ static void report(link_t *L, FILE *out)
             L->rts - 1, L->rts, L->rts + 1, L->rts + L->mc->barrier_slots,
             L->mc->barrier_slots - 1);
     if (L->bar > 1 + L->mc->barrier_slots)
-        fprintf(out, ", 2D ring %d", L->rts + L->bar - 1);
+        fprintf(out, ", 2D rings %d-%d", L->rts + L->bar - 2,
+                L->rts + L->bar - 1);
     if (L->dep > 0)
         fprintf(out, ", deposit %d-%d", L->rts + L->bar,
                 L->rts + L->bar + L->dep - 1);
@@ -1551,6 +1550,7 @@ static void link_free(link_t *L)
         free(L->bars[i].set);
         free(L->bars[i].members);
         free(L->bars[i].slot);
+        free(L->bars[i].hop);
     }
     free(L->bars);
     free(L->groups);
@@ -1563,8 +1563,49 @@ static void link_free(link_t *L)
     free(L->ovl);
 }
 
-int mcei_tcs_link(const tcs_decl_t *d, FILE *out, FILE *warn, char *err,
-                  size_t errlen)
+mcei_tcs_result_t *mcei_tcs_kept;
+
+/* Hand the routes and barriers over to @p r, with the endpoint PCTs of
+ * the ring hops (out PCT, the destination's slot) and each member's hop. */
+static int keep_result(link_t *L, mcei_tcs_result_t *r)
+{
+    for (int b = 0; b < L->nbars; b++)
+        if ((L->bars[b].hop =
+                 malloc((size_t)(L->bars[b].nm + 1) * sizeof(int))) == NULL)
+            return refuse(L, "out of memory");
+        else
+            for (int m = 0; m < L->bars[b].nm; m++)
+                L->bars[b].hop[m] = -1;
+    for (int i = 0; i < L->nuses; i++) {
+        use_t *u = &L->uses[i];
+        barrier_t *b;
+        if (u->kind != USE_BAR)
+            continue;
+        b = &L->bars[u->item];
+        for (int m = 0; m < b->nm; m++) {
+            if (b->members[m] == u->src)
+                b->hop[m] = i;
+            if (b->members[m] == u->dst)
+                u->pct[u->n] = L->rts + 1 + b->slot[m];
+        }
+        u->pct[0] = L->rts;
+    }
+    r->uses = L->uses;
+    r->nuses = L->nuses;
+    r->bars = L->bars;
+    r->nbars = L->nbars;
+    r->rts = L->rts;
+    r->bar = L->bar;
+    r->dep = L->dep;
+    L->uses = NULL;
+    L->nuses = 0;
+    L->bars = NULL;
+    L->nbars = 0;
+    return MCE_OK;
+}
+
+static int link_run(const tcs_decl_t *d, FILE *out, FILE *warn, char *err,
+                    size_t errlen, mcei_tcs_result_t *keep)
 {
     link_t L;
     int rc, nt = d->ntasks;
@@ -1618,30 +1659,56 @@ int mcei_tcs_link(const tcs_decl_t *d, FILE *out, FILE *warn, char *err,
         goto out;
     if (out != NULL)
         report(&L, out);
+    if (keep != NULL)
+        rc = keep_result(&L, keep);
 out:
     link_free(&L);
     return rc;
 }
 
+int mcei_tcs_link(const tcs_decl_t *d, FILE *out, FILE *warn, char *err,
+                  size_t errlen)
+{
+    return link_run(d, out, warn, err, errlen, NULL);
+}
+
+void mcei_tcs_result_free(mcei_tcs_result_t *r)
+{
+    link_t L;
+    if (r == NULL)
+        return;
+    memset(&L, 0, sizeof(L));
+    L.uses = r->uses;
+    L.nuses = r->nuses;
+    L.bars = r->bars;
+    L.nbars = r->nbars;
+    link_free(&L);
+    mcei_tcs_decl_free(&r->d);
+    free(r);
+}
+
+int mcei_tcs_link_keep(tcs_decl_t *d, FILE *warn, char *err, size_t errlen,
+                       mcei_tcs_result_t **res)
+{
+    mcei_tcs_result_t *r = calloc(1, sizeof(*r));
+    int rc;
+    if (r == NULL) {
+        snprintf(err, errlen, "out of memory");
+        return MCE_ERR_NOMEM;
+    }
+    if ((rc = link_run(d, NULL, warn, err, errlen, r)) != MCE_OK) {
+        mcei_tcs_result_free(r);
+        return rc;
+    }
+    r->d = *d; /* the tables move to the result */
+    memset(d, 0, sizeof(*d));
+    *res = r;
+    return MCE_OK;
+}
+
 /* ---- the personality's boot hook and entry ---------------------------- */
 
 extern void tcs_declare(tcs_decl_t *d) __attribute__((weak));
-extern int mce_tcs_main(int argc, char **argv) __attribute__((weak));
-
-/* The personality's entry (lib/api/registry.c): the program's main, then
- * the block its last gate writes left pending (as for iWarp programs). */
-int mcei_tcs_entry(int argc, char **argv);
-int mcei_tcs_entry(int argc, char **argv)
-{
-    int rc = mce_tcs_main(argc, argv);
-    mcei_vn_t *vn = mcei_enter();
-    if (vn != NULL) {
-        mcei_iw_flush(vn);
-        mcei_leave(vn);
-    }
-    return rc;
-}
-
 int mcei_tcs_boot(mcei_engine_t *eng, char *err, size_t errlen)
 {
     mcei_tcs_machine_t mc;
@@ -1664,8 +1731,13 @@ int mcei_tcs_boot(mcei_engine_t *eng, char *err, size_t errlen)
     link = eng->cfg.tcs == MCEI_TCS_LINK;
     mcei_tcs_decl_init(&d, &mc);
     tcs_declare(&d);
-    rc = mcei_tcs_link(&d, link && eng->rank == 0 ? stdout : NULL,
-                       !link && eng->rank == 0 ? stderr : NULL, err, errlen);
+    if (link)
+        rc = mcei_tcs_link(&d, eng->rank == 0 ? stdout : NULL, NULL, err,
+                           errlen);
+    else if ((rc = mcei_tcs_link_keep(&d, eng->rank == 0 ? stderr : NULL, err,
+                                      errlen, &mcei_tcs_kept)) == MCE_OK &&
+             (rc = mcei_tcs_rt_init(eng->nodes)) != MCE_OK)
+        snprintf(err, errlen, "out of memory");
     mcei_tcs_decl_free(&d);
     if (rc != MCE_OK) {
         char msg[64];

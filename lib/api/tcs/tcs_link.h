@@ -60,6 +60,8 @@ typedef struct mcei_tcs_machine {
     int rts_pcts, dep_pcts, barrier_slots, dq_fair_max;
     uint64_t hop_board, hop_cross, hop_wrap, hop_turn; /* clocks */
     uint64_t word_bytes, word_time;
+    uint64_t startup, loop, extra2d, lookup, sw, task_change, task_restore;
+    uint64_t light_change, light_restore, solo_start, solo_end;
 } mcei_tcs_machine_t;
 
 struct tcs_decl {
@@ -76,6 +78,47 @@ struct tcs_decl {
     char err[512];
 };
 
+/* ---- the link result the run time keeps (tcs_run.c) ------------------- */
+
+enum { MCEI_TCS_USE_INT, MCEI_TCS_USE_EXT, MCEI_TCS_USE_BAR };
+
+/* One routed use of PCTs: an internal connection in one netgroup, an
+ * external connection, or a hop of a 1D barrier ring. */
+typedef struct mcei_tcs_use {
+    int kind;
+    int item;     /* conn, ext or barrier index */
+    int task;     /* instance; ext: declaring parent; bar: barrier's task */
+    int ng;       /* internal: netgroup, else -1 */
+    int group;    /* data groups (phases); -1 for barrier hops */
+    int src, dst; /* absolute cells */
+    unsigned bw_num, bw_den;
+    int n;              /* links */
+    int *cells, *ports; /* n + 1 cells, n ports (out side of cells[i]) */
+    int *pct, *owner, *hoisted; /* per route cell */
+    uint64_t latency;
+    char name[6 * MCEI_TCS_NAME];
+} mcei_tcs_use_t;
+
+typedef struct mcei_tcs_bar {
+    char name[2 * MCEI_TCS_NAME + 24];
+    int task;         /* the instance, or the siblings' parent */
+    int *set, nset;   /* tasks whose lifetime the barrier serves */
+    int *members, nm; /* ring order */
+    int ring2d;
+    int *slot; /* per member */
+    int *hop;  /* 1D: per member, its use to the next member (or -1) */
+} mcei_tcs_bar_t;
+
+typedef struct mcei_tcs_result {
+    tcs_decl_t d; /* the declaration (owned) */
+    mcei_tcs_use_t *uses;
+    int nuses;
+    mcei_tcs_bar_t *bars;
+    int nbars;
+    int rts, bar, dep; /* PCT numbering: RTS, barriers, deposit, then
+                          connections */
+} mcei_tcs_result_t;
+
 /* Read the tcs.* keys and the iwarp.* figures the linker uses. */
 int mcei_tcs_machine(mcei_machine_t *m, mcei_tcs_machine_t *mc, char *err,
                      size_t errlen);
@@ -91,6 +134,17 @@ int mcei_tcs_reserved(const tcs_decl_t *d, int cell, int *rts, int *dep,
  * @p warn non-NULL, the warnings (throttled phases). */
 int mcei_tcs_link(const tcs_decl_t *d, FILE *report, FILE *warn, char *err,
                   size_t errlen);
+
+/* Link @p d and keep the result: on MCE_OK *res owns @p d's tables (the
+ * caller's @p d is emptied); free it with mcei_tcs_result_free. */
+int mcei_tcs_link_keep(tcs_decl_t *d, FILE *warn, char *err, size_t errlen,
+                       mcei_tcs_result_t **res);
+void mcei_tcs_result_free(mcei_tcs_result_t *r);
+/* The result kept at boot (NULL before, or with --mce-tcs=link). */
+extern mcei_tcs_result_t *mcei_tcs_kept;
+
+/* The run time (tcs_run.c): per-node state for @p nodes nodes. */
+int mcei_tcs_rt_init(int nodes);
 
 /* The personality's boot hook (lib/api/registry.c). */
 int mcei_tcs_boot(mcei_engine_t *eng, char *err, size_t errlen);

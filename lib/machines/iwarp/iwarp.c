@@ -89,6 +89,7 @@ typedef struct iw_node {
     mce_time_t pend_start;
     uint32_t *pend_w;
     size_t pend_n, pend_cap;
+    int cfg_free; /* PCT and gate set-up charged by the caller (TCS) */
 } iw_node_t;
 
 static mcei_iw_costs_t costs;
@@ -124,6 +125,38 @@ static void charge_comm(mcei_vn_t *vn, mce_time_t t)
 {
     mcei_charge(vn, t);
     vn->t_comm += t;
+}
+
+/* PCT configuration and gate binding: free while a caller that charges
+ * them as a whole (the TCS switch and barrier lookup) holds cfg_free. */
+static void charge_cfg(mcei_vn_t *vn, mce_time_t t)
+{
+    if (!node_of(vn)->cfg_free)
+        charge_comm(vn, t);
+}
+
+void mcei_iw_cfg_free(mcei_vn_t *vn, int on)
+{
+    node_of(vn)->cfg_free = on;
+}
+
+int mcei_iw_pct_state(mcei_vn_t *vn, int pct, int *in_port, int *in_pct,
+                      int *out_port, int *out_pct, int *endpoint)
+{
+    const iw_pct_t *p = &node_of(vn)->pct[pct];
+    if (p->state != PCT_CONFIGURED)
+        return 0;
+    *in_port = p->in_port;
+    *in_pct = p->in_pct;
+    *out_port = p->out_port;
+    *out_pct = p->out_pct;
+    *endpoint = p->endpoint;
+    return 1;
+}
+
+int mcei_iw_gate_pct(mcei_vn_t *vn, int gate)
+{
+    return node_of(vn)->gate[gate];
 }
 
 static void advance_to(mcei_vn_t *vn, mce_time_t t)
@@ -695,7 +728,7 @@ int mcei_iw_pct_config(mcei_vn_t *vn, int pct, int in_port, int in_pct,
         return MCE_ERR_RESOURCE;
     }
     mcei_sync(vn);
-    charge_comm(vn, costs.pct_config);
+    charge_cfg(vn, costs.pct_config);
     p->state = PCT_CONFIGURED;
     p->in_port = in_port;
     p->in_pct = in_port == MCEI_IW_CPU ? 0 : in_pct;
@@ -741,7 +774,7 @@ int mcei_iw_pct_release(mcei_vn_t *vn, int pct, char *why, size_t len)
                       pct, p->rx_words);
     if (p->state == PCT_CONFIGURED) {
         uint64_t aux[2] = {mcei_iw_cfg_pack(pct, 0, 0, 0, 0, -1, 1), 0};
-        charge_comm(vn, costs.pct_config);
+        charge_cfg(vn, costs.pct_config);
         if (mcei_send(vn, vn->id, MCEI_CTX_PROTOCOL, MCEI_IW_CFG, NULL, 0, aux,
                       NULL) != MCE_OK)
             mcei_vn_fatal(vn, "iwarp: out of memory releasing a PCT");
@@ -803,7 +836,7 @@ int mcei_iw_gate_bind(mcei_vn_t *vn, int gate, int pct, char *why, size_t len)
                      gate_name(g));
             return MCE_ERR_RESOURCE;
         }
-    charge_comm(vn, costs.gate_bind);
+    charge_cfg(vn, costs.gate_bind);
     nd->gate[gate] = pct;
     return MCE_OK;
 }
@@ -820,7 +853,7 @@ int mcei_iw_gate_unbind(mcei_vn_t *vn, int gate, char *why, size_t len)
         snprintf(why, len, "gate %s is not bound", gate_name(gate));
         return MCE_ERR_STATE;
     }
-    charge_comm(vn, costs.gate_bind);
+    charge_cfg(vn, costs.gate_bind);
     nd->gate[gate] = -1;
     return MCE_OK;
 }

@@ -34,6 +34,14 @@ void mcei_iw_flush(mcei_vn_t *vn);
  * time; the node resumes at t or when the last of them ends. */
 void mcei_iw_align(mcei_vn_t *vn, mce_time_t t);
 
+/* While @p on, PCT configuration and gate binding are not charged: the
+ * caller (the TCS switch, a barrier lookup) charges its own total. */
+void mcei_iw_cfg_free(mcei_vn_t *vn, int on);
+/* 1 and the configuration of PCT @p pct if it is configured, else 0. */
+int mcei_iw_pct_state(mcei_vn_t *vn, int pct, int *in_port, int *in_pct,
+                      int *out_port, int *out_pct, int *endpoint);
+/* The PCT gate @p gate is bound to, or -1. */
+int mcei_iw_gate_pct(mcei_vn_t *vn, int gate);
 int mcei_iw_pct_alloc(mcei_vn_t *vn, int *pct, char *why, size_t len);
 int mcei_iw_pct_config(mcei_vn_t *vn, int pct, int in_port, int in_pct,
                        int out_port, int out_pct, int endpoint, char *why,
