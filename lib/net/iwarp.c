@@ -13,8 +13,10 @@
  * PCT whose input is the CPU (a write gate) to a destination PCT whose
  * output is the CPU (a read gate).  The model walks the chain of every
  * data block and refuses (ends the run) chains that loop or are misrouted
- * (an upstream PCT naming a downstream PCT that does not name it back)
- * and blocks whose declared endpoint is not where the chain leads.  A
+ * (an upstream PCT naming a through PCT that does not name it back)
+ * and blocks whose declared endpoint is not where the chain leads; a
+ * destination PCT that ends another connection holds the words back
+ * until it is reconfigured for this one (design 8.10).  A
  * block starts no earlier than the time the last configuration of its
  * chain takes effect; a block on a chain that is not yet complete waits
  * until the missing configuration arrives.
@@ -257,6 +259,12 @@ static int walk(const iwnet_t *st, int cell, int pct, chain_t *ch)
         ch->H += hop_latency(st, cell, e->out_port);
         f = &st->mirror[n * st->pcts + q];
         if (!f->configured)
+            return 0;
+        /* a destination PCT still ending another connection (a TCS
+         * barrier's in PCT before the latecomer's lookup re-points it):
+         * the words wait upstream until it is reconfigured */
+        if ((f->in_port != opposite(e->out_port) || f->in_pct != pct) &&
+            f->out_port == MCEI_IW_CPU)
             return 0;
         if (f->in_port != opposite(e->out_port) || f->in_pct != pct) {
             mcei_log("iwarp: words of the connection from (%d,%d) PCT %d "

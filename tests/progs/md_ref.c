@@ -3,8 +3,10 @@
  * A plain C program (no mcemu).
  *
  *   md_ref --video=static|noise|square --frames=F --seed=S
- *          [--threshold=20] [--list] [--out=FILE]
+ *          [--from=F0] [--threshold=20] [--list] [--out=FILE]
  *
+ * Runs the detector on frames F0 .. F0 + F - 1 of the video (F0 = 0 by
+ * default; the first one sets the averages).
  * Prints the video's parameters, then per frame "frame=f motion=N", with
  * --list every motion pixel as "m f line x"; --out writes the output
  * images (F x 240 x 256 bytes of 0/1). */
@@ -26,7 +28,7 @@ static int opt(const char *arg, const char *name, const char **val)
 int main(int argc, char **argv)
 {
     const char *video = "static", *out = NULL, *v;
-    unsigned long long frames = 1, seed = 1;
+    unsigned long long frames = 1, seed = 1, from = 0;
     int threshold = 20, list = 0, rc = 0;
     static md_ref_t ref;
     static uint8_t img[VID_LINES * VID_WIDTH];
@@ -37,6 +39,8 @@ int main(int argc, char **argv)
             video = v;
         else if (opt(argv[i], "--frames", &v))
             frames = strtoull(v, NULL, 10);
+        else if (opt(argv[i], "--from", &v))
+            from = strtoull(v, NULL, 10);
         else if (opt(argv[i], "--seed", &v))
             seed = strtoull(v, NULL, 10);
         else if (opt(argv[i], "--threshold", &v))
@@ -65,7 +69,7 @@ int main(int argc, char **argv)
            vid_name(&vid), seed, VID_WIDTH, VID_LINES, VID_SIDE, VID_VX, VID_VY,
            VID_CONTRAST, vid.x0, vid.y0, threshold);
     md_ref_init(&ref);
-    for (unsigned long long f = 0; f < frames; f++) {
+    for (unsigned long long f = from; f < from + frames; f++) {
         long n = md_ref_frame(&ref, &vid, f, threshold, img);
         printf("frame=%llu motion=%ld\n", f, n);
         if (list)

@@ -322,6 +322,28 @@ static void ring(mcei_vn_t *vn, int len, int wg, int rg, uint64_t stage)
     }
 }
 
+/* After a 1D barrier whose in PCT other barriers of this cell share:
+ * point it at no upstream PCT (free; the gate stays bound), so that a
+ * member that enters the next barrier using the slot before this cell's
+ * lookup has its word held back upstream (lib/net/iwarp.c) instead of
+ * delivered into a stale configuration that matches it (design 8.10). */
+static void park_slot(mcei_vn_t *vn, int b, int m)
+{
+    const mcei_tcs_result_t *r = R();
+    int slot = r->bars[b].slot[m], pct = r->rts + 1 + slot, shared = 0;
+    for (int i = 0; i < r->nbars && !shared; i++) {
+        int mi = i == b ? -1 : is_member(i, vn->id);
+        shared = mi >= 0 && !r->bars[i].ring2d && r->bars[i].slot[mi] == slot;
+    }
+    if (!shared)
+        return;
+    mcei_iw_cfg_free(vn, 1);
+    /* no PCT numbered like a slot's in PCT feeds a link */
+    set_pct(vn, pct, MCEI_IW_XP, pct, MCEI_IW_CPU, 0, vn->id);
+    bind_free(vn, MCEI_IW_R1, pct);
+    mcei_iw_cfg_free(vn, 0);
+}
+
 /* One barrier of @p b on this cell: lookup (charged or not), startup,
  * the ring(s). */
 static void barrier(mcei_vn_t *vn, int b, int charged)
@@ -340,6 +362,8 @@ static void barrier(mcei_vn_t *vn, int b, int charged)
         ring(vn, r->d.mc.height, MCEI_IW_W0, MCEI_IW_R0, st);
     } else {
         ring(vn, x->nm, MCEI_IW_W1, MCEI_IW_R1, r->d.mc.loop);
+        if (x->nm >= 2)
+            park_slot(vn, b, m);
     }
 }
 
