@@ -191,6 +191,13 @@ MCE_EXPORT int tcs_spool_out(tcs_ctx_t *ctx, int port, const void *buf,
                              size_t n);
 MCE_EXPORT int tcs_spool_in(tcs_ctx_t *ctx, int port, void *buf, size_t n);
 MCE_EXPORT int tcs_spool_wait(tcs_ctx_t *ctx, int h);
+/** The linked routes of netgroup @p ng's connections: their count,
+ * the sum and the largest of their hop latencies H in clocks (the
+ * linker's report: "latency"), for programs predicting their times.
+ * TCS_OK, or TCS_EINVAL for a bad netgroup or before the link. */
+MCE_EXPORT int tcs_netgroup_paths(tcs_ng_t ng, int *count,
+                                  unsigned long long *sum_h,
+                                  unsigned long long *max_h);
 
 /* The program's main runs once per cell as the TCS entry point. */
 #ifdef main

@@ -22,7 +22,7 @@
  * barriers are PCT rings configured beforehand, W 6.4.1's "Barrier_time":
  * the 1D ring over the members along the snake for sg and a2a, the 2-D
  * rings over the whole array for rb).  --impl=tcs (TCS connections) is
- * not available yet.
+ * apps/tcs/tcs_patterns_tcs (a TCS program: include/tcs.h).
  *
  * Costs charged by the program (machine file): app.mp_constant at the
  * start on every member (the root only for sg), app.mp_iteration per
@@ -325,8 +325,8 @@ static int a2a_check(size_t bytes, int r)
     return 1;
 }
 
-/* The implementations of the patterns; --impl=tcs joins this table with
- * the TCS run time (design step 8). */
+/* The implementations of the patterns (TCS connections: the TCS program
+ * tcs_patterns_tcs). */
 typedef struct impl_ops {
     const char *name;
     void (*run)(int pattern, size_t bytes, int r, int cfg);
@@ -446,9 +446,9 @@ int main(int argc, char **argv)
                 iwapp_die(PROG, "--pattern: sg, rb or a2a");
         } else if (strncmp(a, "--impl=", 7) == 0) {
             if (strcmp(a + 7, "tcs") == 0)
-                iwapp_die(PROG, "--impl=tcs: not available yet (it needs the "
-                                "TCS run time, design step 8); use "
-                                "--impl=dep");
+                iwapp_die(PROG, "--impl=tcs: TCS connections are a TCS "
+                                "program of their own: run tcs_patterns_tcs "
+                                "--impl=tcs");
             for (size_t k = 0; k < sizeof(impls) / sizeof(impls[0]); k++)
                 if (strcmp(a + 7, impls[k].name) == 0)
                     impl = (int)k;

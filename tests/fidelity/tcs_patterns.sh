@@ -14,7 +14,8 @@
 #        of 2"), remapped within 10 % everywhere; a2a at 64 cells and 16-32
 #        KB at least 1.3 x (and W 6.4.1's "more than a factor of three");
 #        a2a at 4 cells and 16-64 B within a factor of 2;
-#   the a2a schedule depends on --mce-seed; --impl=tcs is refused;
+#   the a2a schedule depends on --mce-seed; --impl=tcs is refused (it is
+#   tcs_patterns_tcs: tests/fidelity/tcs_patterns_tcs.sh);
 #   the summary digest is the same in one process and on 1, 2 and 4 ranks.
 . "$top_srcdir/tests/lib.sh"
 
@@ -199,7 +200,7 @@ if [ -n "$t1" ] && [ -n "$t2" ] && [ "$t1" != "$t2" ] && [ "$t2" = "$t3" ]; then
 # usage errors
 run 0 "$tp" $N --pattern=a2a --impl=tcs > "$TMP/o" 2>&1
 expect_eq "--impl=tcs status" $? 2
-expect_grep "--impl=tcs refused" "tcs_patterns: --impl=tcs: not available yet" "$TMP/o"
+expect_grep "--impl=tcs refused" "tcs_patterns: --impl=tcs: TCS connections are a TCS program of their own: run tcs_patterns_tcs --impl=tcs" "$TMP/o"
 run 0 "$tp" $N --pattern=sg --impl=dep --remap > "$TMP/o" 2>&1
 expect_eq "--remap without rb status" $? 2
 expect_grep "--remap only for rb" "tcs_patterns: --remap: only for --pattern=rb" "$TMP/o"

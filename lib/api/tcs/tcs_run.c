@@ -32,7 +32,7 @@
 #include "../../net/iwarp.h"
 #include "tcs_link.h"
 
-#define MAX_HANDLES 64
+#define MAX_HANDLES 256 /* a cell may serve many sequential tasks */
 
 typedef struct handle {
     int task, rank, dir, port; /* port: external port index, or -1 */
@@ -842,6 +842,31 @@ MCE_EXPORT int tcs_spool_wait(tcs_ctx_t *ctx, int h)
 {
     (void)ctx;
     return iwarp_spool_wait(h);
+}
+
+MCE_EXPORT int tcs_netgroup_paths(tcs_ng_t ng, int *count,
+                                  unsigned long long *sum_h,
+                                  unsigned long long *max_h)
+{
+    const mcei_tcs_result_t *r = R();
+    unsigned long long sum = 0, max = 0;
+    int c = 0;
+    if (r == NULL || ng < 0 || ng >= r->d.nngs || count == NULL ||
+        sum_h == NULL || max_h == NULL)
+        return TCS_EINVAL;
+    for (int i = 0; i < r->nuses; i++) {
+        const mcei_tcs_use_t *u = &r->uses[i];
+        if (u->kind != MCEI_TCS_USE_INT || u->ng != ng)
+            continue;
+        c++;
+        sum += u->latency;
+        if (u->latency > max)
+            max = u->latency;
+    }
+    *count = c;
+    *sum_h = sum;
+    *max_h = max;
+    return TCS_OK;
 }
 
 /* ---- the entry --------------------------------------------------- */

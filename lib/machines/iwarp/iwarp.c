@@ -480,6 +480,8 @@ static void take_words(mcei_vn_t *vn, int pct, size_t n)
     if (mcei_send(vn, vn->id, MCEI_CTX_PROTOCOL, MCEI_IW_READ, NULL, 0, aux,
                   NULL) != MCE_OK)
         mcei_vn_fatal(vn, "iwarp: out of memory");
+    /* not counted in words: those are the source side's word numbers (a
+     * PCT read here may be a source PCT after a reconfiguration) */
 }
 
 int mcei_iw_gate_read(mcei_vn_t *vn, int gate, uint32_t *w, size_t n, int block,
