@@ -94,8 +94,13 @@ typedef void (*tcs_fn)(tcs_ctx_t *ctx, const void *params);
 enum { TCS_IN = 0, TCS_OUT = 1 };
 /** Task flags. */
 enum {
-    TCS_LIGHT = 1, /**< chapter-7 light task start and end */
-    TCS_RING1D = 2 /**< 1D barrier ring even on the whole array */
+    TCS_LIGHT = 1,  /**< chapter-7 light task start and end */
+    TCS_RING1D = 2, /**< 1D barrier ring even on the whole array */
+    /** apply the linker's throttles (1/kappa max of a phase whose DQ
+     * congestion exceeds iwarp.dq_fair_max) to the task's connections;
+     * without it they are reported only (a program that serialises its
+     * transfers needs none) */
+    TCS_THROTTLE = 4
 };
 
 /** The program's declaration function, called once at start-up. */

@@ -1,5 +1,5 @@
 /* The communication patterns of Warfel 1996, chapter 6, with TCS
- * connections (W 6.2.2, 6.3.2; doc/design/iwarp-tcs.md, sections 8.5 and
+ * connections (W 6.2.2, 6.3.2, 6.4.2; doc/design/iwarp-tcs.md, sections 8.5 and
  * 8.9): the TCS half of apps/tcs/tcs_patterns (a TCS program: include/
  * tcs.h, so a program of its own; tcs_patterns --impl=dep is the deposit
  * half).  Run on the member rectangle W x H at the corner of the 8 x 8
@@ -17,10 +17,17 @@
  *        receiver adds the incoming vector to its own; then log2 N
  *        broadcast stages of the sum.  Two netgroups: all reduction
  *        connections, all broadcast connections (phases = 2).
+ *   a2a  all-to-all: N-1 netgroups, the torus shifts of the rectangle;
+ *        per phase a barrier, a fast switch, a second barrier, the spool
+ *        set-up, a background spooled receive and a foreground block
+ *        write.  The task is TCS_THROTTLE (the linker's throttles apply);
+ *        its prediction comes from the linker's phase report (mce-predict
+ *        tcs-a2a --phases=FILE), so its line has no predicted column.
  *
  * Costs charged by the program: app.tcs_sg_constant on the root, or
  * app.tcs_rb_constant on every member and app.tcs_rb_iteration per
- * reduction stage; everything else is the TCS run time (tcs_switch) and
+ * reduction stage, or app.tcs_a2a_constant and app.tcs_a2a_other per
+ * phase; everything else is the TCS run time (tcs_switch) and
  * the network model (gate block writes and reads).
  *
  * A run starts at a common virtual time on every member and ends at the
@@ -32,7 +39,7 @@
  * block_recv + 2 gate_op + gate_in + gate_out; the link rate), their
  * ratio, and the prediction with W's constants (2x2, 4x4, 8x8 only).
  *
- * usage: tcs_patterns_tcs --mce-nodes=64 --pattern=sg|rb --impl=tcs
+ * usage: tcs_patterns_tcs --mce-nodes=64 --pattern=sg|rb|a2a --impl=tcs
  *        [--array=2x2,4x2,4x4,8x4,8x8] [--sizes=16,...,32768] [--runs=R]
  */
 #include <stdio.h>
@@ -50,15 +57,17 @@
 #define MAXSIZE 32768
 #define GAP     1500ull /* clocks between two gathered SRU words */
 
-enum { SG, RB };
-static const char *const patterns[] = {"sg", "rb"};
+enum { SG, RB, A2A };
+static const char *const patterns[] = {"sg", "rb", "a2a"};
 static const int cfgs[NCFG][2] = {{2, 2}, {4, 2}, {4, 4}, {8, 4}, {8, 8}};
 
 /* ---- the declaration (shared by the cells: written before main) -------- */
 
 /* sg in two variants: v = 0, k connections per netgroup (the root's free
  * PCTs); v = 1, one connection per netgroup (every transfer a phase) */
-static tcs_task_t t_whole, t_sg[2][NCFG], t_rb[NCFG];
+static tcs_task_t t_whole, t_sg[2][NCFG], t_rb[NCFG], t_a2a[NCFG];
+/* a2a: netgroup s - 1 = the torus shift s (dx, dy) = (s mod W, s / W) */
+static tcs_ng_t ng_sh[NCFG][MAXG];
 static tcs_ng_t ng_sc[2][NCFG][MAXG], ng_ga[2][NCFG][MAXG], ng_red[NCFG],
     ng_bc[NCFG];
 static int sg_k[2][NCFG], sg_groups[2][NCFG];
@@ -175,7 +184,9 @@ static unsigned long long gather_max(int n, int idx, unsigned long long v,
 
 static int phases(int c)
 {
-    return pattern == SG ? 2 * sg_groups[sgv][c] : 2;
+    return pattern == SG    ? 2 * sg_groups[sgv][c]
+           : pattern == A2A ? cfgs[c][0] * cfgs[c][1] - 1
+                            : 2;
 }
 
 /* A bound on one run (clocks): every phase a 64-cell reconfiguration
@@ -183,9 +194,10 @@ static int phases(int c)
 static unsigned long long run_slot(int c, long s)
 {
     int n = cfgs[c][0] * cfgs[c][1];
-    unsigned long long xfers = pattern == SG
-                                   ? 2ull * (unsigned long long)(n - 1)
-                                   : 2ull * (unsigned long long)lg2(n);
+    unsigned long long xfers =
+        pattern == SG    ? 2ull * (unsigned long long)(n - 1)
+        : pattern == A2A ? 4ull * (unsigned long long)(n - 1)
+                         : 2ull * (unsigned long long)lg2(n);
     return 2 * (4000ull * (unsigned long long)phases(c) +
                 xfers * (200ull + (unsigned long long)s) + 2000ull);
 }
@@ -254,6 +266,13 @@ static double mean_h(int c)
 static void print_line(int c, long s, unsigned long long avg,
                        unsigned long long rc)
 {
+    if (pattern == A2A) { /* predicted from the linker's phase report */
+        printf("%s: pattern=a2a impl=tcs array=%dx%d cells=%d bytes=%ld "
+               "runs=%d phases=%d reconfig=%llu emulated=%llu data=ok\n",
+               PROG, cfgs[c][0], cfgs[c][1], cfgs[c][0] * cfgs[c][1], s, runs,
+               phases(c), rc, avg);
+        return;
+    }
     int n = cfgs[c][0] * cfgs[c][1];
     double fixed =
         (double)(k_tcs("iwarp.block_send") + k_tcs("iwarp.block_recv") +
@@ -386,6 +405,49 @@ static int run_rb(tcs_ctx_t *ctx, int c, size_t bytes, int r)
     return 1;
 }
 
+/* The rank at shift @p sh (torus shift within the rectangle) of rank
+ * @p r, forward (dir 1) or backward (dir -1). */
+static int shifted(int c, int r, int sh, int dir)
+{
+    int w = cfgs[c][0], h = cfgs[c][1];
+    int dx = sh % w, dy = sh / w, x = r % w, y = r / w;
+    x = (x + dir * dx + w) % w;
+    y = (y + dir * dy + h) % h;
+    return y * w + x;
+}
+
+/* W 6.4.2: per phase a barrier, a fast reconfiguration, a second barrier
+ * (below), the spool set-up (app.tcs_a2a_other), a background spooled
+ * receive and a foreground block write; the N-1 phases are the torus
+ * shifts. */
+static int run_a2a(tcs_ctx_t *ctx, int c, size_t bytes, int r)
+{
+    int mi = tcs_rank(ctx), n = tcs_size(ctx);
+    size_t nw = bytes / 4;
+    iwarp_compute((unsigned long)k_tcs("app.tcs_a2a_constant"));
+    for (int sh = 1; sh < n; sh++) {
+        int to = shifted(c, mi, sh, 1), from = shifted(c, mi, sh, -1), h;
+        check(tcs_barrier(ctx), "tcs_barrier");
+        check(tcs_switch_fast(ctx, ng_sh[c][sh - 1]), "tcs_switch_fast");
+        /* the ring releases its cells one hop apart after the last
+         * arrival (up to N-1 hops): no write before every cell is
+         * configured */
+        check(tcs_barrier(ctx), "tcs_barrier");
+        iwarp_compute((unsigned long)k_tcs("app.tcs_a2a_other"));
+        h = tcs_spool_in(ctx, port(ctx, "i", 0), rbuf + (size_t)from * nw, nw);
+        check(h, "tcs_spool_in");
+        for (size_t w = 0; w < nw; w++)
+            sbuf[w] = word_of(mi, to, w, r);
+        check(tcs_write(ctx, port(ctx, "o", 0), sbuf, nw), "tcs_write");
+        check(tcs_spool_wait(ctx, h), "tcs_spool_wait");
+    }
+    for (int j = 0; j < n; j++)
+        for (size_t w = 0; w < nw && j != mi; w++)
+            if (rbuf[(size_t)j * nw + w] != word_of(j, mi, w, r))
+                return 0;
+    return 1;
+}
+
 /* The task of one rectangle: measure the reconfiguration, then the runs. */
 static void rect_task(tcs_ctx_t *ctx, const void *p)
 {
@@ -394,7 +456,8 @@ static void rect_task(tcs_ctx_t *ctx, const void *p)
     unsigned long long T = q->t0, rc;
     iwarp_align(T);
     check(tcs_switch(ctx, pattern == SG ? ng_ga[sgv][c][sg_groups[sgv][c] - 1]
-                                        : ng_bc[c]),
+                          : pattern == A2A ? ng_sh[c][0]
+                                           : ng_bc[c]),
           "tcs_switch");
     rc = gather_max(n, mi, iwarp_vtime() - T, T + 6000);
     T += 6000 + gather_span(c);
@@ -403,8 +466,9 @@ static void rect_task(tcs_ctx_t *ctx, const void *p)
         for (int r = 0; r < runs; r++) {
             int ok;
             iwarp_align(T);
-            ok = pattern == SG ? run_sg(ctx, c, (size_t)sizes[s], r)
-                               : run_rb(ctx, c, (size_t)sizes[s], r);
+            ok = pattern == SG    ? run_sg(ctx, c, (size_t)sizes[s], r)
+                 : pattern == A2A ? run_a2a(ctx, c, (size_t)sizes[s], r)
+                                  : run_rb(ctx, c, (size_t)sizes[s], r);
             if (!ok)
                 fail_cell("wrong data received");
             sum +=
@@ -427,7 +491,11 @@ static void whole(tcs_ctx_t *ctx, const void *p)
         params_t q = {T + 3000, c};
         iwarp_align(T);
         if (x < cfgs[c][0] && y < cfgs[c][1])
-            check(tcs_start(ctx, pattern == SG ? t_sg[sgv][c] : t_rb[c], &q),
+            check(tcs_start(ctx,
+                            pattern == SG    ? t_sg[sgv][c]
+                            : pattern == A2A ? t_a2a[c]
+                                             : t_rb[c],
+                            &q),
                   "tcs_start");
         T += 3000 + cfg_span(c) + 3000;
     }
@@ -499,13 +567,33 @@ static void declare_rb(tcs_decl_t *d, int c)
     ng_bc[c] = tcs_netgroup(d, t_rb[c], name, &b, 1);
 }
 
+static void declare_a2a(tcs_decl_t *d, int c)
+{
+    int w = cfgs[c][0], h = cfgs[c][1], n = w * h;
+    char name[32];
+    snprintf(name, sizeof(name), "a2a%dx%d", w, h);
+    t_a2a[c] =
+        tcs_task(d, name, t_whole, 0, 0, w, h, rect_task, sizeof(params_t),
+                 TCS_THROTTLE | (n == 64 ? TCS_RING1D : 0));
+    for (int sh = 1; sh < n; sh++) {
+        tcs_net_t a;
+        snprintf(name, sizeof(name), "sh%dx%d_%d", w, h, sh);
+        a = tcs_network(d, t_a2a[c], name);
+        for (int r = 0; r < n; r++)
+            tcs_connect(d, a, r, "o", shifted(c, r, sh, 1), "i", 0, 0);
+        snprintf(name, sizeof(name), "gsh%dx%d_%d", w, h, sh);
+        ng_sh[c][sh - 1] = tcs_netgroup(d, t_a2a[c], name, &a, 1);
+    }
+}
+
 void tcs_declare(tcs_decl_t *d)
 {
-    t_whole = tcs_task(d, "whole", TCS_NONE, 0, 0, 8, 8, whole, 0, 0);
+    t_whole = tcs_task(d, "whole", TCS_NONE, 0, 0, 8, 8, whole, 0, TCS_RING1D);
     for (int c = 0; c < NCFG; c++) {
         declare_sg(d, c, 0);
         declare_sg(d, c, 1);
         declare_rb(d, c);
+        declare_a2a(d, c);
     }
 }
 
@@ -516,12 +604,11 @@ int main(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (strncmp(a, "--pattern=", 10) == 0) {
-            for (int k = 0; k < 2; k++)
+            for (int k = 0; k < 3; k++)
                 if (strcmp(a + 10, patterns[k]) == 0)
                     pattern = k;
             if (pattern < 0)
-                iwapp_die(PROG, "--pattern: sg or rb (a2a with TCS "
-                                "connections is not done)");
+                iwapp_die(PROG, "--pattern: sg, rb or a2a");
         } else if (strncmp(a, "--impl=", 7) == 0) {
             if (strcmp(a + 7, "tcs") != 0)
                 iwapp_die(PROG, "--impl: tcs (the deposit implementation "
@@ -564,7 +651,7 @@ int main(int argc, char **argv)
             if (runs < 1)
                 iwapp_die(PROG, "--runs: a positive count");
         } else {
-            iwapp_die(PROG, "usage: tcs_patterns_tcs --pattern=sg|rb "
+            iwapp_die(PROG, "usage: tcs_patterns_tcs --pattern=sg|rb|a2a "
                             "--impl=tcs [--phase-conns=max|1] "
                             "[--array=2x2,4x2,4x4,8x4,8x8] "
                             "[--sizes=16,...,32768] [--runs=R]");

@@ -74,6 +74,7 @@ typedef unsigned __int128 u128;
 typedef struct pct_entry {
     int configured;
     int in_port, in_pct, out_port, out_pct, endpoint;
+    int throttle;        /* a source PCT's TCS throttle (CFG aux[1]) */
     mce_time_t cfg_time; /* when the configuration takes effect */
 } pct_entry_t;
 
@@ -577,6 +578,7 @@ static int recompute(iwnet_t *st)
         ff[n].cell = f->ch.cell;
         ff[n].turn = f->ch.turn;
         ff[n].key = (uint64_t)f->key;
+        ff[n].throttle = st->mirror[f->key].throttle;
         idx[n++] = i;
     }
     rc = mcei_iwf_rates(ff, n, &st->fp);
@@ -919,6 +921,7 @@ static int on_cfg(iwnet_t *st, mcei_msg_t *m)
         e->out_port = MCEI_IW_CFG_OUT_PORT(a);
         e->out_pct = MCEI_IW_CFG_OUT_PCT(a);
         e->endpoint = MCEI_IW_CFG_ENDPOINT(a);
+        e->throttle = m->w.aux[1] <= 20 ? (int)m->w.aux[1] : 20;
         e->cfg_time = m->w.ts + eff;
     } else {
         /* a released destination PCT: reads posted later are for the

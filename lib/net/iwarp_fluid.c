@@ -116,18 +116,25 @@ static void fill(uint64_t total, const uint64_t *dem, uint64_t *out, int k,
 
 static uint64_t dq_cap(const mcei_iwf_flow_t *f, const mcei_iwf_params_t *p)
 {
-    uint64_t cap, h, span;
+    uint64_t cap, h, span, thr = UINT64_MAX;
+    /* a TCS throttle (design s.3.3): the source PCT sends at most
+     * 1/throttle of the link; throttled at least as far as the DQ
+     * congestion, the DQ serves the flow fairly (W s.6.4.2) */
+    if (f->throttle > 0)
+        thr = p->link_cap / (uint64_t)f->throttle;
     if (!p->dq_on || f->kappa <= 1)
-        return UINT64_MAX;
+        return thr;
     cap = p->link_cap / (uint64_t)f->kappa;
-    if ((uint64_t)f->kappa <= p->dq_fair_max)
-        return cap;
+    if ((uint64_t)f->kappa <= p->dq_fair_max ||
+        (f->throttle > 0 && f->kappa <= f->throttle))
+        return cap < thr ? cap : thr;
     /* unfair: a factor in [dq_unfair_min, 1], deterministic per
      * (seed, connection, epoch) and unpredictable to the program */
     h = mcei_mix64(mcei_mix64(p->seed, f->key), p->epoch);
     span = 1000000 - p->unfair_min_micro;
-    return (uint64_t)((u128)cap * (p->unfair_min_micro + h % (span + 1)) /
-                      1000000u);
+    cap = (uint64_t)((u128)cap * (p->unfair_min_micro + h % (span + 1)) /
+                     1000000u);
+    return cap < thr ? cap : thr;
 }
 
 int mcei_iwf_rates(mcei_iwf_flow_t *f, int n, const mcei_iwf_params_t *p)

@@ -18,8 +18,9 @@ typedef struct mcei_iwf_flow {
     const int *cell; /* intermediate cells (enter and leave by links) */
     const unsigned char *turn; /* the connection turns in that cell */
     uint64_t key;              /* connection, for the unfairness draw */
-    int kappa;                 /* out: DQ congestion (1: none) */
-    uint64_t rate;             /* out: units per ps */
+    int throttle;  /* TCS: at most 1/throttle of a link, fairly; 0 none */
+    int kappa;     /* out: DQ congestion (1: none) */
+    uint64_t rate; /* out: units per ps */
 } mcei_iwf_flow_t;
 
 typedef struct mcei_iwf_params {

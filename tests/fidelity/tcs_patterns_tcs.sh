@@ -22,6 +22,10 @@
 #   sg, the root's free PCTs per netgroup (default): within 3 % from 16
 #        KB, never more than 1 % above (the root's serial block writes
 #        overlap the latency the model charges per transfer);
+#   a2a (W 6.4.2, the N-1 torus shifts, throttled by the linker): within
+#        0.90-1.02 of the model over the linker's phase report from 4 KB
+#        (1.035 below: per-phase costs the model leaves out), and the
+#        deposit a2a slower than TCS at 64 cells 32 KB;
 #   the summary digest is the same in one process and on 1, 2 and 4 ranks.
 . "$top_srcdir/tests/lib.sh"
 
@@ -116,10 +120,51 @@ if accept sgmax "4|8|16|32|64" 16384 0.97 1.03 && accept sgmax "4|8|16|32|64" 0 
     pass "TCS sg, root's PCTs per phase: within 3 % from 16 KB, never above 1.01: ratios $(range sgmax)"; else
     fail "TCS sg, root's PCTs per phase, outside its bounds"; fi
 
+# ---- a2a: predicted from the linker's phase report ---------------------------
+# per phase of task a2aWxH: "36 + max path latency, 1/(link rate / the
+# least bandwidth of its connections)" (mce-predict tcs-a2a --phases=FILE);
+# per phase two barriers (tcs_primitives' barrier + tcs.barrier_lookup),
+# W's 162 and 459; Network_BW the link rate.
+run 0 "$tp" $N --pattern=a2a --impl=tcs --mce-tcs=link > "$TMP/link" 2>/dev/null
+expect_eq "tcs-link (a2a) status" $? 0
+run 0 "$tp" $N --pattern=a2a --impl=tcs $A "$S" > "$TMP/o" 2>&1
+expect_eq "tcs_patterns_tcs --pattern=a2a status" $? 0
+grep '^tcs_patterns:' "$TMP/o" | sed 's/^tcs_patterns: //' > "$TMP/a2a"
+expect_eq "a2a lines (5 arrays x 7 sizes)" "$(wc -l < "$TMP/a2a" | tr -d ' ')" 35
+expect_eq "a2a lines without data=ok" "$(grep -vc ' data=ok$' "$TMP/a2a")" 0
+LOOKUP=$(key tcs.barrier_lookup)
+bad=0
+: > "$TMP/ar"
+while read -r line; do
+    eval "$(echo "$line" | tr ' ' '\n' | grep -E '^(cells|bytes|array|phases|emulated)=' | sed 's/^/f_/')"
+    awk -v t="'a2a$f_array'/" -v f=$FIXED -v r=$BW '
+        index($0, "phase ") == 1 { p = index($0, t) > 0; mb = 99; next }
+        p && /^  conn / { for (i = 1; i <= NF; i++) if ($i == "bandwidth") { b = $(i + 1) + 0; if (b < mb) mb = b } }
+        p && /max path latency/ { printf "%d 1/%d\n", f + $4, int(r / mb + 0.5) }' "$TMP/link" > "$TMP/ph"
+    b=$(sed -n "s/.*rings=1d cells=$f_cells barrier=\([0-9]*\) .*/\1/p" "$TMP/prim")
+    want=$("$mp" tcs-a2a --impl=tcs --array=$f_array --bytes=$f_bytes --phases="$TMP/ph" \
+        --constants tcs_a2a_barrier=$((2 * (b + LOOKUP))),net_bw_milli=$(awk -v r=$BW 'BEGIN { print r * 1000 }') 2>&1 |
+        tr ' ' '\n' | sed -n 's/^value_clocks=//p')
+    if [ "$(wc -l < "$TMP/ph" | tr -d ' ')" != "$f_phases" ] || [ -z "$want" ]; then
+        bad=$((bad + 1)); echo "  $line: phases $(wc -l < "$TMP/ph"), prediction '$want'"; continue
+    fi
+    echo "$f_cells $f_bytes $(awk -v e=$f_emulated -v w=$want 'BEGIN { printf "%.4f", e / w }') $f_emulated" >> "$TMP/ar"
+done < "$TMP/a2a"
+expect_eq "a2a phases = the linker's (N-1 shifts) and predictions (mismatches)" $bad 0
+if awk '$2 >= 4096 { n++; if ($3 < 0.90 || $3 > 1.02) { bad++; print "    " $0 } }
+        $2 < 4096 { n++; if ($3 < 0.90 || $3 > 1.035) { bad++; print "    " $0 } }
+        END { exit !(n == 35 && bad == 0) }' "$TMP/ar"; then
+    pass "TCS a2a within 0.90-1.02 of the linker's phase model from 4 KB (1.035 below): $(awk '{ if (!n++ || $3 < lo) lo = $3; if ($3 > hi) hi = $3 } END { print lo "-" hi }' "$TMP/ar")"; else
+    fail "TCS a2a outside 0.90-1.02 (1.035 below 4 KB) of its prediction"; fi
+tcs64=$(awk '$1 == 64 && $2 == 32768 { print $4 }' "$TMP/ar")
+run 0 "$B/apps/tcs/tcs_patterns" $N --pattern=a2a --impl=dep --array=8x8 --sizes=32768 > "$TMP/dep" 2>&1
+dep64=$(sed -n 's/.* emulated=\([0-9]*\) .*/\1/p' "$TMP/dep")
+if [ -n "$tcs64" ] && [ -n "$dep64" ] && [ "$dep64" -gt "$tcs64" ]; then
+    pass "a2a 64 cells 32 KB: deposit $dep64 > TCS $tcs64 clocks (W: 6.9 M vs 3.2 M)"; else
+    fail "a2a 64 cells 32 KB: deposit '$dep64' not slower than TCS '$tcs64'"; fi
+echo "info: TCS a2a 64 cells 32 KB $tcs64 clocks, $(awk -v t=$tcs64 'BEGIN { printf "%.2f", t / 3200000 }') x W's 3.2 M (design 8.9)"
+
 # usage errors
-run 0 "$tp" $N --pattern=a2a --impl=tcs > "$TMP/o" 2>&1
-expect_eq "--pattern=a2a status" $? 2
-expect_grep "--pattern=a2a refused" "tcs_patterns: --pattern: sg or rb" "$TMP/o"
 run 0 "$tp" $N --pattern=rb --impl=tcs --phase-conns=1 > "$TMP/o" 2>&1
 expect_eq "--phase-conns with rb status" $? 2
 run 0 "$tp" --mce-nodes=64 --pattern=sg --impl=dep > "$TMP/o" 2>&1
@@ -127,7 +172,7 @@ expect_eq "--impl=dep status" $? 2
 expect_grep "--impl=dep refused" "tcs_patterns: --impl: tcs (the deposit implementation is tcs_patterns --impl=dep)" "$TMP/o"
 
 # ---- determinism: 1, 2 and 4 ranks, block and cyclic ---------------------------
-for cfg in "--pattern=sg --array=4x4 --sizes=1024" "--pattern=rb --array=8x8 --sizes=256"; do
+for cfg in "--pattern=sg --array=4x4 --sizes=1024" "--pattern=rb --array=8x8 --sizes=256" "--pattern=a2a --array=4x4 --sizes=1024"; do
     args="$N --mce-summary --impl=tcs $cfg"
     run 0 "$tp" $args > "$TMP/ref" 2>&1
     ref=$(summary_sans_ranks "$TMP/ref")

@@ -210,6 +210,50 @@ static void test_dq_caps(void **state)
     assert_int_equal(r1, r2);
 }
 
+static void test_throttle(void **state)
+{
+    /* A TCS throttle (design s.3.3, W s.6.4.2 "throttle all links down to
+     * 1/3"): a lone connection throttled to 1/4 gets L / 4; three through
+     * a cell with a corner (kappa 3 > dq_fair_max 2) throttled to 1/3 get
+     * exactly L / 3 each, fairly, where unthrottled they get the seeded
+     * unfair share; a throttle below the congestion (1/2 < kappa 3) leaves
+     * them unfair and below L / 2. */
+    static const int l1[] = {1, 2}, l2[] = {3, 4}, l3[] = {5, 6};
+    static const int g[] = {0, 0}, cell[] = {9};
+    static const unsigned char turn[] = {1}, straight[] = {0};
+    mcei_iwf_params_t p = params(1);
+    uint64_t L = expected_unit() / WT;
+    mcei_iwf_flow_t f[3] = {flow(l1, 2, g), flow(l2, 2, g), flow(l3, 2, g)};
+    int unfair = 0;
+    (void)state;
+    f[0].throttle = 4;
+    assert_int_equal(mcei_iwf_rates(f, 1, &p), MCE_OK);
+    assert_int_equal(f[0].rate, L / 4);
+    for (int i = 0; i < 3; i++) {
+        f[i].ncells = 1;
+        f[i].cell = cell;
+        f[i].turn = i == 0 ? turn : straight;
+        f[i].key = (uint64_t)i;
+        f[i].throttle = 3;
+    }
+    assert_int_equal(mcei_iwf_rates(f, 3, &p), MCE_OK);
+    for (int i = 0; i < 3; i++) {
+        assert_int_equal(f[i].kappa, 3);
+        assert_int_equal(f[i].rate, L / 3);
+    }
+    for (int i = 0; i < 3; i++)
+        f[i].throttle = 0;
+    assert_int_equal(mcei_iwf_rates(f, 3, &p), MCE_OK);
+    for (int i = 0; i < 3; i++)
+        unfair += f[i].rate < L / 3;
+    assert_true(unfair > 0);
+    for (int i = 0; i < 3; i++)
+        f[i].throttle = 2;
+    assert_int_equal(mcei_iwf_rates(f, 3, &p), MCE_OK);
+    for (int i = 0; i < 3; i++)
+        assert_true(f[i].rate >= L / 3 / 2 && f[i].rate <= L / 3);
+}
+
 /* ---- the capacity rule through the model (lib/net/iwarp.c) ------------ */
 
 #define MAXD 256
@@ -373,6 +417,7 @@ int main(void)
         cmocka_unit_test(test_groups_three_plus_one),
         cmocka_unit_test(test_skip_only_on_shared_links),
         cmocka_unit_test(test_dq_caps),
+        cmocka_unit_test(test_throttle),
         cmocka_unit_test(test_capacity_stall_and_resume),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

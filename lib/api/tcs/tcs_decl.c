@@ -176,7 +176,7 @@ static tcs_task_t add_task(tcs_decl_t *d, const char *call, const char *name,
         bad(d, call, "task '%s' has no code (fn is NULL)", name);
         goto fail;
     }
-    if (flags & ~(TCS_LIGHT | TCS_RING1D)) {
+    if (flags & ~(TCS_LIGHT | TCS_RING1D | TCS_THROTTLE)) {
         bad(d, call, "task '%s': unknown flags %#x", name, (unsigned)flags);
         goto fail;
     }

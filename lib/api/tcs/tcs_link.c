@@ -1313,6 +1313,10 @@ static int phase_check(link_t *L, int ph, FILE *out)
     for (int c = 0; c < L->cells; c++)
         if (thru[c] >= 2 && turn[c] && thru[c] > kmax)
             kmax = thru[c];
+    /* the throttle the run time sets on the phase's connections */
+    for (int i = 0; i < L->nuses && kmax > L->mc->dq_fair_max; i++)
+        if (in_phase(L, ph, &L->uses[i]) && L->uses[i].throttle < kmax)
+            L->uses[i].throttle = kmax;
     if (out == NULL) {
         if (L->warn != NULL && kmax > L->mc->dq_fair_max) {
             fprintf(L->warn,

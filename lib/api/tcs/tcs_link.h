@@ -96,6 +96,8 @@ typedef struct mcei_tcs_use {
     int *cells, *ports; /* n + 1 cells, n ports (out side of cells[i]) */
     int *pct, *owner, *hoisted; /* per route cell */
     uint64_t latency;
+    int throttle; /* 1/throttle of a link at most (the largest kappa above
+                     iwarp.dq_fair_max of its phases), 0: none */
     char name[6 * MCEI_TCS_NAME];
 } mcei_tcs_use_t;
 

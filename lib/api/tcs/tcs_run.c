@@ -154,13 +154,14 @@ static int comp_barrier(int task)
  * has it already.  Free of charge (the caller charges the switch or the
  * lookup as a whole); a PCT holding unread words ends the run. */
 static int set_pct(mcei_vn_t *vn, int pct, int in, int inp, int out, int outp,
-                   int end)
+                   int end, int throttle)
 {
     int a, b, c, d, e;
     char why[256];
     if (mcei_iw_pct_state(vn, pct, &a, &b, &c, &d, &e)) {
         if (a == in && (in == MCEI_IW_CPU || b == inp) && c == out &&
-            (out == MCEI_IW_CPU || d == outp) && e == end)
+            (out == MCEI_IW_CPU || d == outp) && e == end &&
+            mcei_iw_pct_throttle(vn, pct) == throttle)
             return 0;
         for (int g = 0; g < MCEI_IW_GATES; g++)
             if (mcei_iw_gate_pct(vn, g) == pct)
@@ -168,6 +169,7 @@ static int set_pct(mcei_vn_t *vn, int pct, int in, int inp, int out, int outp,
         if (mcei_iw_pct_release(vn, pct, why, sizeof(why)) != MCE_OK)
             mcei_vn_fatal(vn, "tcs: PCT %d: %s", pct, why);
     }
+    mcei_iw_pct_set_throttle(vn, pct, throttle);
     if (mcei_iw_pct_config(vn, pct, in, inp, out, outp, end, why,
                            sizeof(why)) != MCE_OK)
         mcei_vn_fatal(vn, "tcs: PCT %d: %s", pct, why);
@@ -187,8 +189,14 @@ static int set_use(mcei_vn_t *vn, const mcei_tcs_use_t *u, int k)
     int in = k == 0 ? MCEI_IW_CPU : opposite(u->ports[k - 1]);
     int out = k == u->n ? MCEI_IW_CPU : u->ports[k];
     int end = k == 0 ? u->dst : k == u->n ? u->src : -1;
+    /* the linker's throttle on the source PCT (design s.3.3), for the
+     * tasks that ask for it (TCS_THROTTLE) */
+    int thr = k == 0 && u->kind == MCEI_TCS_USE_INT &&
+                      (R()->d.tasks[u->task].flags & TCS_THROTTLE)
+                  ? u->throttle
+                  : 0;
     return set_pct(vn, u->pct[k], in, k > 0 ? u->pct[k - 1] : 0, out,
-                   k < u->n ? u->pct[k + 1] : 0, end);
+                   k < u->n ? u->pct[k + 1] : 0, end, thr);
 }
 
 static void bind_free(mcei_vn_t *vn, int gate, int pct)
@@ -232,8 +240,8 @@ static void set_ring_in(mcei_vn_t *vn, int b, int m)
         int co, ci, cx = vn->id % r->d.mc.width, cy = vn->id / r->d.mc.width;
         ring2d_pcts(&co, &ci);
         set_pct(vn, r->rts + 1 + x->slot[m], MCEI_IW_XM, r->rts, MCEI_IW_CPU, 0,
-                cell_at(cx - 1, cy));
-        set_pct(vn, ci, MCEI_IW_YM, co, MCEI_IW_CPU, 0, cell_at(cx, cy - 1));
+                cell_at(cx - 1, cy), 0);
+        set_pct(vn, ci, MCEI_IW_YM, co, MCEI_IW_CPU, 0, cell_at(cx, cy - 1), 0);
         return;
     }
     if (x->nm < 2)
@@ -296,8 +304,8 @@ static void lookup(mcei_vn_t *vn, int b, int m, int charged)
         int right = cell_at(cx + 1, cy), up = cell_at(cx, cy + 1);
         ring2d_pcts(&co, &ci);
         set_pct(vn, r->rts, MCEI_IW_CPU, 0, MCEI_IW_XP,
-                r->rts + 1 + x->slot[is_member(b, right)], right);
-        set_pct(vn, co, MCEI_IW_CPU, 0, MCEI_IW_YP, ci, up);
+                r->rts + 1 + x->slot[is_member(b, right)], right, 0);
+        set_pct(vn, co, MCEI_IW_CPU, 0, MCEI_IW_YP, ci, up, 0);
         bind_free(vn, MCEI_IW_W1, r->rts);
         bind_free(vn, MCEI_IW_R1, r->rts + 1 + x->slot[m]);
         bind_free(vn, MCEI_IW_W0, co);

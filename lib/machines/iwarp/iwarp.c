@@ -76,6 +76,7 @@ typedef struct iw_pct {
     /* source side: words written into this PCT (the connection's word
      * numbers, kept across reconfigurations like the model's) */
     uint64_t words;
+    int throttle, next_throttle; /* TCS (mcei_iw_pct_set_throttle) */
     /* the connections' progress: a source PCT has its own; a destination
      * PCT the one it reads and the next */
     seglist_t sl[2];
@@ -739,11 +740,27 @@ int mcei_iw_pct_config(mcei_vn_t *vn, int pct, int in_port, int in_pct,
         in_port == MCEI_IW_CPU || out_port == MCEI_IW_CPU ? endpoint : -1;
     aux[0] = mcei_iw_cfg_pack(pct, p->in_port, p->in_pct, p->out_port,
                               p->out_pct, p->endpoint, 0);
-    aux[1] = 0;
+    p->throttle = in_port == MCEI_IW_CPU ? p->next_throttle : 0;
+    p->next_throttle = 0;
+    aux[1] = (uint64_t)p->throttle;
     if (mcei_send(vn, vn->id, MCEI_CTX_PROTOCOL, MCEI_IW_CFG, NULL, 0, aux,
                   NULL) != MCE_OK)
         mcei_vn_fatal(vn, "iwarp: out of memory configuring a PCT");
     return MCE_OK;
+}
+
+void mcei_iw_pct_set_throttle(mcei_vn_t *vn, int pct, int throttle)
+{
+    if (pct >= 0 && pct < costs.pcts)
+        node_of(vn)->pct[pct].next_throttle = throttle > 0 ? throttle : 0;
+}
+
+int mcei_iw_pct_throttle(mcei_vn_t *vn, int pct)
+{
+    if (pct < 0 || pct >= costs.pcts ||
+        node_of(vn)->pct[pct].state != PCT_CONFIGURED)
+        return 0;
+    return node_of(vn)->pct[pct].throttle;
 }
 
 int mcei_iw_pct_release(mcei_vn_t *vn, int pct, char *why, size_t len)

@@ -46,6 +46,11 @@ int mcei_iw_pct_alloc(mcei_vn_t *vn, int *pct, char *why, size_t len);
 int mcei_iw_pct_config(mcei_vn_t *vn, int pct, int in_port, int in_pct,
                        int out_port, int out_pct, int endpoint, char *why,
                        size_t len);
+/* The TCS throttle the next configuration of source PCT @p pct carries to
+ * the network model (1/throttle of a link at most; 0 none), and the one
+ * it has. */
+void mcei_iw_pct_set_throttle(mcei_vn_t *vn, int pct, int throttle);
+int mcei_iw_pct_throttle(mcei_vn_t *vn, int pct);
 int mcei_iw_pct_release(mcei_vn_t *vn, int pct, char *why, size_t len);
 int mcei_iw_gate_bind(mcei_vn_t *vn, int gate, int pct, char *why, size_t len);
 int mcei_iw_gate_unbind(mcei_vn_t *vn, int gate, char *why, size_t len);
