@@ -347,7 +347,7 @@ static void park_slot(mcei_vn_t *vn, int b, int m)
         return;
     mcei_iw_cfg_free(vn, 1);
     /* no PCT numbered like a slot's in PCT feeds a link */
-    set_pct(vn, pct, MCEI_IW_XP, pct, MCEI_IW_CPU, 0, vn->id);
+    set_pct(vn, pct, MCEI_IW_XP, pct, MCEI_IW_CPU, 0, vn->id, 0);
     bind_free(vn, MCEI_IW_R1, pct);
     mcei_iw_cfg_free(vn, 0);
 }
