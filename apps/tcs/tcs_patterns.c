@@ -48,6 +48,7 @@
 #include <iwarp.h>
 
 #include "../iwarp/iwapp.h"
+#include "patterns.h"
 
 #define PROG "tcs_patterns"
 
@@ -158,22 +159,6 @@ static void barrier(void)
 
 /* ---- data ---------------------------------------------------------------- */
 
-static uint64_t mix(uint64_t z)
-{
-    z += 0x9e3779b97f4a7c15ull;
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
-
-/* Word w of the block member a sends to member b (a2a, sg) or of a's
- * vector (rb: b = -1), in run r. */
-static uint32_t word_of(int a, int b, size_t w, int r)
-{
-    return (uint32_t)mix(((uint64_t)(a + 1) << 40) ^ ((uint64_t)(b + 2) << 32) ^
-                         ((uint64_t)r << 24) ^ w);
-}
-
 static void dep_wait_one(int h, unsigned *got)
 {
     iwapp_check(PROG, iwarp_dep_wait(h, ++*got, 1), "iwarp_dep_wait");
@@ -194,7 +179,7 @@ static void dep_sg(size_t bytes, int r)
         iwarp_compute((unsigned long)k_const);
         for (int j = 1; j < n; j++) {
             for (size_t w = 0; w < nw; w++)
-                sbuf[w] = word_of(0, j, w, r);
+                sbuf[w] = pat_word(0, j, w, r);
             send_to(j, h_data, 0, bytes);
         }
         barrier();
@@ -216,7 +201,8 @@ static int sg_check(size_t bytes, int r)
         return 1;
     for (int j = 1; j < n; j++)
         for (size_t w = 0; w < nw; w++)
-            if (rbuf[(size_t)j * nw + w] != (word_of(0, j, w, r) ^ (uint32_t)j))
+            if (rbuf[(size_t)j * nw + w] !=
+                (pat_word(0, j, w, r) ^ (uint32_t)j))
                 return 0;
     return 1;
 }
@@ -232,10 +218,7 @@ static int rb_role(int k, int *partner)
         *partner = mi < half ? mi + half : mi - half;
         return mi < half ? 1 : -1;
     }
-    if (mi % (1 << k))
-        return 0;
-    *partner = mi ^ (1 << k);
-    return mi & (1 << k) ? -1 : 1;
+    return pat_rb_role_z(mi, k, partner);
 }
 
 static void dep_rb(size_t bytes, int r)
@@ -244,7 +227,7 @@ static void dep_rb(size_t bytes, int r)
     int partner = 0, role;
     iwarp_compute((unsigned long)k_const);
     for (size_t w = 0; w < nw; w++)
-        acc[w] = word_of(mi, -1, w, r);
+        acc[w] = pat_word(mi, -1, w, r);
     for (int k = 0; k < lg; k++) { /* reduction */
         iwarp_compute((unsigned long)k_iter);
         role = rb_role(k, &partner);
@@ -279,7 +262,7 @@ static int rb_check(size_t bytes, int r)
     for (size_t w = 0; w < bytes / 4; w++) {
         uint32_t sum = 0;
         for (int j = 0; j < n; j++)
-            sum += word_of(j, -1, w, r);
+            sum += pat_word(j, -1, w, r);
         if (acc[w] != sum)
             return 0;
     }
@@ -290,14 +273,14 @@ static void dep_a2a(size_t bytes, int r, int cfg)
 {
     size_t nw = bytes / 4;
     int order[MAXC], m = 0;
-    uint64_t s = mix(mix(mce_seed() ^ ((uint64_t)cfg << 48)) ^
-                     ((uint64_t)r << 16) ^ (uint64_t)mi);
+    uint64_t s = pat_mix(pat_mix(mce_seed() ^ ((uint64_t)cfg << 48)) ^
+                         ((uint64_t)r << 16) ^ (uint64_t)mi);
     for (int j = 0; j < n; j++)
         if (j != mi)
             order[m++] = j;
     for (int i = m - 1; i > 0; i--) { /* Fisher-Yates */
         int j, t;
-        s = mix(s);
+        s = pat_mix(s);
         j = (int)(s % (uint64_t)(i + 1));
         t = order[i];
         order[i] = order[j];
@@ -307,7 +290,7 @@ static void dep_a2a(size_t bytes, int r, int cfg)
     for (int i = 0; i < m; i++) {
         iwarp_compute((unsigned long)k_iter);
         for (size_t w = 0; w < nw; w++)
-            sbuf[w] = word_of(mi, order[i], w, r);
+            sbuf[w] = pat_word(mi, order[i], w, r);
         send_to(order[i], h_data, (size_t)mi * bytes, bytes);
     }
     for (int i = 0; i < m; i++)
@@ -320,7 +303,7 @@ static int a2a_check(size_t bytes, int r)
     size_t nw = bytes / 4;
     for (int j = 0; j < n; j++)
         for (size_t w = 0; w < nw && j != mi; w++)
-            if (rbuf[(size_t)j * nw + w] != word_of(j, mi, w, r))
+            if (rbuf[(size_t)j * nw + w] != pat_word(j, mi, w, r))
                 return 0;
     return 1;
 }
@@ -389,19 +372,8 @@ static void set_members(int pattern, int w, int h)
     lg = iwapp_log2(n);
     mi = -1;
     for (int id = 0; id < n; id++) {
-        int x = id % w, y = id / w;
-        if (pattern == RB && remap) { /* Z order: x and y bits alternate */
-            int bx = 0, by = 0, nx = iwapp_log2(w), ny = iwapp_log2(h);
-            x = y = 0;
-            for (int b = 0; b < lg; b++) {
-                int bit = (id >> b) & 1;
-                if ((b % 2 == 0 && bx < nx) || by >= ny)
-                    x |= bit << bx++;
-                else
-                    y |= bit << by++;
-            }
-        }
-        id_cell[id] = cell_of(x, y);
+        int rank = pattern == RB && remap ? pat_z_rank(id, w, h) : id;
+        id_cell[id] = cell_of(rank % w, rank / w);
         if (id_cell[id] == me)
             mi = id;
     }

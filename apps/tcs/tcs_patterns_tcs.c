@@ -49,6 +49,7 @@
 #include <tcs.h>
 
 #include "../iwarp/iwapp.h"
+#include "patterns.h"
 
 #define PROG    "tcs_patterns"
 #define NCFG    5
@@ -97,22 +98,6 @@ static _Noreturn void fail_cell(const char *what)
     exit(1);
 }
 
-/* ---- data (the same words as tcs_patterns --impl=dep) ------------------- */
-
-static uint64_t mix(uint64_t z)
-{
-    z += 0x9e3779b97f4a7c15ull;
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
-
-static uint32_t word_of(int a, int b, size_t w, int r)
-{
-    return (uint32_t)mix(((uint64_t)(a + 1) << 40) ^ ((uint64_t)(b + 2) << 32) ^
-                         ((uint64_t)r << 24) ^ w);
-}
-
 /* ---- rectangles, Z order ---------------------------------------------- */
 
 static int lg2(int v)
@@ -123,35 +108,12 @@ static int lg2(int v)
     return l;
 }
 
-/* The task rank (row-major in the w x h rectangle) of Z-order id @p id. */
-static int z_rank(int id, int w, int h)
-{
-    int bx = 0, by = 0, nx = lg2(w), ny = lg2(h), x = 0, y = 0;
-    for (int b = 0; b < nx + ny; b++) {
-        int bit = (id >> b) & 1;
-        if ((b % 2 == 0 && bx < nx) || by >= ny)
-            x |= bit << bx++;
-        else
-            y |= bit << by++;
-    }
-    return y * w + x;
-}
-
 static int z_id(int rank, int w, int h)
 {
     for (int id = 0; id < w * h; id++)
-        if (z_rank(id, w, h) == rank)
+        if (pat_z_rank(id, w, h) == rank)
             return id;
     return -1;
-}
-
-/* Stage k of the reduction for id @p mi: 1 receive, -1 send, 0 idle. */
-static int rb_role(int mi, int k, int *partner)
-{
-    if (mi % (1 << k))
-        return 0;
-    *partner = mi ^ (1 << k);
-    return mi & (1 << k) ? -1 : 1;
 }
 
 /* ---- SRU gather of a maximum on cell 0 (as tcs_primitives) -------------- */
@@ -330,7 +292,7 @@ static int run_sg(tcs_ctx_t *ctx, int c, size_t bytes, int r)
         if (mi == 0) {
             for (int j = lo; j < hi; j++) {
                 for (size_t w = 0; w < nw; w++)
-                    sbuf[w] = word_of(0, j, w, r);
+                    sbuf[w] = pat_word(0, j, w, r);
                 check(tcs_write(ctx, port(ctx, "t%d", j - lo), sbuf, nw),
                       "tcs_write");
             }
@@ -359,7 +321,8 @@ static int run_sg(tcs_ctx_t *ctx, int c, size_t bytes, int r)
         return 1;
     for (int j = 1; j < n; j++)
         for (size_t w = 0; w < nw; w++)
-            if (rbuf[(size_t)j * nw + w] != (word_of(0, j, w, r) ^ (uint32_t)j))
+            if (rbuf[(size_t)j * nw + w] !=
+                (pat_word(0, j, w, r) ^ (uint32_t)j))
                 return 0;
     return 1;
 }
@@ -371,10 +334,10 @@ static int run_rb(tcs_ctx_t *ctx, int c, size_t bytes, int r)
     size_t nw = bytes / 4;
     iwarp_compute((unsigned long)k_tcs("app.tcs_rb_constant"));
     for (size_t i = 0; i < nw; i++)
-        acc[i] = word_of(mi, -1, i, r);
+        acc[i] = pat_word(mi, -1, i, r);
     check(tcs_switch(ctx, ng_red[c]), "tcs_switch");
     for (int k = 0; k < l; k++) {
-        role = rb_role(mi, k, &partner);
+        role = pat_rb_role_z(mi, k, &partner);
         if (role == 0)
             break;
         iwarp_compute((unsigned long)k_tcs("app.tcs_rb_iteration"));
@@ -389,7 +352,7 @@ static int run_rb(tcs_ctx_t *ctx, int c, size_t bytes, int r)
     }
     check(tcs_switch(ctx, ng_bc[c]), "tcs_switch");
     for (int k = l - 1; k >= 0; k--) {
-        role = rb_role(mi, k, &partner);
+        role = pat_rb_role_z(mi, k, &partner);
         if (role > 0)
             check(tcs_write(ctx, port(ctx, "o%d", k), acc, nw), "tcs_write");
         else if (role < 0)
@@ -398,7 +361,7 @@ static int run_rb(tcs_ctx_t *ctx, int c, size_t bytes, int r)
     for (size_t i = 0; i < nw; i++) {
         uint32_t sum = 0;
         for (int j = 0; j < n; j++)
-            sum += word_of(j, -1, i, r);
+            sum += pat_word(j, -1, i, r);
         if (acc[i] != sum)
             return 0;
     }
@@ -437,13 +400,13 @@ static int run_a2a(tcs_ctx_t *ctx, int c, size_t bytes, int r)
         h = tcs_spool_in(ctx, port(ctx, "i", 0), rbuf + (size_t)from * nw, nw);
         check(h, "tcs_spool_in");
         for (size_t w = 0; w < nw; w++)
-            sbuf[w] = word_of(mi, to, w, r);
+            sbuf[w] = pat_word(mi, to, w, r);
         check(tcs_write(ctx, port(ctx, "o", 0), sbuf, nw), "tcs_write");
         check(tcs_spool_wait(ctx, h), "tcs_spool_wait");
     }
     for (int j = 0; j < n; j++)
         for (size_t w = 0; w < nw && j != mi; w++)
-            if (rbuf[(size_t)j * nw + w] != word_of(j, mi, w, r))
+            if (rbuf[(size_t)j * nw + w] != pat_word(j, mi, w, r))
                 return 0;
     return 1;
 }
@@ -552,14 +515,14 @@ static void declare_rb(tcs_decl_t *d, int c)
     for (int k = 0; (1 << k) < n; k++)
         for (int id = 0; id < n; id++) {
             int partner;
-            if (rb_role(id, k, &partner) >= 0)
+            if (pat_rb_role_z(id, k, &partner) >= 0)
                 continue;
             snprintf(pn, sizeof(pn), "r%d", k);
-            tcs_connect(d, a, z_rank(id, w, h), "s", z_rank(partner, w, h), pn,
-                        0, 0);
+            tcs_connect(d, a, pat_z_rank(id, w, h), "s",
+                        pat_z_rank(partner, w, h), pn, 0, 0);
             snprintf(pn, sizeof(pn), "o%d", k);
-            tcs_connect(d, b, z_rank(partner, w, h), pn, z_rank(id, w, h), "i",
-                        0, 0);
+            tcs_connect(d, b, pat_z_rank(partner, w, h), pn,
+                        pat_z_rank(id, w, h), "i", 0, 0);
         }
     snprintf(name, sizeof(name), "gred%dx%d", w, h);
     ng_red[c] = tcs_netgroup(d, t_rb[c], name, &a, 1);
