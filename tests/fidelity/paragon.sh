@@ -1,13 +1,14 @@
 #!/bin/sh
 # The Intel Paragon model (lib/net/paragon.c, share/machines/paragon.conf)
-# against Table 1 of Bokhari and Nicol (1996) and the exact consequences
-# of its fluid (max-min fair) link sharing.  Times in ps, computed here
-# from the machine file's constants.
+# against Table 1 of Bokhari and Nicol (1996) and the paper's statements on
+# link sharing, and the exact consequences of the model's mechanisms
+# (wormhole lanes with blocking, serial message co-processors), labelled as
+# such.  Times in ps; the paper's values are typed in from the paper.
 . "$top_srcdir/tests/lib.sh"
 
 P=$B/tests/progs/nx_paragon
 M=--mce-machine=paragon
-a=22000 link=5714                     # injection and link ps per byte
+a=22000                               # Table 1: 0.022 us per byte
 bl=231000000 bs=11200000              # long and short latencies
 ctl=7200000 s0=4000000 c=1500000      # control message, start-up, co-processor
 snd=$((s0 + c + 2 * ctl))             # a long send is done when its data is out
@@ -54,71 +55,68 @@ expect_eq "(a) long from 8193 bytes" "$(get recv_max_ps "$out")" \
     $((bl + a * 8193))
 
 # (b) K messages from distinct nodes through one link (row 0, columns
-# 0..K-1 to K..2K-1).  The link (175 MB/s) carries 3.85 x the injection
-# rate: up to 3 messages stream at full speed, K >= 4 each get 1/K of the
-# link: per byte max(22, K x 5.714) ns.
+# 0..K-1 to K..2K-1).  Paper (qualitative, section 2 and the abstract): "2
+# or 3 messages share a communication link with minor overhead": K = 2, 3
+# within 5 % of the uncontended time.  Model mechanics (not a fidelity
+# check): a link is 175 / 45.45 = 3.85 times faster than a worm streams, so
+# it carries 3 worms at once; further ones wait for a lane, so K worms
+# deliver in ceil(K / 3) waves: 231 + ceil(K / 3) x 0.022 m.
 m=15232
 for k in 1 2 3 4; do
-    pb=$((k * link)); [ $pb -lt $a ] && pb=$a
     out=$("$P" share $k $m $(mesh 8 64) $M 2>&1)
     got=$(get recv_max_ps "$out")
-    expect_eq "(b) $k sharing a link (8 x 8): 231 + m x max(0.022, $k x 0.005714)" \
-        "$got" $((bl + pb * m))
-    expect_eq "(b) $k sharing a link: all finish together" \
-        "$(get recv_min_ps "$out")" "$got"
     echo "    $k message(s) through one link: $(us "$got") us"
+    if [ $k -le 3 ]; then
+        awk -v g="$got" -v u=$((bl + a * m)) 'BEGIN { exit !(g <= 1.05 * u) }' &&
+            pass "(b) paper: $k messages share a link with minor overhead" ||
+            fail "(b) $k messages on a link: $got ps against $((bl + a * m))"
+    fi
+    expect_eq "(b) model: $k worms through one link, $(((k + 2) / 3)) wave(s)" \
+        "$got" $((bl + (k + 2) / 3 * a * m))
 done
 out=$("$P" share 8 $m $(mesh 16 256) $M 2>&1)
-expect_eq "(b) 8 sharing a link (16 x 16): 231 + 8 x 0.005714 m" \
-    "$(get recv_max_ps "$out")" $((bl + 8 * link * m))
+expect_eq "(b) model: 8 worms through one link (16 x 16), 3 waves" \
+    "$(get recv_max_ps "$out")" $((bl + 3 * a * m))
 
-# (c) Node contention.  One node sending K messages at once: its
-# co-processor starts them 1.5 us apart, then they share its injection
-# rate: the last is delivered at 231 + 0.022 K m (work conserving) and the
-# first at that minus (sum_{i<K} K c / i - (K - 1) c).  K nodes sending to
-# one node share its ejection: all at 231 + 0.022 K m.
+# (c) Node contention, model mechanics.  One node's co-processor starts
+# its sends one at a time and streams one worm at a time, so K messages
+# sent at once complete K x 0.022 m apart: the first is delivered after the
+# uncontended 231 + 0.022 m, the last after 231 + 0.022 K m.  K nodes
+# sending to one node: its ejection takes one worm at a time; the senders
+# finish 0.022 m apart, the last message arrives at 231 + 0.022 K m.
 for k in 2 3 4 6; do
     out=$("$P" fanout $k $m $(mesh 8 64) $M 2>&1)
     expect_eq "(c) fan-out $k: the sender's sends complete at snd + 0.022 K m" \
         "$(get send_max_ps "$out")" $((snd + k * a * m))
     expect_eq "(c) fan-out $k: last delivery 231 + 0.022 K m" \
         "$(get recv_max_ps "$out")" $((bl + k * a * m))
-    h=0 i=1
-    while [ $i -lt $k ]; do h=$((h + k * c / i)); i=$((i + 1)); done
-    expect_eq "(c) fan-out $k: first delivery" "$(get recv_min_ps "$out")" \
-        $((bl + k * a * m - h + (k - 1) * c))
+    expect_eq "(c) fan-out $k: first delivery uncontended" \
+        "$(get recv_min_ps "$out")" $((bl + a * m))
 done
 for k in 2 4; do
     out=$("$P" fanin $k $m $(mesh 8 64) $M 2>&1)
     expect_eq "(c) fan-in $k: 231 + 0.022 K m" "$(get recv_max_ps "$out")" \
         $((bl + k * a * m))
-    expect_eq "(c) fan-in $k: every sender done at snd + 0.022 K m" \
-        "$(get send_min_ps "$out")" $((snd + k * a * m))
+    expect_eq "(c) fan-in $k: the first sender done at snd + 0.022 m" \
+        "$(get send_min_ps "$out")" $((snd + a * m))
+    expect_eq "(c) fan-in $k: the last sender done at snd + 0.022 K m" \
+        "$(get send_max_ps "$out")" $((snd + k * a * m))
 done
 
-# (d) gsync against Table 1's fit 27.1 log2 n - 134 us.  On 2^k nodes
-# gsync is a butterfly of k stages of one short latency each: exactly
-# 11.2 k us; the model's b_s is chosen so that 16 x 16 and 16 x 32 land
-# within 10 % of the fit.  8 x 8 and 12 x 12 are reported only.
-for cfg in "8 64 6" "16 256 8" "16 512 9" "12 144 -"; do
+# (d) gsync, algorithm structure (not a fidelity check: the short latency
+# b_s is calibrated on Table 1's synchronisation fit, see paragon.conf).
+# On 2^k nodes a butterfly of k rounds, on other counts the dissemination
+# barrier's ceil(log2 n) rounds, one b_s each; every node leaves together.
+# The fit is printed beside it.
+for cfg in "8 64 6" "16 256 8" "16 512 9" "12 144 8"; do
     set -- $cfg
     out=$("$P" gsync $(mesh $1 $2) $M 2>&1)
     got=$(get gsync_max_ps "$out")
     fit=$(awk -v n=$2 'BEGIN { printf "%.0f", (27.1 * log(n) / log(2) - 134) * 1e6 }')
-    echo "    gsync on $2 nodes: $(us "$got") us (fit $(us "$fit") us)"
-    if [ "$3" != - ]; then
-        expect_eq "(d) gsync on $2 nodes: $3 stages of b_s" "$got" $(($3 * bs))
-    fi
+    echo "    gsync on $2 nodes: $(us "$got") us (Table 1's fit $(us "$fit") us)"
+    expect_eq "(d) gsync on $2 nodes: $3 rounds of b_s" "$got" $(($3 * bs))
     expect_eq "(d) gsync on $2 nodes: every node equal" \
         "$(get gsync_min_ps "$out")" "$got"
-    if [ "$2" -ge 256 ]; then
-        if awk -v g="$got" -v f="$fit" 'BEGIN { d = g - f; if (d < 0) d = -d;
-                exit !(d <= 0.10 * f) }'; then
-            pass "(d) gsync on $2 nodes within 10 % of the fit"
-        else
-            fail "(d) gsync on $2 nodes: $got ps, fit $fit ps (beyond 10 %)"
-        fi
-    fi
 done
 
 # (e) A FORCED message that finds no posted receive is discarded.

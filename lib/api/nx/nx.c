@@ -686,8 +686,13 @@ static int pow2(int n)
 
 /* gsync: NX's butterfly on a hypercube (Seidel and Davis, section 3.1):
  * a null message to each neighbour, most significant dimension first,
- * waiting for the reply before the next; elsewhere a fan-in to node 0
- * and a fan-out. */
+ * waiting for the reply before the next.  Intel did not publish the
+ * algorithm of other node counts (Bokhari and Nicol's fit spans meshes of
+ * any size, 12 x 12 included, with one cost per doubling of the node
+ * count); they get the dissemination barrier (Hensgen, Finkel and Manber
+ * 1988), which has the butterfly's ceil(log2 n) rounds of one null message
+ * sent and one received on any n: in round k node i sends to i + 2^k and
+ * hears from i - 2^k (mod n). */
 static int barrier(mcei_vn_t *vn)
 {
     int n = mcei_eng->nodes, me = vn->id, rc = MCE_OK;
@@ -700,23 +705,9 @@ static int barrier(mcei_vn_t *vn)
         }
         return rc;
     }
-    /* binomial fan-in then fan-out */
-    for (int k = 1; k < n && rc == MCE_OK; k <<= 1) {
-        if (me & k) {
-            rc = sys_send(vn, gtype(vn, 100), NULL, 0, me - k);
-            break;
-        }
-        if (me + k < n)
-            rc = sys_recv(vn, gtype(vn, 100), NULL, 0, me + k);
-    }
-    int top = 1;
-    while (top < n)
-        top <<= 1;
-    for (int k = top >> 1; k >= 1 && rc == MCE_OK; k >>= 1) {
-        if (me % (2 * k) == 0 && me + k < n)
-            rc = sys_send(vn, gtype(vn, 101), NULL, 0, me + k);
-        else if (me % (2 * k) == k)
-            rc = sys_recv(vn, gtype(vn, 101), NULL, 0, me - k);
+    for (int k = 1, r = 0; k < n && rc == MCE_OK; k <<= 1, r++) {
+        if ((rc = sys_send(vn, gtype(vn, r), NULL, 0, (me + k) % n)) == MCE_OK)
+            rc = sys_recv(vn, gtype(vn, r), NULL, 0, (me - k + n) % n);
     }
     return rc;
 }
