@@ -1,6 +1,8 @@
 #!/bin/sh
 # Vertex personality on the NCUBE model: routing, broadcast, ntest,
-# buffer-pool back-pressure (vx_routes); argument errors with negative
+# buffer-pool back-pressure (vx_routes); the channel back to a sender
+# lost while its acknowledgement waits for a buffer (vx_misuse hold, the
+# same on 1, 2 and 4 ranks); argument errors with negative
 # returns and messages naming call and node, extended Vertex and neighbour
 # broadcast (vx_misuse); fatal misuse and the deadlock report; Vertex on
 # a machine that is not an NCUBE; identical digests across layouts.
@@ -36,6 +38,21 @@ timeout 20 "$B/tests/progs/vx_misuse" pool --mce-nodes=4 > "$TMP/o" 2>&1
 expect_eq "exhausted pools deadlock" $? 3
 expect_grep "sender waits for a buffer" "node 1: blocked in nwrite waiting for a 4000-byte communication buffer" "$TMP/o"
 expect_grep "receiver waits in nread" "node 0: blocked in nread waiting for a message from any node of type 99" "$TMP/o"
+
+# Mudge et al. 1987, section 3: while the acknowledgement of a length
+# request waits for a buffer, the channel from the receiver back to the
+# sender is lost: node 0's message to node 1 leaves only after node 0
+# has freed a buffer (after its 200 ms of computing), not at 100 ms.
+"$B/tests/progs/vx_misuse" hold --mce-nodes=2 > "$TMP/o" 2>&1
+expect_eq "held channel status" $? 0
+expect_grep "held channel: message after the buffer is freed" \
+    "vx_misuse hold: node 1 got node 0's message at 210.727 ms: after node 0 freed a buffer" "$TMP/o"
+run 0 "$B/tests/progs/vx_misuse" hold --mce-nodes=4 --mce-summary > "$TMP/ref" 2>&1
+for np in 1 2 4; do
+    run $np "$B/tests/progs/vx_misuse" hold --mce-nodes=4 --mce-summary > "$TMP/o" 2>&1
+    expect_eq "held channel digest on $np ranks" "$(summary_sans_ranks "$TMP/o")" \
+        "$(summary_sans_ranks "$TMP/ref")"
+done
 
 "$B/tests/progs/vx_routes" --mce-nodes=4 --mce-machine=ideal > "$TMP/o" 2>&1
 [ $? -ne 0 ] && pass "Vertex on the ideal machine refused" || fail "Vertex ran on ideal"

@@ -2,7 +2,11 @@
  * naming the call and the node; the program ends normally.  With an
  * argument it commits one fatal misuse instead: "nopost" (extended
  * message with no rcvreq posted), "length" (rcvreq length mismatch) or
- * "pool" (a receiver whose pool is full and never reads: deadlock). */
+ * "pool" (a receiver whose pool is full and never reads: deadlock).
+ * "hold" is no misuse: node 0's pool is full, so its acknowledgement of
+ * node 1's seventh message is postponed, and the channel from node 0 to
+ * node 1 is lost meanwhile (Mudge et al. 1987, section 3): node 0's own
+ * message to node 1 cannot leave before node 0 frees a buffer. */
 #include <stdio.h>
 #include <string.h>
 
@@ -42,6 +46,34 @@ int main(int argc, char **argv)
         if (me == 0)
             send(buf, 10, 1, 1, &flag);
         mce_compute(MCE_MS);
+        return 0;
+    }
+    if (argc > 1 && strcmp(argv[1], "hold") == 0) {
+        /* 7 x (4000 + 16) bytes > the 27648-byte pool: 6 fit. */
+        const mce_time_t fill = 100 * MCE_MS, hold = 100 * MCE_MS;
+        if (me == 0) {
+            mce_compute(fill); /* all 7 length requests have arrived */
+            nwrite("x", 1, 1, 2, NULL);
+            mce_compute(hold); /* the channel to node 1 stays lost */
+            for (int i = 0; i < 7; i++) {
+                s = 1;
+                t = 1;
+                nread(buf, 4000, &s, &t, NULL);
+            }
+        } else if (me == 1) {
+            for (int i = 0; i < 7; i++)
+                nwrite(buf, 4000, 0, 1, NULL);
+            s = 0;
+            t = 2;
+            nread(buf, 10, &s, &t, NULL);
+            mce_time_t at = mce_now();
+            printf("vx_misuse hold: node 1 got node 0's message at %.3f ms: "
+                   "%s\n",
+                   (double)at / MCE_MS,
+                   at > fill + hold ? "after node 0 freed a buffer"
+                                    : "TOO EARLY");
+            return at > fill + hold ? 0 : 1;
+        }
         return 0;
     }
     if (argc > 1 && strcmp(argv[1], "pool") == 0) {

@@ -1,7 +1,9 @@
 /* Unit tests for the standard-Vertex channel handshake state machine
  * (lib/machines/ncube/chan.c): submit -> SEND_LEN (or queued), ack ->
- * START_DMA, end of DMA -> the next message's SEND_LEN (or idle), and the
- * wire reservation that serializes everything sent on the channel. */
+ * START_DMA, end of DMA -> the next message's SEND_LEN (or idle), the
+ * hold while an acknowledgement owed on the channel is postponed (every
+ * action deferred to the release), and the wire reservation that
+ * serializes everything sent on the channel. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -130,6 +132,8 @@ static void test_chan_init(void **state)
     assert_null(c.current);
     expect_queue(&c, NULL, 0);
     assert_int_equal(c.free_at, 0);
+    assert_int_equal(c.held, 0);
+    assert_int_equal(c.deferred, MCEI_VX_NONE);
     /* Idle: neither an acknowledgement nor an end of DMA is expected. */
     ack_bad(&c);
     dma_done_bad(&c);
@@ -301,6 +305,64 @@ static void test_chan_fifo_long(void **state)
         assert_ptr_equal(it[i].data, &it[i]);
     }
     expect_queue(&c, NULL, 0);
+}
+
+/* While held, nothing starts: a length request, a transfer after the
+ * acknowledgement and the next length request after an end of DMA are
+ * each handed back by the release, once, in the state they left. */
+static void test_chan_hold(void **state)
+{
+    (void)state;
+    mcei_vx_chan_t c;
+    mcei_vx_item_t a, b;
+    mcei_vx_item_t *done = &poison_item;
+    int bad = 42;
+    item_prep(&a, &a);
+    item_prep(&b, &b);
+    mcei_vx_chan_init(&c);
+
+    /* Released with nothing deferred: nothing to do. */
+    mcei_vx_chan_hold(&c);
+    assert_int_equal(mcei_vx_chan_release(&c), MCEI_VX_NONE);
+    assert_int_equal(c.held, 0);
+
+    /* An idle channel's length request waits for the release. */
+    mcei_vx_chan_hold(&c);
+    assert_int_equal(mcei_vx_chan_submit(&c, &a), MCEI_VX_NONE);
+    assert_int_equal(c.state, MCEI_VX_AWAIT_ACK);
+    assert_ptr_equal(c.current, &a);
+    assert_int_equal(mcei_vx_chan_release(&c), MCEI_VX_SEND_LEN);
+    assert_int_equal(mcei_vx_chan_release(&c), MCEI_VX_NONE); /* once */
+
+    /* The acknowledgement arrives while held: the DMA is deferred, and
+     * that is not misuse. */
+    mcei_vx_chan_hold(&c);
+    assert_int_equal(mcei_vx_chan_ack(&c, &bad), MCEI_VX_NONE);
+    assert_int_equal(bad, 0);
+    assert_int_equal(c.state, MCEI_VX_DMA);
+    /* A second message queues behind, as it would unheld. */
+    assert_int_equal(mcei_vx_chan_submit(&c, &b), MCEI_VX_NONE);
+    expect_queue(&c, (mcei_vx_item_t *const[]){&b}, 1);
+    assert_int_equal(mcei_vx_chan_release(&c), MCEI_VX_START_DMA);
+
+    /* The end of a DMA that was already running when the hold began
+     * finishes the message; the next length request waits. */
+    mcei_vx_chan_hold(&c);
+    assert_int_equal(mcei_vx_chan_dma_done(&c, &done, &bad), MCEI_VX_NONE);
+    assert_int_equal(bad, 0);
+    assert_ptr_equal(done, &a);
+    assert_ptr_equal(c.current, &b);
+    assert_int_equal(c.state, MCEI_VX_AWAIT_ACK);
+    expect_queue(&c, NULL, 0);
+    assert_int_equal(mcei_vx_chan_release(&c), MCEI_VX_SEND_LEN);
+
+    /* Unheld again: the usual answers. */
+    ack_ok(&c);
+    assert_int_equal(mcei_vx_chan_dma_done(&c, &done, &bad), MCEI_VX_NONE);
+    assert_ptr_equal(done, &b);
+    assert_int_equal(c.state, MCEI_VX_IDLE);
+    /* The hold never touched the wire. */
+    assert_int_equal(c.free_at, 0);
 }
 
 /* Random submits, acknowledgements and ends of DMA (expected or not)
@@ -511,6 +573,7 @@ int main(void)
         cmocka_unit_test(test_chan_dma_done),
         cmocka_unit_test(test_chan_dma_done_bad),
         cmocka_unit_test(test_chan_fifo_long),
+        cmocka_unit_test(test_chan_hold),
         cmocka_unit_test(test_chan_random),
         cmocka_unit_test(test_chan_wire),
         cmocka_unit_test(test_chan_wire_random),

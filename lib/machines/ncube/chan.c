@@ -7,6 +7,17 @@ void mcei_vx_chan_init(mcei_vx_chan_t *c)
     c->current = c->head = c->tail = NULL;
     c->queued = 0;
     c->free_at = 0;
+    c->held = 0;
+    c->deferred = MCEI_VX_NONE;
+}
+
+/* Start @p a now, or keep it for mcei_vx_chan_release if held. */
+static mcei_vx_action_t gate(mcei_vx_chan_t *c, mcei_vx_action_t a)
+{
+    if (!c->held || a == MCEI_VX_NONE)
+        return a;
+    c->deferred = a;
+    return MCEI_VX_NONE;
 }
 
 static mcei_vx_action_t start_next(mcei_vx_chan_t *c)
@@ -38,7 +49,7 @@ mcei_vx_action_t mcei_vx_chan_submit(mcei_vx_chan_t *c, mcei_vx_item_t *it)
     c->queued++;
     if (c->state != MCEI_VX_IDLE)
         return MCEI_VX_NONE; /* queued behind the message in progress */
-    return start_next(c);
+    return gate(c, start_next(c));
 }
 
 mcei_vx_action_t mcei_vx_chan_ack(mcei_vx_chan_t *c, int *bad)
@@ -49,7 +60,7 @@ mcei_vx_action_t mcei_vx_chan_ack(mcei_vx_chan_t *c, int *bad)
     }
     *bad = 0;
     c->state = MCEI_VX_DMA;
-    return MCEI_VX_START_DMA;
+    return gate(c, MCEI_VX_START_DMA);
 }
 
 mcei_vx_action_t mcei_vx_chan_dma_done(mcei_vx_chan_t *c, mcei_vx_item_t **done,
@@ -61,7 +72,20 @@ mcei_vx_action_t mcei_vx_chan_dma_done(mcei_vx_chan_t *c, mcei_vx_item_t **done,
     }
     *bad = 0;
     *done = c->current;
-    return start_next(c);
+    return gate(c, start_next(c));
+}
+
+void mcei_vx_chan_hold(mcei_vx_chan_t *c)
+{
+    c->held = 1;
+}
+
+mcei_vx_action_t mcei_vx_chan_release(mcei_vx_chan_t *c)
+{
+    mcei_vx_action_t a = c->deferred;
+    c->held = 0;
+    c->deferred = MCEI_VX_NONE;
+    return a;
 }
 
 mce_time_t mcei_vx_chan_wire(mcei_vx_chan_t *c, mce_time_t t, mce_time_t dur)

@@ -3,10 +3,11 @@
  * Standard Vertex, per hop (Figure 1): the sender allocates a buffer from
  * its pool and copies the data (nwrite returns), sends a 2-byte length
  * when the channel is free; the receiver's length interrupt allocates a
- * buffer (or queues the request) and acknowledges; the sender's
- * acknowledgement interrupt starts the DMA; the end-of-DMA interrupts on
- * both sides release the sender's buffer and the channel and queue the
- * message as unclaimed (or forward it one hop further on the e-cube
+ * buffer and acknowledges (or queues the request, and until the
+ * acknowledgement goes the channel back to the sender is lost); the
+ * sender's acknowledgement interrupt starts the DMA; the end-of-DMA
+ * interrupts on both sides release the sender's buffer and the channel and
+ * queue the message as unclaimed (or forward it one hop further on the e-cube
  * route).  nread copies it out and frees the buffer.
  *
  * Extended Vertex: send() starts the DMA at once to a neighbour whose
@@ -125,6 +126,7 @@ static void send_ctl(mcei_vn_t *vn, int d, int kind, uint32_t len, mce_time_t t)
 }
 
 static void vbuf_release(mcei_vn_t *vn, vbuf_t *vb, mce_time_t t);
+static void chan_do(mcei_vn_t *vn, int d, mcei_vx_action_t a, mce_time_t t);
 
 static void grant_loop(mcei_vn_t *vn, mce_time_t t)
 {
@@ -144,6 +146,9 @@ static void grant_loop(mcei_vn_t *vn, mce_time_t t)
             nd->in[r->dim].expecting = 1;
             nd->in[r->dim].vb = vb;
             send_ctl(vn, r->dim, K_ACK, r->len, t);
+            /* The channel back is ours again: what waited goes after
+             * the acknowledgement on the wire. */
+            chan_do(vn, r->dim, mcei_vx_chan_release(&nd->out[r->dim]), t);
             free(r);
         }
     }
@@ -164,8 +169,7 @@ static void submit(mcei_vn_t *vn, int d, out_msg_t *om, mce_time_t t)
 {
     node_t *nd = node_of(vn);
     om->item.data = om;
-    if (mcei_vx_chan_submit(&nd->out[d], &om->item) == MCEI_VX_SEND_LEN)
-        send_ctl(vn, d, K_LEN, om->len, t);
+    chan_do(vn, d, mcei_vx_chan_submit(&nd->out[d], &om->item), t);
 }
 
 static out_msg_t *out_new(mcei_vn_t *vn, vbuf_t *vb, const void *data,
@@ -215,8 +219,10 @@ static void on_len(mcei_vn_t *vn, mcei_msg_t *m, int d)
                          "Vertex: second length request from node %d while "
                          "a transfer on that channel is pending",
                          m->w.src);
-    if (mcei_vx_pool_waiting(&nd->pool) == 0 &&
-        mcei_vx_pool_alloc(&nd->pool, len, &off) == MCE_OK) {
+    /* Section 2: a request is satisfied by a linear search for a free
+     * buffer large enough, and queued only if there is none (it may
+     * overtake queued larger requests). */
+    if (mcei_vx_pool_alloc(&nd->pool, len, &off) == MCE_OK) {
         vbuf_t *vb = malloc(sizeof(*vb));
         if (vb == NULL)
             mcei_vn_fatal_at(vn, m->arrival, "Vertex: out of memory");
@@ -227,27 +233,25 @@ static void on_len(mcei_vn_t *vn, mcei_msg_t *m, int d)
         send_ctl(vn, d, K_ACK, len, e);
         return;
     }
-    /* No buffer: the acknowledgement waits for one (step 5). */
+    /* No buffer: the acknowledgement waits for one (step 5), and until
+     * it is sent the channel back to that neighbour is lost (section
+     * 3): this node starts nothing on it. */
     pool_req_t *r = calloc(1, sizeof(*r));
     if (r == NULL || mcei_vx_pool_wait(&nd->pool, len, r) != MCE_OK)
         mcei_vn_fatal_at(vn, m->arrival, "Vertex: out of memory");
     r->remote = 1;
     r->dim = d;
     r->len = len;
+    mcei_vx_chan_hold(&nd->out[d]);
 }
 
-static void on_ack(mcei_vn_t *vn, mcei_msg_t *m, int d)
+/* Step 7: the DMA of the channel's current message, from @p t. */
+static void start_dma(mcei_vn_t *vn, int d, mce_time_t t)
 {
     node_t *nd = node_of(vn);
-    int bad;
-    mce_time_t e = mcei_vn_steal(vn, m->arrival, costs.ack_interrupt);
-    if (mcei_vx_chan_ack(&nd->out[d], &bad) != MCEI_VX_START_DMA || bad)
-        mcei_vn_fatal_at(vn, m->arrival,
-                         "Vertex: unexpected acknowledgement from node %d",
-                         m->w.src);
     out_msg_t *om = nd->out[d].current->data;
     mce_time_t dur = wire_time(om->len);
-    mce_time_t s = mcei_vx_chan_wire(&nd->out[d], e, dur);
+    mce_time_t s = mcei_vx_chan_wire(&nd->out[d], t, dur);
     uint64_t aux[2] = {
         ((uint64_t)(uint32_t)om->orig_src << 32) | (uint32_t)om->type,
         ((uint64_t)(uint32_t)om->bcast_root << 32) | (uint32_t)om->dest};
@@ -255,10 +259,32 @@ static void on_ack(mcei_vn_t *vn, mcei_msg_t *m, int d)
     if (mcei_send_at(vn, s, vn->id ^ (1 << d), MCEI_CTX_PROTOCOL, K_DATA,
                      om->payload, om->len, aux, NULL) != MCE_OK ||
         mcei_timer_at(vn, s + dur, T_DMA_DONE, taux, NULL, NULL, 0) != MCE_OK)
-        mcei_vn_fatal_at(vn, m->arrival,
-                         "Vertex: out of memory starting a transfer");
+        mcei_vn_fatal_at(vn, t, "Vertex: out of memory starting a transfer");
     free(om->payload);
     om->payload = NULL;
+}
+
+/* Carry out what the channel state machine asks for, at @p t. */
+static void chan_do(mcei_vn_t *vn, int d, mcei_vx_action_t a, mce_time_t t)
+{
+    node_t *nd = node_of(vn);
+    if (a == MCEI_VX_SEND_LEN)
+        send_ctl(vn, d, K_LEN, ((out_msg_t *)nd->out[d].current->data)->len, t);
+    else if (a == MCEI_VX_START_DMA)
+        start_dma(vn, d, t);
+}
+
+static void on_ack(mcei_vn_t *vn, mcei_msg_t *m, int d)
+{
+    node_t *nd = node_of(vn);
+    int bad;
+    mce_time_t e = mcei_vn_steal(vn, m->arrival, costs.ack_interrupt);
+    mcei_vx_action_t a = mcei_vx_chan_ack(&nd->out[d], &bad);
+    if (bad)
+        mcei_vn_fatal_at(vn, m->arrival,
+                         "Vertex: unexpected acknowledgement from node %d",
+                         m->w.src);
+    chan_do(vn, d, a, e); /* NONE: deferred while the channel is held */
 }
 
 static void on_dma_done(mcei_vn_t *vn, mcei_msg_t *m)
@@ -274,8 +300,7 @@ static void on_dma_done(mcei_vn_t *vn, mcei_msg_t *m)
     out_msg_t *om = done->data;
     vbuf_release(vn, om->vb, e);
     free(om);
-    if (a == MCEI_VX_SEND_LEN)
-        send_ctl(vn, d, K_LEN, ((out_msg_t *)nd->out[d].current->data)->len, e);
+    chan_do(vn, d, a, e);
 }
 
 static void on_data(mcei_vn_t *vn, mcei_msg_t *m, int d)
@@ -421,9 +446,8 @@ int mcei_ncube_nwrite(mcei_vn_t *vn, const void *buf, uint32_t n, int dest,
     if (bc && (nkids = bcast_children(vn->id, vn->id, kids)) == 0)
         return MCE_OK; /* a one-node cube: nobody to tell */
     /* Step 2: a communication buffer, waiting for one if need be. */
-    if (mcei_vx_pool_waiting(&nd->pool) == 0 &&
-        mcei_vx_pool_alloc(&nd->pool, n, &off) == MCE_OK) {
-        req.off = off;
+    if (mcei_vx_pool_alloc(&nd->pool, n, &off) == MCE_OK) {
+        req.off = off; /* found by the search, even if others wait */
     } else {
         uint32_t fb, lg, nb;
         mcei_vx_pool_stats(&nd->pool, &fb, &lg, &nb);
