@@ -53,3 +53,13 @@ many=$("$ring" --mce-nodes=4096 --rounds=10 --mce-verbose 2>/dev/null |
 awk -v a="$one" -v b="$many" 'BEGIN {
     printf "memory: 4096 nodes peak RSS %.1f MiB (1 node: %.1f MiB): %.1f KiB per node\n",
         b / 1024, a / 1024, (b - a) / 4095 }'
+
+# The Paragon model under heavy contention: the naive complete exchange on
+# 12 x 12 (143 x 144 = 20,592 messages of 15,232 bytes at once, Bokhari and
+# Nicol 1996), wall time and messages (worms) per wall second.
+out=$("$B/apps/complete_exchange" --mce-machine=paragon --mce-nodes=144 \
+    --mce-set=paragon.width=12 --alg=naive --sizes=15232 --mce-verbose 2>&1 |
+    grep 'wall_s=')
+echo "$out" | sed 's/.*wall_s=\([0-9.]*\).*peak_rss_kib=\([0-9]*\).*/\1 \2/' |
+    awk '{ printf "paragon naive complete exchange 12x12, 15232 B: %.2f s wall, %.0f messages/s (peak RSS %d MiB, mostly the program'"'"'s buffers)\n",
+        $1, 20592 / $1, $2 / 1024 }'

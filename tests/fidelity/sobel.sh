@@ -1,5 +1,6 @@
 #!/bin/sh
-# The Sobel edge detector of seed 003 (section 5, Table 3) on the NCUBE:
+# The Sobel edge detector of Mudge, Buzzard and Abdel-Rahman (1987, section
+# 5, Table 3) on the NCUBE:
 # apps/sobel_edge's output image is byte-identical to the sequential
 # reference tests/progs/sobel_ref on the same input for 1, 4, 16 and 64
 # nodes with standard and with extended Vertex, and its summary line
