@@ -35,6 +35,7 @@ typedef struct nx_node {
     nx_req_t *reqs;
     nx_req_t *posted, *posted_tail;
     long next_id, nreqs, nposted, ptype;
+    uint64_t posted_bytes; /* operating-system buffer space they reserve */
     mcei_nx_info_t last;
     mce_time_t irq_next;
     int masked, in_handler, warned_forced;
@@ -43,7 +44,7 @@ typedef struct nx_node {
 
 static struct {
     int on;
-    uint64_t max_posted, max_reqs, irq;
+    uint64_t max_posted, os_buffer, max_reqs, irq;
     mce_time_t irq_period, irq_cost, probe_cost;
     int notifies;
     uint64_t seed;
@@ -151,6 +152,7 @@ static void unpost(nx_node_t *nd, nx_req_t *r)
         if (nd->posted_tail == p)
             nd->posted_tail = prev;
         nd->nposted--;
+        nd->posted_bytes -= (uint64_t)p->count;
         return;
     }
 }
@@ -294,7 +296,10 @@ int mcei_nx_irecv(mcei_vn_t *vn, uint32_t ctx, long typesel, void *buf,
         *id = r->id;
         return MCE_OK;
     }
-    if (nx.max_posted && (uint64_t)nd->nposted >= nx.max_posted) {
+    /* The operating system sets buffer space aside for every message a
+     * posted receive expects (Bokhari and Nicol 1996, section 6). */
+    if ((nx.max_posted && (uint64_t)nd->nposted >= nx.max_posted) ||
+        (nx.os_buffer && (uint64_t)count > nx.os_buffer - nd->posted_bytes)) {
         release(nd, r);
         return MCE_ERR_RESOURCE;
     }
@@ -304,6 +309,7 @@ int mcei_nx_irecv(mcei_vn_t *vn, uint32_t ctx, long typesel, void *buf,
         nd->posted = r;
     nd->posted_tail = r;
     nd->nposted++;
+    nd->posted_bytes += (uint64_t)count;
     *id = r->id;
     return MCE_OK;
 }
@@ -578,6 +584,8 @@ static int nx_init(mcei_engine_t *eng, mcei_machine_t *m, char *err,
     int rc;
     memset(&nx, 0, sizeof(nx));
     if ((rc = mcei_machine_u64(m, "nx.max_posted", 0, 0, &nx.max_posted, err,
+                               errlen)) ||
+        (rc = mcei_machine_u64(m, "nx.os_buffer", 0, 0, &nx.os_buffer, err,
                                errlen)) ||
         (rc = mcei_machine_u64(m, "nx.max_requests", 0, 4096, &nx.max_reqs, err,
                                errlen)) ||
