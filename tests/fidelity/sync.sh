@@ -75,7 +75,7 @@ done
 for d in 2 5 7; do
     eval "r=\$r_rds_forced_$d"
     holds "$r > 99" && pass "RDS, forced: > 99 % at d=$d ($r %)" ||
-        fail "RDS, forced, d=$d: $r %, the seed says > 99 %"
+        fail "RDS, forced, d=$d: $r %, Seidel and Davis 1992 say > 99 %"
 done
 # "the success rates of gsync() and sync0() fall off as the size of the
 # hypercube increases" (section 4.2).
@@ -119,10 +119,10 @@ done
 # statements are evaluated and reported, and do not fail the test.
 holds "$r_gsync_forced_2 >= 80 && $r_gsync_forced_2 <= 95" &&
     pass "gsync, forced, d=2: about 90 % ($r_gsync_forced_2 %)" ||
-    echo "departure (documented): gsync, forced, d=2: $r_gsync_forced_2 %, the seed says about 90 %"
+    echo "departure (documented): gsync, forced, d=2: $r_gsync_forced_2 %, Seidel and Davis 1992 say about 90 %"
 holds "$r_gsync_forced_7 < 5" &&
     pass "gsync, forced, d=7: under 5 % ($r_gsync_forced_7 %)" ||
-    echo "departure (documented): gsync, forced, d=7: $r_gsync_forced_7 %, the seed says under 5 %"
+    echo "departure (documented): gsync, forced, d=7: $r_gsync_forced_7 %, Seidel and Davis 1992 say under 5 %"
 # Deterministic with interrupts and flow control, whatever the layout.
 args="--mce-nodes=16 --trials=6 --sizes=4096 --back-to-back --mce-set=nx.irq=1 --mce-set=ipsc.fc=1 --mce-summary"
 a=$(run 0 "$ss" $args 2>&1 | summary_sans_ranks /dev/stdin)

@@ -471,7 +471,8 @@ int mcei_nx_wait(mcei_vn_t *vn, long id, mcei_nx_info_t *info)
         cpu_send(vn, from);
     else
         after_idle(vn, from);
-    if (nx.irq && vn->busy_until > vn->clock) /* an interrupt is running */
+    /* An arrival interrupt still running holds the program back. */
+    if (nx.irq && nx.irq_msg && vn->busy_until > vn->clock)
         vn->clock = vn->busy_until;
     return finish_req(vn, r, info);
 }
@@ -592,6 +593,8 @@ int mcei_nx_probe(mcei_vn_t *vn, uint32_t ctx, long typesel, long nodesel,
                  typesel, nodesel);
         mcei_wait(vn, probe_ready, &a, "cprobe", what);
         after_idle(vn, from);
+        if (nx.irq && nx.irq_msg && vn->busy_until > vn->clock)
+            vn->clock = vn->busy_until; /* the arrival's interrupt */
     }
     m = probe_find(vn, &a);
     mcei_charge(vn, nx.probe_cost);
