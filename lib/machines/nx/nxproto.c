@@ -45,6 +45,7 @@ typedef struct nx_node {
     mce_time_t irq_next, irq_phase;
     mce_time_t hbusy; /* end of the last message-arrival interrupt */
     int masked, in_handler, warned_forced;
+    int waiting; /* in an NX wait: arrivals do not delay computation */
     uint64_t discarded;
 } nx_node_t;
 
@@ -212,8 +213,14 @@ static mce_time_t msg_interrupt(mcei_vn_t *vn, mce_time_t arrival)
         from = nd->hbusy;
     end = cpu_run(nd, from, nx.irq_msg);
     nd->hbusy = end;
-    /* A computing program loses the handler's time. */
-    mcei_vn_steal(vn, end - nx.irq_msg, nx.irq_msg);
+    vn->t_stolen += nx.irq_msg;
+    if (vn->busy_until < end)
+        vn->busy_until = end;
+    /* A computing program loses the handler's time; a waiting one only
+     * sees its message when the handler is over. */
+    if (!nd->waiting && vn->state == MCEI_VN_RUNNABLE &&
+        vn->clock >= end - nx.irq_msg)
+        mcei_charge(vn, nx.irq_msg);
     return end;
 }
 
@@ -463,7 +470,9 @@ int mcei_nx_wait(mcei_vn_t *vn, long id, mcei_nx_info_t *info)
     else
         snprintf(what, sizeof(what), "message id %ld (%s)", id,
                  r->kind == R_SEND ? "send" : "merged");
+    nd->waiting = 1;
     mcei_wait(vn, req_done, (void *)(intptr_t)id, "msgwait", what);
+    nd->waiting = 0;
     r = find(nd, id);
     if (r->done_at > vn->clock) /* completed in our future (not waited) */
         vn->clock = r->done_at;
@@ -591,7 +600,9 @@ int mcei_nx_probe(mcei_vn_t *vn, uint32_t ctx, long typesel, long nodesel,
         mce_time_t from = vn->clock;
         snprintf(what, sizeof(what), "a message of type %ld from node %ld",
                  typesel, nodesel);
+        nd->waiting = 1;
         mcei_wait(vn, probe_ready, &a, "cprobe", what);
+        nd->waiting = 0;
         after_idle(vn, from);
         if (nx.irq && nx.irq_msg && vn->busy_until > vn->clock)
             vn->clock = vn->busy_until; /* the arrival's interrupt */
