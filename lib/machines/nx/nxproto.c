@@ -165,14 +165,22 @@ static void unpost(nx_node_t *nd, nx_req_t *r)
 
 /* ---- the processor: timer ticks and message interrupts ---------------- */
 
+/* a + b, or MCEI_TIME_INF (never reached) if it overflows. */
+static mce_time_t tadd(mce_time_t a, mce_time_t b)
+{
+    mce_time_t r;
+    return mcei_time_add(a, b, &r) == MCE_OK ? r : MCEI_TIME_INF;
+}
+
 /* @p t, or the end of the tick running at @p t. */
 static mce_time_t tick_free(const nx_node_t *nd, mce_time_t t)
 {
-    mce_time_t start;
+    mce_time_t start, end;
     if (t < nd->irq_phase)
         return t;
     start = t - (t - nd->irq_phase) % nx.irq_period;
-    return t < start + nx.irq_cost ? start + nx.irq_cost : t;
+    end = tadd(start, nx.irq_cost);
+    return t < end ? end : t;
 }
 
 /* The first tick starting after @p t. */
@@ -180,7 +188,7 @@ static mce_time_t tick_after(const nx_node_t *nd, mce_time_t t)
 {
     if (t < nd->irq_phase)
         return nd->irq_phase;
-    return t - (t - nd->irq_phase) % nx.irq_period + nx.irq_period;
+    return tadd(t - (t - nd->irq_phase) % nx.irq_period, nx.irq_period);
 }
 
 /* When @p dur of processor work started at @p t ends: every tick that
@@ -188,13 +196,14 @@ static mce_time_t tick_after(const nx_node_t *nd, mce_time_t t)
 static mce_time_t cpu_run(const nx_node_t *nd, mce_time_t t, mce_time_t dur)
 {
     t = tick_free(nd, t);
-    for (;;) {
+    while (t != MCEI_TIME_INF) {
         mce_time_t next = tick_after(nd, t);
         if (next - t >= dur)
-            return t + dur;
+            return tadd(t, dur);
         dur -= next - t;
-        t = next + nx.irq_cost;
+        t = tadd(next, nx.irq_cost);
     }
+    return t;
 }
 
 /* The message-arrival interrupt of a message in at @p arrival: it takes
@@ -211,7 +220,8 @@ static mce_time_t msg_interrupt(mcei_vn_t *vn, mce_time_t arrival)
     from = arrival > nx.irq_msg ? arrival - nx.irq_msg : 0;
     if (from < nd->hbusy)
         from = nd->hbusy;
-    end = cpu_run(nd, from, nx.irq_msg);
+    if ((end = cpu_run(nd, from, nx.irq_msg)) == MCEI_TIME_INF)
+        mcei_vn_fatal(vn, "virtual clock overflow in an arrival interrupt");
     nd->hbusy = end;
     vn->t_stolen += nx.irq_msg;
     if (vn->busy_until < end)
@@ -304,6 +314,8 @@ static void cpu_send(mcei_vn_t *vn, mce_time_t from)
 {
     nx_node_t *nd = node_of(vn);
     mce_time_t end = cpu_run(nd, from, vn->clock - from);
+    if (end == MCEI_TIME_INF)
+        mcei_vn_fatal(vn, "virtual clock overflow in a send");
     if (end > vn->clock) {
         vn->t_stolen += end - vn->clock;
         vn->clock = end;
