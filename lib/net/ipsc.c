@@ -401,13 +401,13 @@ static int ipsc_init(mcei_net_t *net, mcei_machine_t *m, char *err,
         (rc = mcei_machine_u64(m, "ipsc.short_max", 1, 0, &st->short_max, err,
                                errlen)) ||
         (rc = mcei_machine_u64(m, "ipsc.fc", 0, 0, &st->fc, err, errlen)) ||
-        (rc = mcei_machine_u64(m, "ipsc.fc_window", 0, 4, &st->fc_window, err,
+        (rc = mcei_machine_u64(m, "ipsc.fc_window", 0, 0, &st->fc_window, err,
                                errlen)))
         goto fail;
     if (st->fc && (st->fc_window == 0 || st->fc_window > 0xffff)) {
         snprintf(err, errlen,
-                 "machine '%s': ipsc.fc_window must be 1 .. 65535 with "
-                 "ipsc.fc on",
+                 "machine '%s': ipsc.fc = 1 needs ipsc.fc_window in 1 .. 65535 "
+                 "(buffers per sender)",
                  m->name);
         rc = MCE_ERR_MACHINE;
         goto fail;
