@@ -16,7 +16,17 @@
  *
  *   shift_sync --mce-nodes=32 [--sync=gsync,sync0,rds] [--protocol=long,forced]
  *              [--sizes=4096,16384,65536] [--trials=20] [--skew-us=500]
- *              [--late=NODE:US] [--busy=exact|loop] [--table3]
+ *              [--late=NODE:US | --back-to-back] [--busy=exact|loop]
+ *              [--per-trial] [--table3]
+ *
+ * The figures are collected (one global maximum) after all the trials of
+ * a row, so nothing but the synchronisation and the shift passes between
+ * neighbours during the trials.  --per-trial prints every trial's cost.
+ * --back-to-back runs the seed's own loop instead: no common start, no
+ * injected skew and no pause, each trial's synchronisation starting
+ * where the last shift left the node.
+ * For the section 4 conditions also turn on the iPSC/860's forward flow
+ * control of message buffers: --mce-set=nx.irq=1 --mce-set=ipsc.fc=1.
  *
  * --table3 measures the pieces of the seed's inequality on the emulator
  * (RDS cost, concurrent and contended long shifts at two sizes) and prints
@@ -32,7 +42,7 @@
 
 static long me, n, d;
 static mce_time_t a_ps, bl_ps, bs_ps, s_ps;
-static int loop_busy;
+static int loop_busy, per_trial, chain;
 static char *sbuf, *rbuf;
 static long counter; /* global-operation-free deterministic random state */
 static long late_node = -1;
@@ -133,30 +143,36 @@ static unsigned long long mix(unsigned long long x)
     return x;
 }
 
-/* One trial; returns (on every node) the shift cost, the sync cost and
- * the sync precision in ps, from global min/max. */
+/* One trial; stores this node's clock readings in v[0..4] (shift start
+ * and end, sync start, sync end twice), signed so that a global maximum
+ * gives the first start and the last end.  Nothing is exchanged to
+ * collect them until every trial is over: like the seed's measurements,
+ * the loop sends only the synchronisation and the shift, so the message
+ * traffic between neighbours is what those make it (section 2.4). */
 static void trial(sync_fn sync, int forced, long m, mce_time_t skew,
-                  long trial_no, double out[3])
+                  long trial_no, double v[5])
 {
     long pos = 0;
     while (gray(pos) != me)
         pos++;
     long right = gray((pos + 1) % n);
     long type = 77 | (forced ? FORCE_TYPE : 0);
-    double v[6], w[6];
-    mce_time_t t0, t1, t2, t3;
+    mce_time_t t1, t2, t3;
 
     /* A common start, outside the measurement: RDS leaves every node at
-     * the same instant, so the skew below is exactly the one injected. */
-    sync_rds();
-    t0 = mce_now();
-    if (late_node >= 0) {
-        if (me == late_node)
-            mce_compute(late_ps);
-    } else if (skew) {
-        mce_compute(mix((unsigned long long)trial_no * 1000003ULL +
-                        (unsigned long long)me) %
-                    (skew + 1));
+     * the same instant, so the skew below is exactly the one injected.
+     * Back to back (the seed's loop) the nodes start where the last
+     * trial left them. */
+    if (!chain) {
+        sync_rds();
+        if (late_node >= 0) {
+            if (me == late_node)
+                mce_compute(late_ps);
+        } else if (skew) {
+            mce_compute(mix((unsigned long long)trial_no * 1000003ULL +
+                            (unsigned long long)me) %
+                        (skew + 1));
+        }
     }
     /* Forced receives must be posted before anyone can send. */
     long rid = irecv(type, rbuf, m);
@@ -166,19 +182,13 @@ static void trial(sync_fn sync, int forced, long m, mce_time_t skew,
     csend(type, sbuf, m, right, 0);
     msgwait(rid);
     t3 = mce_now();
-    quiet(m);
-    (void)t0;
-    /* min of starts (negated max), max of ends */
+    if (!chain)
+        quiet(m);
     v[0] = -(double)t2; /* shift start */
     v[1] = (double)t3;  /* shift end */
     v[2] = -(double)t1; /* sync start */
     v[3] = (double)t2;  /* sync end (latest) */
     v[4] = -(double)t2; /* sync end (earliest) */
-    v[5] = 0;
-    gdhigh(v, 6, w);
-    out[0] = v[1] + v[0];
-    out[1] = v[3] + v[2];
-    out[2] = v[3] + v[4];
 }
 
 static int parse_list(const char *s, long *v, int max)
@@ -292,6 +302,10 @@ int main(int argc, char **argv)
             loop_busy = 0;
         else if (strcmp(argv[i], "--table3") == 0)
             do_table3 = 1;
+        else if (strcmp(argv[i], "--per-trial") == 0)
+            per_trial = 1;
+        else if (strcmp(argv[i], "--back-to-back") == 0)
+            chain = 1;
         else if (strncmp(argv[i], "--late=", 7) == 0) {
             char *colon = strchr(argv[i] + 7, ':');
             late_node = atol(argv[i] + 7);
@@ -301,14 +315,15 @@ int main(int argc, char **argv)
         } else
             nsizes = -1;
     }
-    if (nsizes <= 0 || trials <= 0 || skew_us < 0 || (1L << d) != n ||
-        late_node >= n) {
+    if (nsizes <= 0 || trials <= 0 || trials > 100000 || skew_us < 0 ||
+        (1L << d) != n || late_node >= n) {
         if (me == 0)
             fprintf(stderr,
                     "usage: shift_sync [--sync=gsync,sync0,rds] "
                     "[--protocol=long,forced] [--sizes=A,B] [--trials=T] "
-                    "[--skew-us=X | --late=NODE:US] [--busy=exact|loop] "
-                    "[--table3]; the node "
+                    "[--skew-us=X | --late=NODE:US | --back-to-back] "
+                    "[--busy=exact|loop] "
+                    "[--per-trial] [--table3]; the node "
                     "count must be a power of two\n");
         return 2;
     }
@@ -319,6 +334,10 @@ int main(int argc, char **argv)
                             "(--mce-machine=ipsc860)\n");
         return 2;
     }
+    double *v = malloc(5 * (size_t)trials * sizeof(*v)),
+           *w = malloc(5 * (size_t)trials * sizeof(*w));
+    if (v == NULL || w == NULL)
+        return 1;
     long maxm = 0;
     for (long i = 0; i < nsizes; i++)
         if (sizes[i] > maxm)
@@ -333,13 +352,22 @@ int main(int argc, char **argv)
         table3();
         return 0;
     }
-    int64_t irq = 0;
+    int64_t irq = 0, fc = 0;
+    char start[64];
     mce_machine_param("nx.irq", &irq);
+    mce_machine_param("ipsc.fc", &fc);
+    if (chain)
+        snprintf(start, sizeof(start), "back to back");
+    else if (late_node >= 0)
+        snprintf(start, sizeof(start), "node %ld late by %.1f us", late_node,
+                 (double)late_ps / 1e6);
+    else
+        snprintf(start, sizeof(start), "skew up to %.1f us", skew_us);
     if (me == 0)
-        printf("shift_sync: d=%ld (%ld nodes), %ld trials, skew up to %.1f us, "
-               "interrupts %s, busy waits %s\n"
+        printf("shift_sync: d=%ld (%ld nodes), %ld trials, %s, "
+               "interrupts %s, flow control %s, busy waits %s\n"
                "shift_sync: %-5s %-6s %6s %12s %12s %10s %10s %8s\n",
-               d, n, trials, skew_us, irq ? "on" : "off",
+               d, n, trials, start, irq ? "on" : "off", fc ? "on" : "off",
                loop_busy ? "loop" : "exact", "sync", "proto", "bytes",
                "shift_us", "predict_us", "sync_us", "prec_us", "success");
     static const struct {
@@ -359,15 +387,24 @@ int main(int argc, char **argv)
                               (double)(forced ? bs_ps : bl_ps);
                 double shift = 0, sync = 0, prec = 0;
                 long ok = 0;
-                for (long t = 0; t < trials; t++) {
-                    double r[3];
+                for (long t = 0; t < trials; t++)
                     trial(algs[a].fn, forced, m,
-                          (mce_time_t)(skew_us * 1e6 + 0.5), t, r);
-                    shift += r[0];
-                    sync += r[1];
-                    prec += r[2];
-                    if (r[0] < pred + 1e9)
+                          (mce_time_t)(skew_us * 1e6 + 0.5), t, v + 5 * t);
+                gdhigh(v, 5 * trials, w);
+                for (long t = 0; t < trials; t++) {
+                    const double *r = v + 5 * t;
+                    double cost = r[1] + r[0];
+                    shift += cost;
+                    sync += r[3] + r[2];
+                    prec += r[3] + r[4];
+                    if (cost < pred + 1e9)
                         ok++;
+                    if (per_trial && me == 0)
+                        printf("shift_sync: trial %-5s %-6s %6ld %4ld %12.2f "
+                               "%s\n",
+                               algs[a].name, forced ? "forced" : "long", m, t,
+                               cost / 1e6,
+                               cost < pred + 1e9 ? "success" : "failure");
                 }
                 if (me == 0)
                     printf("shift_sync: %-5s %-6s %6ld %12.2f %12.2f %10.2f "
@@ -379,6 +416,8 @@ int main(int argc, char **argv)
             }
         }
     }
+    free(v);
+    free(w);
     free(sbuf);
     free(rbuf);
     return 0;

@@ -580,7 +580,7 @@ static void sync_line(int alg, int64_t d, int64_t dl)
 {
     int64_t bs = C(ipsc, IBS), s = C(ipsc, IS);
     int64_t dbs = mul(d, bs), imprecise = mul(d, sub(bs, s));
-    const char *range, *formula, *pformula, *seed;
+    const char *range, *formula, *pformula, *seed, *kind = "formula";
     int64_t cost, prec;
     if (alg == 0) { /* gsync, section 3.1 */
         if (dl < bs) {
@@ -589,6 +589,7 @@ static void sync_line(int alg, int64_t d, int64_t dl)
         } else if (dl <= dbs) {
             range = "bs<=delta<=d*bs", formula = "2d*bs", seed = "approx";
             cost = mul(2, dbs), prec = imprecise, pformula = "d(bs-s)";
+            kind = "worst"; /* "In the worst case, shown in the figure" */
         } else {
             range = "delta>d*bs", formula = "d*bs+delta", seed = "stated";
             cost = add(dbs, dl), prec = imprecise, pformula = "d(bs-s)";
@@ -601,6 +602,7 @@ static void sync_line(int alg, int64_t d, int64_t dl)
             range = "delta>=bs", formula = "(2d+1)bs";
             seed = dl == bs ? "stated" : "example";
             cost = mul(2 * d + 1, bs), prec = imprecise, pformula = "d(bs-s)";
+            kind = "worst"; /* "can be blocked at steps 2 and 3" */
         }
     } else { /* RDS, section 3.3 */
         range = "delta>=0", formula = "2d*bs+delta", seed = "stated";
@@ -615,6 +617,7 @@ static void sync_line(int alg, int64_t d, int64_t dl)
     kv_s("precision_formula", pformula);
     kv_t("precision", prec);
     kv_s("seed", seed);
+    kv_s("case", kind);
     if (alg == 2) {
         kv_t("phase1", add(dbs, dl));
         kv_t("phase2", dbs);
@@ -1742,7 +1745,9 @@ static void usage(FILE *f)
         "      Cost and precision of gsync() (3.1), sync0() (3.2), RDS\n"
         "      (3.3; with its phases).  seed=stated|approx|example tells\n"
         "      whether the seed states the formula, calls it approximate,\n"
-        "      or derives it only for delta = b_s.\n"
+        "      or derives it only for delta = b_s; case=worst marks the\n"
+        "      seed's worst case (the late node's message blocked at every\n"
+        "      later step), an upper bound on the cost.\n"
         "  rds-waits --d=D\n"
         "      Per node i: w_i = (d - |i|_1)(b_s - s), the busy-loop count\n"
         "      k = (w_i - 2.0)/0.126, iters = k rounded to the nearest\n"

@@ -43,6 +43,9 @@ typedef struct mcei_net_ops {
 
 /* Message flags the models read (mcei_wire_t.flags). */
 #define MCEI_MSG_FORCED 0x1 /* no PROBE/REQUEST: the receive is posted */
+/* On a sender notice: the sender's processor did the whole send (from the
+ * call to the notice), so interrupts meanwhile delay its completion. */
+#define MCEI_MSG_SENDER_CPU 0x2
 
 /* A message created by a model (e.g. a sender notification); the engine
  * owns it as if injected. */

@@ -18,7 +18,15 @@
  * end.
  * Circuits longer than one hop add hop_setup per extra link.  Senders are
  * told when their send completes: short messages after s + a m, forced
- * and long ones when the data is out. */
+ * and long ones when the data is out.
+ * Forward flow control of the system's header buffers (section 2.4, on
+ * with ipsc.fc): a short message or a PROBE from x to y takes one of the
+ * fc_window buffers y keeps for x; y frees it when the message is
+ * delivered and returns one freed buffer to x on the header of each
+ * short message or PROBE it sends to x.  A sender with no buffer left is
+ * refused: its header goes to y (a REFUSED leg), y's system answers with a
+ * RELEASE message carrying the freed buffers, and the sender tries
+ * again.  Forced messages, REQUESTs and data bypass it. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,7 +35,15 @@
 #include "../core/heap.h"
 #include "../core/net.h"
 
-enum { LEG_SHORT, LEG_FORCED, LEG_PROBE, LEG_REQUEST, LEG_DATA };
+enum {
+    LEG_SHORT,
+    LEG_FORCED,
+    LEG_PROBE,
+    LEG_REQUEST,
+    LEG_DATA,
+    LEG_REFUSED,
+    LEG_RELEASE
+}; /* < 7: the event key keeps 7 for sender notices */
 enum {
     EV_END = 0,
     EV_SENDFREE = 1,
@@ -41,7 +57,8 @@ typedef struct leg {
     mcei_msg_t *msg;
     int kind, from, to, nres;
     mce_time_t req_time, start, dur, send_hold;
-    int send_freed;
+    int send_freed, granted;
+    struct leg *retry; /* REFUSED, RELEASE: the leg to try again */
     uint32_t res[MAXRES];
     struct leg *next; /* waiting list */
 } leg_t;
@@ -62,6 +79,10 @@ typedef struct ipsc {
     mcei_heap_t events;
     leg_t *waiting; /* by (request time, source, sequence, leg) */
     size_t in_flight;
+    /* flow control: credit[x][y] buffers x may still use at y; owed[y][x]
+     * buffers y freed for x and has not returned (rows made on demand) */
+    uint64_t fc, fc_window;
+    uint32_t **credit, **owed;
 } ipsc_t;
 
 static int ev_less(const void *x, const void *y)
@@ -108,6 +129,27 @@ static uint32_t link_res(const ipsc_t *st, int node, int d)
            (uint32_t)d;
 }
 
+static uint32_t *fc_row(ipsc_t *st, uint32_t **rows, int node, uint32_t init)
+{
+    if (rows[node] == NULL) {
+        uint32_t *r = malloc((size_t)st->nodes * sizeof(*r));
+        if (r == NULL)
+            return NULL;
+        for (int i = 0; i < st->nodes; i++)
+            r[i] = init;
+        rows[node] = r;
+    }
+    return rows[node];
+}
+
+/* Legs that pass through the header buffers (section 2.4: "the short
+ * message protocol and the PROBE message of the long message protocol
+ * consume flow control buffers"). */
+static int fc_leg(const ipsc_t *st, const leg_t *l)
+{
+    return st->fc && (l->kind == LEG_SHORT || l->kind == LEG_PROBE);
+}
+
 static leg_t *leg_new(ipsc_t *st, mcei_msg_t *m, int kind, int from, int to,
                       mce_time_t dur)
 {
@@ -131,7 +173,8 @@ static leg_t *leg_new(ipsc_t *st, mcei_msg_t *m, int kind, int from, int to,
     }
     l->dur = dur + (hops > 1 ? (mce_time_t)(hops - 1) * st->hop_setup : 0);
     l->send_hold = l->dur;
-    if (kind == LEG_SHORT || kind == LEG_PROBE || kind == LEG_REQUEST) {
+    if (kind == LEG_SHORT || kind == LEG_PROBE || kind == LEG_REQUEST ||
+        kind == LEG_REFUSED || kind == LEG_RELEASE) {
         /* held while the sender pushes the message out: until its csend
          * returns (s after the call, plus a m for the bytes) */
         mce_time_t h =
@@ -206,7 +249,8 @@ static void wait_leg(ipsc_t *st, leg_t *l)
     *pp = l;
 }
 
-static int notify_sender(mcei_net_t *net, const mcei_msg_t *m, mce_time_t t)
+static int notify_sender(mcei_net_t *net, const mcei_msg_t *m, mce_time_t t,
+                         uint32_t flags)
 {
     mcei_wire_t w;
     mcei_msg_t *n;
@@ -217,6 +261,7 @@ static int notify_sender(mcei_net_t *net, const mcei_msg_t *m, mce_time_t t)
     w.dst = m->w.src;
     w.ctx = MCEI_CTX_PROTOCOL;
     w.type = MCEI_NET_SENT;
+    w.flags = flags;
     w.aux[0] = m->w.seq;
     w.aux[1] = m->w.ctx;
     if ((n = mcei_msg_from_wire(&w)) == NULL)
@@ -231,6 +276,62 @@ static int request(ipsc_t *st, leg_t *l, mce_time_t t)
     return push_event(st, t, EV_REQ, l, NULL);
 }
 
+/* y returns to x buffers it freed for x: all of them on a release
+ * message, at most one on the header of a message (so traffic that is
+ * balanced message for message never runs out, section 2.4). */
+static int fc_return(ipsc_t *st, int y, int x, int all)
+{
+    uint32_t *cr, k;
+    if (st->owed[y] == NULL || st->owed[y][x] == 0)
+        return MCE_OK;
+    if ((cr = fc_row(st, st->credit, x, (uint32_t)st->fc_window)) == NULL)
+        return MCE_ERR_NOMEM;
+    k = all ? st->owed[y][x] : 1;
+    cr[y] += k;
+    st->owed[y][x] -= k;
+    return MCE_OK;
+}
+
+/* A delivered message that took a buffer frees it at its destination. */
+static int fc_free(ipsc_t *st, const mcei_msg_t *m)
+{
+    uint32_t *ow;
+    if (!st->fc || m->w.flags & MCEI_MSG_FORCED)
+        return MCE_OK;
+    if ((ow = fc_row(st, st->owed, m->w.dst, 0)) == NULL)
+        return MCE_ERR_NOMEM;
+    ow[m->w.src]++;
+    return MCE_OK;
+}
+
+/* A requested leg joins the waiting list, unless it needs a header buffer
+ * its sender has no more of: then its header is refused. */
+static int admit(ipsc_t *st, leg_t *l, mce_time_t t)
+{
+    uint32_t *cr;
+    leg_t *r;
+    if (!fc_leg(st, l) || l->granted) {
+        wait_leg(st, l);
+        return MCE_OK;
+    }
+    if ((cr = fc_row(st, st->credit, l->from, (uint32_t)st->fc_window)) == NULL)
+        return MCE_ERR_NOMEM;
+    if (cr[l->to] > 0) {
+        cr[l->to]--;
+        l->granted = 1;
+        wait_leg(st, l);
+        return MCE_OK;
+    }
+    /* The refused header is a null short message. */
+    if ((r = leg_new(st, l->msg, LEG_REFUSED, l->from, l->to,
+                     st->bs - st->start_up)) == NULL)
+        return MCE_ERR_NOMEM;
+    r->retry = l;
+    r->req_time = t;
+    wait_leg(st, r);
+    return MCE_OK;
+}
+
 static int on_end(mcei_net_t *net, ipsc_t *st, leg_t *l, mce_time_t t)
 {
     mcei_msg_t *m = l->msg;
@@ -239,7 +340,23 @@ static int on_end(mcei_net_t *net, ipsc_t *st, leg_t *l, mce_time_t t)
     for (int i = 0; i < l->nres; i++)
         if (!(i == 0 && l->send_freed)) /* res[0] is the send port */
             st->busy[l->res[i]] = 0;
+    /* A header carries back a buffer its sender freed for its
+     * destination. */
+    if (fc_leg(st, l) && (rc = fc_return(st, l->from, l->to, 0)) != MCE_OK)
+        return rc;
     switch (l->kind) {
+    case LEG_REFUSED:
+        /* The destination's system tells the sender what it has freed. */
+        n = leg_new(st, m, LEG_RELEASE, l->to, l->from, st->bs - st->start_up);
+        if (n == NULL)
+            return MCE_ERR_NOMEM;
+        n->retry = l->retry;
+        rc = request(st, n, t);
+        break;
+    case LEG_RELEASE:
+        if ((rc = fc_return(st, l->from, l->to, 1)) == MCE_OK)
+            rc = request(st, l->retry, t);
+        break;
     case LEG_PROBE:
         /* The destination's system answers at once. */
         n = leg_new(st, m, LEG_REQUEST, l->to, l->from, st->bl / 2);
@@ -252,12 +369,14 @@ static int on_end(mcei_net_t *net, ipsc_t *st, leg_t *l, mce_time_t t)
     case LEG_DATA:
     case LEG_FORCED:
         st->in_flight--;
-        if ((rc = notify_sender(net, m, t)) == MCE_OK)
+        if ((rc = fc_free(st, m)) == MCE_OK &&
+            (rc = notify_sender(net, m, t, 0)) == MCE_OK)
             net->deliver(net->deliver_ctx, m, t);
         break;
     case LEG_SHORT:
         st->in_flight--;
-        net->deliver(net->deliver_ctx, m, t);
+        if ((rc = fc_free(st, m)) == MCE_OK)
+            net->deliver(net->deliver_ctx, m, t);
         break;
     }
     free(l);
@@ -280,8 +399,19 @@ static int ipsc_init(mcei_net_t *net, mcei_machine_t *m, char *err,
         (rc = mcei_machine_time(m, "ipsc.hop_setup", 0, 0, &st->hop_setup, err,
                                 errlen)) ||
         (rc = mcei_machine_u64(m, "ipsc.short_max", 1, 0, &st->short_max, err,
+                               errlen)) ||
+        (rc = mcei_machine_u64(m, "ipsc.fc", 0, 0, &st->fc, err, errlen)) ||
+        (rc = mcei_machine_u64(m, "ipsc.fc_window", 0, 0, &st->fc_window, err,
                                errlen)))
         goto fail;
+    if (st->fc && (st->fc_window == 0 || st->fc_window > 0xffff)) {
+        snprintf(err, errlen,
+                 "machine '%s': ipsc.fc = 1 needs ipsc.fc_window in 1 .. 65535 "
+                 "(buffers per sender)",
+                 m->name);
+        rc = MCE_ERR_MACHINE;
+        goto fail;
+    }
     if (st->start_up == 0 || st->start_up >= st->s || st->s > st->bs ||
         st->start_up >= st->bl / 2) {
         snprintf(err, errlen,
@@ -308,7 +438,12 @@ static int ipsc_init(mcei_net_t *net, mcei_machine_t *m, char *err,
         goto fail;
     }
     st->busy = calloc((size_t)st->nodes * (2 + (size_t)st->dim), 1);
-    if (st->busy == NULL) {
+    st->credit = calloc((size_t)st->nodes, sizeof(*st->credit));
+    st->owed = calloc((size_t)st->nodes, sizeof(*st->owed));
+    if (st->busy == NULL || st->credit == NULL || st->owed == NULL) {
+        free(st->busy);
+        free(st->credit);
+        free(st->owed);
         rc = MCE_ERR_NOMEM;
         goto fail;
     }
@@ -327,16 +462,25 @@ static void ipsc_fini(mcei_net_t *net)
     if (st == NULL)
         return;
     while ((e = mcei_heap_pop(&st->events)) != NULL) {
-        if (e->kind == EV_END || e->kind == EV_REQ)
+        if (e->kind == EV_END || e->kind == EV_REQ) {
+            free(e->leg->retry);
             free(e->leg);
+        }
         free(e);
     }
     while (st->waiting) {
         leg_t *l = st->waiting;
         st->waiting = l->next;
+        free(l->retry);
         free(l);
     }
     mcei_heap_fini(&st->events);
+    for (int i = 0; i < st->nodes; i++) {
+        free(st->credit[i]);
+        free(st->owed[i]);
+    }
+    free(st->credit);
+    free(st->owed);
     free(st->busy);
     free(st);
     net->priv = NULL;
@@ -390,14 +534,16 @@ static int ipsc_advance(mcei_net_t *net, mce_time_t horizon)
             rc = on_end(net, st, e->leg, e->t);
             break;
         case EV_SENT:
-            rc = notify_sender(net, e->msg, e->t);
+            /* A short csend is the sender's own work from call to
+             * return. */
+            rc = notify_sender(net, e->msg, e->t, MCEI_MSG_SENDER_CPU);
             break;
         case EV_SENDFREE:
             st->busy[e->leg->res[0]] = 0;
             e->leg->send_freed = 1;
             break;
         case EV_REQ:
-            wait_leg(st, e->leg);
+            rc = admit(st, e->leg, e->t);
             break;
         }
         if (rc == MCE_OK)

@@ -98,6 +98,11 @@ expect_eq "gsync d=3 delta=300 cost d bs + delta" "$(sync_field gsync 3 300 cost
 expect_eq "sync0 d=4 delta=20 cost (d+1) bs + delta" "$(sync_field sync0 4 20 cost_us)" 395.00
 expect_eq "sync0 d=4 delta=75 cost (2d+1) bs" "$(sync_field sync0 4 75 cost_us)" 675.00
 expect_eq "sync0 d=4 delta=75 precision d(bs-s)" "$(sync_field sync0 4 75 precision_us)" 124.00
+# "In the worst case, shown in the figure, that message can be blocked
+# during steps 2 and 3" (3.1); sync0's message "can be blocked" (3.2).
+expect_eq "gsync d=3 delta=100 is the worst case" "$(sync_field gsync 3 100 case)" worst
+expect_eq "sync0 d=4 delta=75 is the worst case" "$(sync_field sync0 4 75 case)" worst
+expect_eq "gsync d=3 delta=10 is a formula" "$(sync_field gsync 3 10 case)" formula
 expect_eq "rds d=5 delta=123.5 cost 2 d bs + delta" "$(sync_field rds 5 123.5 cost_us)" 873.50
 expect_eq "rds precision 0" "$(sync_field rds 5 123.5 precision_us)" 0.00
 

@@ -57,4 +57,15 @@ check "2.2 late exchange: 2am + 3/2 b_l + (delta - am - b_l/2)" 2 exchange $m $d
 out=$(run 2 "$B/tests/progs/nx_table2" shift 4096 500 --mce-nodes=8 2>&1 |
     sed -n 's/.*cost_ps=\([0-9]*\).*/\1/p')
 expect_eq "2-6 on 2 ranks" "$out" $((2 * a * 4096 + 3 * bl / 2))
+# One-off operations never exhaust the flow control's buffers (section
+# 2.4): the rows are the same with it on.
+fc() { # LABEL NODES OP M DELTA_US EXPECTED_PS
+    out=$("$B/tests/progs/nx_table2" "$3" "$4" "$5" --mce-nodes="$2" \
+        --mce-set=ipsc.fc=1 2>&1 | sed -n 's/.*cost_ps=\([0-9]*\).*/\1/p')
+    expect_eq "$1 with flow control" "$out" "$6"
+}
+am=$((a * 4096))
+fc "2-5 shift, long" 32 shift 4096 20 $((am + bl + $(us 20)))
+fc "2-6 shift, long" 32 shift 4096 500 $((2 * am + 3 * bl / 2))
+fc "2-3 synchronised exchange, long" 2 sync-exchange 4096 80 $((am + bl + bs + $(us 80)))
 finish

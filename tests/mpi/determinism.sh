@@ -32,7 +32,7 @@ done
 # The machine models: NX on the iPSC/860 and the Paragon, Vertex on the
 # NCUBE, on 1, 2 and 4 ranks.
 for cfg in "tests/progs/nx_api 8 --mce-machine=ipsc860" \
-    "apps/shift_sync 16 --trials=2 --sizes=4096 --mce-set=nx.irq=1" \
+    "apps/shift_sync 16 --trials=4 --sizes=4096 --back-to-back --mce-set=nx.irq=1 --mce-set=ipsc.fc=1" \
     "apps/complete_exchange 16 --mce-machine=paragon --mce-set=paragon.width=4 --sizes=9000" \
     "tests/progs/vx_routes 16"; do
     set -- $cfg

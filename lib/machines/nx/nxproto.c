@@ -4,7 +4,12 @@
  * message ids too: an arrival fills the oldest matching posted receive;
  * otherwise it waits in the unexpected queue, except a FORCED message,
  * which is discarded as the Paragon did.  Handler receives (hrecv) run
- * their handler on the node's own stack at its next NX call. */
+ * their handler on the node's own stack at its next NX call.
+ * With nx.irq the node's processor also serves interrupts: a timer tick
+ * of irq_cost every irq_period, and (irq_msg > 0) a message-arrival
+ * interrupt of irq_msg ending when the message is in, which a running
+ * tick postpones; a send the network marks MCEI_MSG_SENDER_CPU is the
+ * processor's own work, so ticks during it delay its return. */
 #include "nxproto.h"
 
 #include <inttypes.h>
@@ -18,6 +23,7 @@ typedef struct nx_req nx_req_t;
 struct nx_req {
     long id;
     int kind, done, ignore, err, handled;
+    int cpu; /* R_SEND: the processor did the whole send */
     mce_time_t done_at;
     uint64_t seq; /* R_SEND */
     uint32_t ctx;
@@ -37,15 +43,17 @@ typedef struct nx_node {
     long next_id, nreqs, nposted, ptype;
     uint64_t posted_bytes; /* operating-system buffer space they reserve */
     mcei_nx_info_t last;
-    mce_time_t irq_next;
+    mce_time_t irq_next, irq_phase;
+    mce_time_t hbusy; /* end of the last message-arrival interrupt */
     int masked, in_handler, warned_forced;
+    int waiting; /* in an NX wait: arrivals do not delay computation */
     uint64_t discarded;
 } nx_node_t;
 
 static struct {
     int on;
     uint64_t max_posted, os_buffer, max_reqs, irq;
-    mce_time_t irq_period, irq_cost, probe_cost;
+    mce_time_t irq_period, irq_cost, irq_msg, probe_cost;
     int notifies;
     uint64_t seed;
 } nx;
@@ -157,15 +165,88 @@ static void unpost(nx_node_t *nd, nx_req_t *r)
     }
 }
 
+/* ---- the processor: timer ticks and message interrupts ---------------- */
+
+/* a + b, or MCEI_TIME_INF (never reached) if it overflows. */
+static mce_time_t tadd(mce_time_t a, mce_time_t b)
+{
+    mce_time_t r;
+    return mcei_time_add(a, b, &r) == MCE_OK ? r : MCEI_TIME_INF;
+}
+
+/* @p t, or the end of the tick running at @p t. */
+static mce_time_t tick_free(const nx_node_t *nd, mce_time_t t)
+{
+    mce_time_t start, end;
+    if (t < nd->irq_phase)
+        return t;
+    start = t - (t - nd->irq_phase) % nx.irq_period;
+    end = tadd(start, nx.irq_cost);
+    return t < end ? end : t;
+}
+
+/* The first tick starting after @p t. */
+static mce_time_t tick_after(const nx_node_t *nd, mce_time_t t)
+{
+    if (t < nd->irq_phase)
+        return nd->irq_phase;
+    return tadd(t - (t - nd->irq_phase) % nx.irq_period, nx.irq_period);
+}
+
+/* When @p dur of processor work started at @p t ends: every tick that
+ * falls in it preempts it for irq_cost. */
+static mce_time_t cpu_run(const nx_node_t *nd, mce_time_t t, mce_time_t dur)
+{
+    t = tick_free(nd, t);
+    while (t != MCEI_TIME_INF) {
+        mce_time_t next = tick_after(nd, t);
+        if (next - t >= dur)
+            return tadd(t, dur);
+        dur -= next - t;
+        t = tadd(next, nx.irq_cost);
+    }
+    return t;
+}
+
+/* The message-arrival interrupt of a message in at @p arrival: it takes
+ * the processor for the last irq_msg of the message's latency (so it
+ * costs nothing more on an idle node) unless a tick or an earlier
+ * arrival's interrupt holds the processor; returns when the program can
+ * see the message. */
+static mce_time_t msg_interrupt(mcei_vn_t *vn, mce_time_t arrival)
+{
+    nx_node_t *nd = node_of(vn);
+    mce_time_t from, end;
+    if (!nx.irq || nx.irq_msg == 0)
+        return arrival;
+    from = arrival > nx.irq_msg ? arrival - nx.irq_msg : 0;
+    if (from < nd->hbusy)
+        from = nd->hbusy;
+    if ((end = cpu_run(nd, from, nx.irq_msg)) == MCEI_TIME_INF)
+        mcei_vn_fatal(vn, "virtual clock overflow in an arrival interrupt");
+    nd->hbusy = end;
+    vn->t_stolen += nx.irq_msg;
+    if (vn->busy_until < end)
+        vn->busy_until = end;
+    /* A computing program loses the handler's time; a waiting one only
+     * sees its message when the handler is over. */
+    if (!nd->waiting && vn->state == MCEI_VN_RUNNABLE &&
+        vn->clock >= end - nx.irq_msg)
+        mcei_charge(vn, nx.irq_msg);
+    return end;
+}
+
 static void nx_on_arrival(mcei_vn_t *vn, mcei_msg_t *m)
 {
     nx_node_t *nd = node_of(vn);
+    mce_time_t seen;
     if (m->w.ctx == MCEI_CTX_PROTOCOL && m->w.type == MCEI_NET_SENT) {
         for (nx_req_t *r = nd->reqs; r != NULL; r = r->next)
             if (r->kind == R_SEND && !r->done && r->seq == m->w.aux[0] &&
                 r->ctx == (uint32_t)m->w.aux[1]) {
                 r->done = 1;
                 r->done_at = m->arrival;
+                r->cpu = (m->w.flags & MCEI_MSG_SENDER_CPU) != 0;
                 if (r->ignore && r->handler == NULL)
                     release(nd, r);
                 break;
@@ -173,11 +254,12 @@ static void nx_on_arrival(mcei_vn_t *vn, mcei_msg_t *m)
         mcei_msg_release(m);
         return;
     }
+    seen = msg_interrupt(vn, m->arrival);
     for (nx_req_t *r = nd->posted; r != NULL; r = r->pnext) {
         if (!msg_matches(m, r->ctx, r->typesel, r->nodesel, r->ptypesel))
             continue;
         unpost(nd, r);
-        complete_recv(vn, r, m, m->arrival);
+        complete_recv(vn, r, m, seen);
         if (r->ignore && r->handler == NULL)
             release(nd, r);
         mcei_msg_release(m);
@@ -226,6 +308,22 @@ static void after_idle(mcei_vn_t *vn, mce_time_t idle_from)
         vn->clock = end;
         nd->irq_next += nx.irq_period;
     }
+}
+
+/* A send that was the processor's work from @p from to now: every tick
+ * that started meanwhile delays its return by irq_cost. */
+static void cpu_send(mcei_vn_t *vn, mce_time_t from)
+{
+    nx_node_t *nd = node_of(vn);
+    mce_time_t end = cpu_run(nd, from, vn->clock - from);
+    if (end == MCEI_TIME_INF)
+        mcei_vn_fatal(vn, "virtual clock overflow in a send");
+    if (end > vn->clock) {
+        vn->t_stolen += end - vn->clock;
+        vn->clock = end;
+    }
+    while (nd->irq_next < vn->clock)
+        nd->irq_next += nx.irq_period;
 }
 
 /* ---- operations --------------------------------------------------------- */
@@ -390,11 +488,19 @@ int mcei_nx_wait(mcei_vn_t *vn, long id, mcei_nx_info_t *info)
     else
         snprintf(what, sizeof(what), "message id %ld (%s)", id,
                  r->kind == R_SEND ? "send" : "merged");
+    nd->waiting = 1;
     mcei_wait(vn, req_done, (void *)(intptr_t)id, "msgwait", what);
+    nd->waiting = 0;
     r = find(nd, id);
     if (r->done_at > vn->clock) /* completed in our future (not waited) */
         vn->clock = r->done_at;
-    after_idle(vn, from);
+    if (nx.irq && r->kind == R_SEND && r->cpu)
+        cpu_send(vn, from);
+    else
+        after_idle(vn, from);
+    /* An arrival interrupt still running holds the program back. */
+    if (nx.irq && nx.irq_msg && vn->busy_until > vn->clock)
+        vn->clock = vn->busy_until;
     return finish_req(vn, r, info);
 }
 
@@ -512,8 +618,12 @@ int mcei_nx_probe(mcei_vn_t *vn, uint32_t ctx, long typesel, long nodesel,
         mce_time_t from = vn->clock;
         snprintf(what, sizeof(what), "a message of type %ld from node %ld",
                  typesel, nodesel);
+        nd->waiting = 1;
         mcei_wait(vn, probe_ready, &a, "cprobe", what);
+        nd->waiting = 0;
         after_idle(vn, from);
+        if (nx.irq && nx.irq_msg && vn->busy_until > vn->clock)
+            vn->clock = vn->busy_until; /* the arrival's interrupt */
     }
     m = probe_find(vn, &a);
     mcei_charge(vn, nx.probe_cost);
@@ -594,6 +704,8 @@ static int nx_init(mcei_engine_t *eng, mcei_machine_t *m, char *err,
                                 &nx.irq_period, err, errlen)) ||
         (rc = mcei_machine_time(m, "nx.irq_cost", 0, 50 * MCE_US, &nx.irq_cost,
                                 err, errlen)) ||
+        (rc = mcei_machine_time(m, "nx.irq_msg", 0, 0, &nx.irq_msg, err,
+                                errlen)) ||
         (rc = mcei_machine_time(m, "probe_cost", 1, 0, &nx.probe_cost, err,
                                 errlen)))
         return rc;
@@ -624,7 +736,7 @@ static int nx_node_init(mcei_vn_t *vn)
     if (nx.irq) {
         /* Each node's interrupts have their own, seeded phase. */
         uint64_t h = mcei_mix64(nx.seed, (uint64_t)vn->id);
-        nd->irq_next = h % nx.irq_period;
+        nd->irq_next = nd->irq_phase = h % nx.irq_period;
     }
     vn->proto = nd;
     return MCE_OK;
