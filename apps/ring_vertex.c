@@ -198,8 +198,8 @@ int main(int argc, char **argv)
         }
         if (me == 0) {
             fit(sizes, t, nsizes, &f, &x);
-            printf("ring_vertex: %-8s fixed %.2f us/message (seed %.2f), "
-                   "incremental %.4f us/byte (seed %.2f)\n",
+            printf("ring_vertex: %-8s fixed %.2f us/message (Mudge et al. 1987: %.2f), "
+                   "incremental %.4f us/byte (paper: %.2f)\n",
                    s == 2 ? "extended" : "standard", f * 1e6,
                    s == 2 ? 83.20 : 466.40, x * 1e6, s == 2 ? 1.29 : 3.14);
         }

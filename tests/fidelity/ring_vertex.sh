@@ -10,9 +10,9 @@
 within() { # WHAT GOT WANT: |got - want| <= 0.5% of want
     if awk -v g="$2" -v w="$3" 'BEGIN { d = g - w; if (d < 0) d = -d;
                                        exit !(g != "" && d <= 0.005 * w) }'; then
-        pass "$1 = $2 (seed $3)"
+        pass "$1 = $2 (paper: $3)"
     else
-        fail "$1 = '$2', seed $3"
+        fail "$1 = '$2', paper $3"
     fi
 }
 
