@@ -5,7 +5,7 @@
  * program defines exactly one. */
 #include <stdio.h>
 
-#include "../core/engine.h"
+#include "registry.h"
 #include "tcs/tcs_link.h"
 
 extern int mce_user_main(int argc, char **argv) __attribute__((weak));
@@ -39,7 +39,7 @@ static int boot_plain(mcei_engine_t *eng, char *err, size_t errlen)
     return MCE_OK;
 }
 
-int mcei_api_resolve(mcei_personality_t *out, char *err, size_t errlen)
+static int resolve(mcei_personality_t *out, char *err, size_t errlen)
 {
     mcei_main_fn fns[] = {mce_user_main, mce_vx_main, mce_nx_main,
                           mce_f77_main,  mce_iw_main, mce_tcs_main};
@@ -76,4 +76,9 @@ int mcei_api_resolve(mcei_personality_t *out, char *err, size_t errlen)
         out->boot = mcei_tcs_boot;
     }
     return MCE_OK;
+}
+
+int mcei_api_register_all(void)
+{
+    return mcei_register_api_resolver(resolve);
 }

@@ -88,9 +88,11 @@ typedef struct mcei_proto_ops {
 } mcei_proto_ops_t;
 
 /* Protocols are found by the machine file's "protocol" key (default
- * "native"); the table lives in the machines layer. */
+ * "native") among those registered (lib/core/registry.c); the machines
+ * layer registers its own (lib/machines/registry.c). */
 const mcei_proto_ops_t *mcei_proto_lookup(const char *name);
 const char *mcei_proto_names(void);
+int mcei_register_proto(const mcei_proto_ops_t *ops);
 
 /* The program's entry point and the machine its personality defaults to;
  * resolved by the API layer from the renamed main the program defines. */
@@ -106,6 +108,11 @@ typedef struct mcei_personality {
     int (*boot)(struct mcei_engine *eng, char *err, size_t errlen);
 } mcei_personality_t;
 #define MCEI_BOOT_DONE 1
+/* The API layer registers the function that resolves the program's
+ * personality (lib/api/registry.c); mcei_api_resolve calls it. */
+typedef int (*mcei_api_resolver_fn)(mcei_personality_t *out, char *err,
+                                    size_t errlen);
+int mcei_register_api_resolver(mcei_api_resolver_fn fn);
 int mcei_api_resolve(mcei_personality_t *out, char *err, size_t errlen);
 
 typedef struct mcei_costs {

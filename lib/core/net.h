@@ -59,9 +59,12 @@ struct mcei_net {
     void *deliver_ctx;
 };
 
-/* Models are found by name; the table lives in the network layer. */
+/* Models are found by name among those registered (lib/core/registry.c);
+ * the network layer registers its own (lib/net/registry.c). */
 const mcei_net_ops_t *mcei_net_lookup(const char *name);
 /* Comma-separated list of known model names, for messages. */
 const char *mcei_net_names(void);
+/* MCE_OK, or MCE_ERR_INVAL for a name registered twice, MCE_ERR_NOMEM. */
+int mcei_register_net(const mcei_net_ops_t *ops);
 
 #endif

@@ -488,8 +488,13 @@ static void test_ideal_fini(void **state)
     assert_null(f->net.priv);
 }
 
+/* The core knows only the models registered into it: this one. */
+extern const mcei_net_ops_t mcei_net_ideal_ops;
+
 int main(void)
 {
+    if (mcei_register_net(&mcei_net_ideal_ops) != MCE_OK)
+        return 1;
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_ideal_lookup),
         cmocka_unit_test_setup_teardown(test_ideal_idle, setup, teardown),

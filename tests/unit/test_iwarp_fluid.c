@@ -408,8 +408,13 @@ static void test_capacity_stall_and_resume(void **state)
     mcei_eng = NULL;
 }
 
+/* The core knows only the models registered into it: this one. */
+extern const mcei_net_ops_t mcei_net_iwarp_ops;
+
 int main(void)
 {
+    if (mcei_register_net(&mcei_net_iwarp_ops) != MCE_OK)
+        return 1;
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_unit),
         cmocka_unit_test(test_lone_flow_full_rate),

@@ -1,21 +1,11 @@
-/* The process's main(): boot the engine and run the program's main once
- * per virtual node.  Also interposes exit() so that a node calling it
- * ends only itself, as on the real machines. */
+/* exit() interposed for the whole process, so that a node calling it ends
+ * only itself, as on the real machines; outside a node it is libc's. */
 #define _GNU_SOURCE 1
 #include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "engine.h"
-
-extern char **environ;
-
-MCE_EXPORT int main(int argc, char **argv)
-{
-    if (mcei_engine_boot(&argc, &argv, environ) != MCE_OK)
-        return 2;
-    return mcei_engine_run();
-}
 
 MCE_EXPORT void exit(int status)
 {

@@ -1,0 +1,56 @@
+#!/bin/sh
+# The library's layers (doc/ARCHITECTURE.md section 1): core < net <
+# machines < api < lib/main.c.  A lower layer never includes an upper
+# one's header, and none of its objects refers to a symbol an upper
+# layer's object defines: the link graph of the objects is then a tree of
+# layers (a strongly connected component spanning two layers would need
+# such an upward reference).  Reads the objects of this build tree.
+. "$top_srcdir/tests/lib.sh"
+
+layer() { # PATH: the layer number of a source or object path
+    case $1 in
+    lib/core/*) echo 0 ;; lib/net/*) echo 1 ;; lib/machines/*) echo 2 ;;
+    lib/api/*) echo 3 ;; *) echo 4 ;;
+    esac
+}
+
+# Includes: every quoted include resolved against its file's directory.
+bad=0
+for f in $(cd "$top_srcdir" && find lib -name '*.[ch]'); do
+    l=$(layer "$f")
+    d=$(dirname "$f")
+    for inc in $(sed -n 's/^#include "\([^"]*\)".*/\1/p' "$top_srcdir/$f"); do
+        t=$(cd "$top_srcdir/$d" 2>/dev/null && realpath -m --relative-to="$top_srcdir" "$inc")
+        case $t in lib/*) ;; *) continue ;; esac
+        if [ "$(layer "$t")" -gt "$l" ]; then
+            fail "$f (layer $l) includes $t (layer $(layer "$t"))"
+            bad=1
+        fi
+    done
+done
+[ $bad = 0 ] && pass "no lower layer includes an upper layer's header"
+
+# Symbols: objects of the libraries, defined and undefined symbols.
+objs=$(find "$B/lib" -path '*/.libs/*' -name 'libmcemu*_la-*.o' | sort)
+[ -n "$objs" ] || fail "no objects under $B/lib"
+for o in $objs; do
+    rel=$(echo "${o#$B/}" | sed 's,/\.libs/,/,')
+    l=$(layer "$rel")
+    nm -P --defined-only "$o" |
+        awk -v o="$rel" -v l="$l" '$2 ~ /^[TDBRVWCG]$/ { print "D", $1, o, l }'
+    nm -P --undefined-only "$o" | awk -v o="$rel" -v l="$l" '{ print "U", $1, o, l }'
+done > "$TMP/syms"
+n=$(grep -c '^D' "$TMP/syms")
+awk '$1 == "D" { def[$2] = $3; dl[$2] = $4; next }
+     { u[++n] = $0 }
+     END { for (i = 1; i <= n; i++) { split(u[i], a, " ")
+           if ((a[2] in def) && dl[a[2]] > a[4])
+               print a[3] " (layer " a[4] ") -> " a[2] " in " def[a[2]] " (layer " dl[a[2]] ")" } }' \
+    "$TMP/syms" | sort -u > "$TMP/up"
+if [ -s "$TMP/up" ]; then
+    fail "references from a lower layer to an upper one:"
+    sed 's/^/    /' "$TMP/up"
+else
+    pass "no object refers to an upper layer ($(echo "$objs" | wc -l) objects, $n symbols)"
+fi
+finish
