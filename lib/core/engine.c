@@ -529,29 +529,98 @@ void mcei_vn_fatal_at(mcei_vn_t *vn, mce_time_t t, const char *fmt, ...)
 
 static char altstack[64 * 1024];
 
+/* The crash path uses only async-signal-safe calls (write, signal, raise):
+ * no stdio, no strsignal, which may lock or allocate. */
+typedef struct sig_buf {
+    char b[512];
+    size_t n;
+} sig_buf_t;
+
+static void sb_str(sig_buf_t *sb, const char *s)
+{
+    while (*s && sb->n < sizeof(sb->b) - 1)
+        sb->b[sb->n++] = *s++;
+}
+
+static void sb_u64(sig_buf_t *sb, uint64_t v, unsigned base, unsigned width)
+{
+    char d[24];
+    unsigned k = 0;
+    do {
+        d[k++] = "0123456789abcdef"[v % base];
+        v /= base;
+    } while (v != 0 && k < sizeof(d));
+    while (k < width && k < sizeof(d))
+        d[k++] = '0';
+    while (k > 0 && sb->n < sizeof(sb->b) - 1)
+        sb->b[sb->n++] = d[--k];
+}
+
+/* "12.345678901234 s", as mcei_time_format writes it. */
+static void sb_time(sig_buf_t *sb, mce_time_t t)
+{
+    sb_u64(sb, t / MCE_S, 10, 1);
+    sb_str(sb, ".");
+    sb_u64(sb, t % MCE_S, 10, 12);
+    sb_str(sb, " s");
+}
+
+static const char *sig_name(int sig)
+{
+    switch (sig) {
+    case SIGSEGV:
+        return "SIGSEGV, segmentation fault";
+    case SIGBUS:
+        return "SIGBUS, bus error";
+    case SIGFPE:
+        return "SIGFPE, arithmetic exception";
+    case SIGILL:
+        return "SIGILL, illegal instruction";
+    case SIGABRT:
+        return "SIGABRT, aborted";
+    default:
+        return "?";
+    }
+}
+
 static void crash_handler(int sig, siginfo_t *si, void *uc)
 {
     mcei_engine_t *eng = mcei_eng;
-    char buf[512];
+    sig_buf_t sb = {.n = 0};
     (void)uc;
+    sb_str(&sb, "mcemu: ");
     if (eng != NULL && eng->current != NULL) {
         mcei_vn_t *vn = eng->current;
-        char t[48];
-        mcei_time_format(vn->clock, t, sizeof(t));
+        sb_str(&sb, "node ");
+        sb_u64(&sb, (uint64_t)vn->id, 10, 1);
         if ((sig == SIGSEGV || sig == SIGBUS) &&
-            mcei_fiber_is_overflow(&vn->fiber, si->si_addr))
-            snprintf(buf, sizeof(buf),
-                     "mcemu: node %d overflowed its %zu-byte stack at virtual "
-                     "time %s (raise --mce-stack-size)\n",
-                     vn->id, mcei_fiber_stack_size(&vn->fiber), t);
-        else
-            snprintf(buf, sizeof(buf),
-                     "mcemu: node %d crashed with signal %d (%s) at virtual "
-                     "time %s, fault address %p\n",
-                     vn->id, sig, strsignal(sig), t, si->si_addr);
-        if (write(STDERR_FILENO, buf, strlen(buf)) < 0)
-            _exit(128 + sig);
+            mcei_fiber_is_overflow(&vn->fiber, si->si_addr)) {
+            sb_str(&sb, " overflowed its ");
+            sb_u64(&sb, mcei_fiber_stack_size(&vn->fiber), 10, 1);
+            sb_str(&sb, "-byte stack at virtual time ");
+            sb_time(&sb, vn->clock);
+            sb_str(&sb, " (raise --mce-stack-size)\n");
+        } else {
+            sb_str(&sb, " crashed with signal ");
+            sb_u64(&sb, (uint64_t)sig, 10, 1);
+            sb_str(&sb, " (");
+            sb_str(&sb, sig_name(sig));
+            sb_str(&sb, ") at virtual time ");
+            sb_time(&sb, vn->clock);
+            sb_str(&sb, ", fault address 0x");
+            sb_u64(&sb, (uint64_t)(uintptr_t)si->si_addr, 16, 1);
+            sb_str(&sb, "\n");
+        }
+    } else {
+        /* Outside any node: the emulator's own fault, still named. */
+        sb_str(&sb, "emulator crashed with signal ");
+        sb_u64(&sb, (uint64_t)sig, 10, 1);
+        sb_str(&sb, " (");
+        sb_str(&sb, sig_name(sig));
+        sb_str(&sb, ") outside any virtual node\n");
     }
+    if (write(STDERR_FILENO, sb.b, sb.n) < 0)
+        _exit(128 + sig);
     signal(sig, SIG_DFL);
     raise(sig);
 }

@@ -155,6 +155,17 @@ static void unpost(nx_node_t *nd, nx_req_t *r)
     }
 }
 
+/* A node that exited has no receives any more: whatever it left posted
+ * is cancelled, and later messages wait in its queue like any other. */
+static void cancel_posted(nx_node_t *nd)
+{
+    while (nd->posted != NULL) {
+        nx_req_t *r = nd->posted;
+        unpost(nd, r);
+        release(nd, r);
+    }
+}
+
 static void nx_on_arrival(mcei_vn_t *vn, mcei_msg_t *m)
 {
     nx_node_t *nd = node_of(vn);
@@ -171,6 +182,8 @@ static void nx_on_arrival(mcei_vn_t *vn, mcei_msg_t *m)
         mcei_msg_release(m);
         return;
     }
+    if (vn->state == MCEI_VN_DONE)
+        cancel_posted(nd); /* its buffers may be gone with the node */
     for (nx_req_t *r = nd->posted; r != NULL; r = r->pnext) {
         if (!msg_matches(m, r->ctx, r->typesel, r->nodesel, r->ptypesel))
             continue;
@@ -308,17 +321,23 @@ int mcei_nx_irecv(mcei_vn_t *vn, uint32_t ctx, long typesel, void *buf,
     return MCE_OK;
 }
 
+/* A merged id is done when its parts are, merged ids among them too. */
+static int req_complete(nx_node_t *nd, const nx_req_t *r)
+{
+    nx_req_t *a, *b;
+    if (r->kind != R_MERGE)
+        return r->done;
+    a = find(nd, r->m1);
+    b = find(nd, r->m2);
+    return (a == NULL || req_complete(nd, a)) &&
+           (b == NULL || req_complete(nd, b));
+}
+
 static int req_done(mcei_vn_t *vn, void *arg)
 {
     nx_node_t *nd = node_of(vn);
     nx_req_t *r = find(nd, (long)(intptr_t)arg);
-    if (r == NULL)
-        return 1;
-    if (r->kind == R_MERGE) {
-        nx_req_t *a = find(nd, r->m1), *b = find(nd, r->m2);
-        return (a == NULL || a->done) && (b == NULL || b->done);
-    }
-    return r->done;
+    return r == NULL || req_complete(nd, r);
 }
 
 /* A completed user receive becomes "the last message" (infocount & co)
@@ -342,20 +361,13 @@ static int finish_req(mcei_vn_t *vn, nx_req_t *r, mcei_nx_info_t *info)
     nx_node_t *nd = node_of(vn);
     int rc = r->err;
     if (r->kind == R_MERGE) {
-        nx_req_t *a = find(nd, r->m1), *b = find(nd, r->m2);
-        if (a && a->kind == R_RECV)
-            record_recv(vn, nd, a);
-        if (b && b->kind == R_RECV)
-            record_recv(vn, nd, b);
-        if (a) {
-            if (a->err)
-                rc = a->err;
-            release(nd, a);
-        }
-        if (b) {
-            if (b->err)
-                rc = b->err;
-            release(nd, b);
+        /* Parts first, merged ids among them too; the last error wins. */
+        long part[2] = {r->m1, r->m2};
+        for (int k = 0; k < 2; k++) {
+            nx_req_t *p = find(nd, part[k]);
+            int prc;
+            if (p != NULL && (prc = finish_req(vn, p, NULL)) != MCE_OK)
+                rc = prc;
         }
     }
     if (r->kind == R_RECV) {
@@ -416,7 +428,8 @@ int mcei_nx_cancel(mcei_vn_t *vn, long id)
 {
     nx_node_t *nd = node_of(vn);
     nx_req_t *r = find(nd, id);
-    if (r == NULL)
+    /* An in-flight send already cancelled is no longer the program's. */
+    if (r == NULL || r->ignore)
         return MCE_ERR_NOT_FOUND;
     if (r->kind == R_MERGE) {
         /* Cancelling a merged id cancels its parts. */

@@ -1,0 +1,165 @@
+/* NX bad inputs and corner cases, one per run (the argument names it);
+ * each prints "nx_robust: CASE node N ok" or what went wrong (issue 19):
+ *   mergemerge  msgwait and msgdone on a merge of a merge of receives and
+ *               sends complete, with every payload in place;
+ *   exitpost    node 1 exits with a receive still posted (one process,
+ *               4 nodes); node 0 sends to it afterwards: the receive is
+ *               cancelled with the node, the buffer stays untouched (node 0
+ *               looks) and the message is left in the dead node's queue;
+ *   cancel2     msgcancel twice on a send in flight: the second fails;
+ *   gopovf      _gdsum with (2^61 + 1) doubles fails with EINVAL;
+ *   gopovf_plain the same with gdsum: the run ends with the diagnostic;
+ *   gcolxovf    _gcolx with lengths whose sum overflows fails;
+ *   negptype    _csend/_isend to a negative process type fail;
+ *   crash       node 1 divides by zero: the crash line names it. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nx.h"
+
+static long me;
+static int failures;
+
+#define CHECK(cond, ...)                                                       \
+    do {                                                                       \
+        if (!(cond)) {                                                         \
+            failures++;                                                        \
+            printf("nx_robust: node %ld: FAIL line %d: %s: ", me, __LINE__,    \
+                   #cond);                                                     \
+            printf(__VA_ARGS__);                                               \
+            printf("\n");                                                      \
+        }                                                                      \
+    } while (0)
+
+static void merge_merge(int use_done)
+{
+    long peer = me ^ 1, a = 0, b = 0, c = 0;
+    long ra, rb, sa, sb, m1, m2, m3;
+    long va = 100 + me, vb = 200 + me, vc = 300 + me, rc_ = 0;
+    long rcid;
+    ra = irecv(10, &a, sizeof(a));
+    rb = irecv(11, &b, sizeof(b));
+    rcid = irecv(12, &c, sizeof(c));
+    sa = isend(10, &va, sizeof(va), peer, 0);
+    sb = isend(11, &vb, sizeof(vb), peer, 0);
+    m1 = msgmerge(ra, sa);
+    m2 = msgmerge(m1, rb); /* a merge of a merge */
+    m3 = msgmerge(m2, sb); /* and of that one */
+    m3 = msgmerge(m3, rcid);
+    csend(12, &vc, sizeof(vc), peer, 0);
+    if (use_done) {
+        long polls = 0;
+        while (!msgdone(m3))
+            CHECK(++polls < 1000000, "msgdone never completes");
+    } else {
+        msgwait(m3);
+    }
+    CHECK(a == 100 + peer && b == 200 + peer && c == 300 + peer,
+          "payloads %ld %ld %ld", a, b, c);
+    /* Every part is released with the merge. */
+    errno = 0;
+    rc_ = _msgwait(m1);
+    CHECK(rc_ == -1 && errno == EINVAL, "inner merge id still known");
+}
+
+static void exit_posted(void)
+{
+    if (me == 1) {
+        long *buf = calloc(64, sizeof(long));
+        /* The buffer's address goes to node 0 (one process: same heap),
+         * which looks at it after the message came. */
+        csend(8, &buf, sizeof(buf), 0, 0);
+        irecv(5, buf, 64 * sizeof(long));
+        printf("nx_robust: exitpost node %ld ok\n", me);
+        exit(0);
+    }
+    if (me == 0) {
+        long big[64], t = 0, *buf1 = NULL;
+        for (int i = 0; i < 64; i++)
+            big[i] = 0x5a5a5a5a;
+        crecv(8, &buf1, sizeof(buf1));
+        /* Long after node 1 is gone. */
+        for (int i = 0; i < 20; i++)
+            csend(6, &t, sizeof(t), 2, 0), crecv(7, &t, sizeof(t));
+        csend(5, big, sizeof(big), 1, 0);
+        for (int i = 0; i < 20; i++)
+            csend(6, &t, sizeof(t), 2, 0), crecv(7, &t, sizeof(t));
+        for (int i = 0; i < 64; i++)
+            CHECK(buf1[i] == 0, "dead node's buffer written: [%d] = %lx", i,
+                  buf1[i]);
+        free(buf1);
+    } else if (me == 2) {
+        long t = 0;
+        for (int i = 0; i < 40; i++)
+            crecv(6, &t, sizeof(t)), csend(7, &t, sizeof(t), 0, 0);
+    }
+}
+
+static void cancel_twice(void)
+{
+    static char big[1 << 16];
+    if (me == 0) {
+        long id = isend(1, big, sizeof(big), 1, 0), r1, r2;
+        r1 = _msgcancel(id);
+        errno = 0;
+        r2 = _msgcancel(id);
+        CHECK(r1 == 0, "first cancel %ld", r1);
+        CHECK(r2 == -1 && errno == EINVAL, "second cancel %ld errno %d", r2,
+              errno);
+    } else if (me == 1) {
+        crecv(1, big, sizeof(big));
+    }
+}
+
+int main(int argc, char **argv)
+{
+    const char *c = argc > 1 ? argv[1] : "";
+    me = mynode();
+    if (strcmp(c, "mergemerge") == 0) {
+        merge_merge(0);
+        merge_merge(1);
+    } else if (strcmp(c, "exitpost") == 0) {
+        exit_posted();
+    } else if (strcmp(c, "cancel2") == 0) {
+        cancel_twice();
+    } else if (strcmp(c, "gopovf") == 0) {
+        double x = 1, w = 0;
+        long rc_;
+        errno = 0;
+        rc_ = _gdsum(&x, (1L << 61) + 1, &w);
+        CHECK(rc_ == -1 && errno == EINVAL, "_gdsum returned %ld errno %d", rc_,
+              errno);
+        CHECK(x == 1 && w == 0, "buffers changed");
+    } else if (strcmp(c, "gopovf_plain") == 0) {
+        double x = 1, w = 0;
+        gdsum(&x, (1L << 61) + 1, &w);
+        printf("nx_robust: gdsum returned\n");
+    } else if (strcmp(c, "gcolxovf") == 0) {
+        long lens[2] = {0x7fffffffffffff00L, 0x1000};
+        char x[8], y[8];
+        long rc_;
+        errno = 0;
+        rc_ = _gcolx(x, lens, y);
+        CHECK(rc_ == -1 && errno == EINVAL, "_gcolx returned %ld", rc_);
+    } else if (strcmp(c, "negptype") == 0) {
+        long v = 1, rc_;
+        errno = 0;
+        rc_ = _csend(1, &v, sizeof(v), me ^ 1, -2);
+        CHECK(rc_ == -1 && errno == EINVAL, "_csend ptype -2: %ld", rc_);
+        errno = 0;
+        rc_ = _isend(1, &v, sizeof(v), me ^ 1, -1);
+        CHECK(rc_ == -1 && errno == EINVAL, "_isend ptype -1: %ld", rc_);
+    } else if (strcmp(c, "crash") == 0) {
+        volatile long seven = 7, zero = 0;
+        if (me == 1)
+            printf("%ld\n", seven / zero);
+    } else {
+        printf("nx_robust: unknown case '%s'\n", c);
+        return 2;
+    }
+    if (failures == 0)
+        printf("nx_robust: %s node %ld ok\n", c, me);
+    return failures != 0;
+}
