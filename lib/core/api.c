@@ -306,6 +306,7 @@ MCE_EXPORT int mce_machine_param(const char *key, int64_t *value)
 {
     mcei_kv_t *kv;
     uint64_t v;
+    int rc, rc2;
     if (mcei_eng == NULL)
         return MCE_ERR_STATE;
     if (key == NULL || value == NULL)
@@ -313,9 +314,12 @@ MCE_EXPORT int mce_machine_param(const char *key, int64_t *value)
     if ((kv = mcei_kv_find(&mcei_eng->machine.kv, key)) == NULL)
         return MCE_ERR_NOT_FOUND;
     /* Unitless integers as written; anything with a unit as a time. */
-    if (mcei_parse_u64(kv->value, &v) != MCE_OK &&
-        mcei_time_parse(kv->value, MCE_US, &v) != MCE_OK)
-        return MCE_ERR_INVAL;
+    if ((rc = mcei_parse_u64(kv->value, &v)) != MCE_OK &&
+        (rc2 = mcei_time_parse(kv->value, MCE_US, &v)) != MCE_OK)
+        /* Too large as either reading: an overflow, not a typo. */
+        return rc == MCE_ERR_OVERFLOW || rc2 == MCE_ERR_OVERFLOW
+                   ? MCE_ERR_OVERFLOW
+                   : MCE_ERR_INVAL;
     if (v > INT64_MAX)
         return MCE_ERR_OVERFLOW;
     *value = (int64_t)v;

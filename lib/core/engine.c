@@ -686,6 +686,13 @@ static int load_costs(mcei_engine_t *eng, char *err, size_t errlen)
         (rc = mcei_machine_micro(m, "cpu_scale", 0, 1000000,
                                  &c->cpu_scale_micro, err, errlen)))
         return rc;
+    if (c->cycle_time == 0) {
+        snprintf(err, errlen,
+                 "machine '%s': cycle_time must be positive (clocks count "
+                 "cycles)",
+                 m->name);
+        return MCE_ERR_MACHINE;
+    }
     if (c->probe_cost == 0) {
         snprintf(err, errlen,
                  "machine '%s': probe_cost must be positive so that polling "
@@ -1077,7 +1084,7 @@ int mcei_engine_run(void)
 {
     mcei_engine_t *eng = mcei_eng;
     mce_time_t T;
-    int status;
+    int status, rc;
 
     eng->window_start = 0;
     eng->horizon = eng->lookahead;
@@ -1113,9 +1120,13 @@ int mcei_engine_run(void)
         if (nmsgs > 1)
             qsort(msgs, nmsgs, sizeof(*msgs), inj_less);
         for (size_t i = 0; i < nmsgs; i++)
-            if (eng->net.ops->inject(&eng->net, msgs[i]) != MCE_OK)
-                mcei_fatal("network model '%s' rejected a message from node %d",
-                           eng->net.ops->name, msgs[i]->w.src);
+            if ((rc = eng->net.ops->inject(&eng->net, msgs[i])) != MCE_OK)
+                mcei_fatal("network model '%s' rejected a message of %" PRIu64
+                           " bytes from node %d to node %d sent at %" PRIu64
+                           " ps: %s",
+                           eng->net.ops->name, (uint64_t)msgs[i]->w.size,
+                           msgs[i]->w.src, msgs[i]->w.dst, msgs[i]->w.ts,
+                           mce_strerror(rc));
         if (msgs != eng->inj)
             free(msgs);
         eng->ninj = 0;

@@ -42,4 +42,67 @@ expect_grep "crash: the mcemu line names the node, signal and time" \
     "^mcemu: node 1 crashed with signal 8 (SIGFPE, arithmetic exception) at virtual time 0.000000000000 s" \
     "$TMP/o"
 
+# ---- configuration --------------------------------------------------------
+
+# refused WHAT STATUS PATTERN CMD...: the run ends at once with STATUS and
+# the message, the program never started
+refused() {
+    what=$1 st=$2 pat=$3; shift 3
+    $T "$@" > "$TMP/o" 2>&1
+    expect_eq "$what: status" $? "$st"
+    expect_grep "$what: message" "$pat" "$TMP/o"
+    if grep -q '^nx_robust\|^misuse:' "$TMP/o"; then
+        fail "$what: the program ran"; fi
+}
+
+refused "cycle_time = 0 (NX)" 2 "cycle_time must be positive" \
+    "$P/nx_robust" hwclock --mce-nodes=2 --mce-set=cycle_time=0
+refused "cycle_time = 0 (NCUBE)" 2 \
+    "cycle_time must be positive and 1024 cycles must fit" \
+    "$P/vx_misuse" --mce-machine=ncube --mce-nodes=2 --mce-set=cycle_time=0
+refused "cycle_time of 2^54 ps (NCUBE)" 2 "at most 1000 s" \
+    "$P/vx_misuse" --mce-machine=ncube --mce-nodes=2 \
+    --mce-set=cycle_time=18014398509481984ps
+refused "nx.irq_period = 1 ps" 2 "nx.irq_period must be at least 1 us" \
+    "$P/nx_robust" hwclock --mce-nodes=2 \
+    --mce-set=nx.irq=1,nx.irq_period=1ps,nx.irq_cost=0
+refused "latency near 2^64 ps" 2 "key 'latency'.*at most 1000 s" \
+    "$P/misuse" --mce-nodes=2 --mce-set=latency=18446744073709551000ps
+refused "per_byte near 2^64 ps" 2 "key 'per_byte'.*at most 1000 s" \
+    "$P/misuse" --mce-nodes=2 --mce-set=per_byte=18446744073709551000ps
+
+ok_case hwclock 2
+ok_case param 2 --mce-set=app.big=99999999999999999999 \
+    --mce-set="app.bigt=20000000 s" --mce-set="app.typo=12 parsecs" \
+    --mce-set=app.max=9223372036854775807
+
+mkfifo "$TMP/fifo.conf"
+refused "FIFO as machine file" 2 "fifo.conf' is not a regular file" \
+    "$P/misuse" --mce-nodes=2 --mce-machine="$TMP/fifo.conf"
+refused "FIFO as config file" 2 "fifo.conf' is not a regular file" \
+    "$P/misuse" --mce-nodes=2 --mce-config="$TMP/fifo.conf"
+
+# Loading is linear in the keys: 4 MiB of them (over 300 s when it was
+# quadratic) load well within the timeout, and the program runs.
+awk 'BEGIN { print "inherit = ideal"; n = 0;
+             while (n < 4 * 1048576) { l = sprintf("app.k%07d = %d", NR + i, i);
+                                        print l; n += length(l) + 1; i++ } }' \
+    > "$TMP/big.conf"
+$T "$P/misuse" --mce-nodes=2 --mce-machine="$TMP/big.conf" > "$TMP/o" 2>&1
+expect_eq "4 MiB machine file: status" $? 0
+expect_eq "4 MiB machine file: program ran" \
+    "$(grep -c 'misuse: node [01] ok' "$TMP/o")" 2
+# Beyond the documented limit a file is refused before it is read.
+cp "$TMP/big.conf" "$TMP/huge.conf"
+truncate -s 17M "$TMP/huge.conf"
+refused "17 MiB machine file" 2 "more than the 16 MiB a description file" \
+    "$P/misuse" --mce-nodes=2 --mce-machine="$TMP/huge.conf"
+
+# 16,000 comma-separated --mce-set values: a loop, not a recursion.
+sets=$(awk 'BEGIN { for (i = 0; i < 16000; i++) printf "%sapp.x=%d", i ? "," : "", i % 10 }')
+$T "$P/misuse" --mce-nodes=2 --mce-set="$sets" > "$TMP/o" 2>&1
+expect_eq "16000 --mce-set values: status" $? 0
+expect_eq "16000 --mce-set values: program ran" \
+    "$(grep -c 'misuse: node [01] ok' "$TMP/o")" 2
+
 finish

@@ -11,8 +11,11 @@
  *   gopovf_plain the same with gdsum: the run ends with the diagnostic;
  *   gcolxovf    _gcolx with lengths whose sum overflows fails;
  *   negptype    _csend/_isend to a negative process type fail;
+ *   hwclock     reads hwclock (with a machine whose cycle_time is bad);
+ *   param       mce_machine_param: overflowing values are OVERFLOW;
  *   crash       node 1 divides by zero: the crash line names it. */
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -151,6 +154,24 @@ int main(int argc, char **argv)
         errno = 0;
         rc_ = _isend(1, &v, sizeof(v), me ^ 1, -1);
         CHECK(rc_ == -1 && errno == EINVAL, "_isend ptype -1: %ld", rc_);
+    } else if (strcmp(c, "hwclock") == 0) {
+        long long t = -1;
+        hwclock(&t);
+        CHECK(t >= 0, "hwclock %lld", t);
+    } else if (strcmp(c, "param") == 0) {
+        /* app.big = 99999999999999999999, app.bigt = 20000000 s,
+         * app.typo = 12 parsecs, app.max = 9223372036854775807 */
+        int64_t v = 42;
+        int rc_;
+        rc_ = mce_machine_param("app.big", &v);
+        CHECK(rc_ == MCE_ERR_OVERFLOW, "app.big: %d", rc_);
+        rc_ = mce_machine_param("app.bigt", &v);
+        CHECK(rc_ == MCE_ERR_OVERFLOW, "app.bigt: %d", rc_);
+        rc_ = mce_machine_param("app.typo", &v);
+        CHECK(rc_ == MCE_ERR_INVAL, "app.typo: %d", rc_);
+        CHECK(v == 42, "value written on error");
+        rc_ = mce_machine_param("app.max", &v);
+        CHECK(rc_ == MCE_OK && v == INT64_MAX, "app.max: %d", rc_);
     } else if (strcmp(c, "crash") == 0) {
         volatile long seven = 7, zero = 0;
         if (me == 1)

@@ -602,10 +602,12 @@ static int nx_init(mcei_engine_t *eng, mcei_machine_t *m, char *err,
         (rc = mcei_machine_time(m, "probe_cost", 1, 0, &nx.probe_cost, err,
                                 errlen)))
         return rc;
-    if (nx.irq && (nx.irq_period == 0 || nx.irq_cost >= nx.irq_period)) {
+    /* Interrupts are accounted one by one: a period under 1 us would
+     * make a second of virtual time cost over a million steps. */
+    if (nx.irq && (nx.irq_period < MCE_US || nx.irq_cost >= nx.irq_period)) {
         snprintf(err, errlen,
-                 "machine '%s': nx.irq_cost must be below a positive "
-                 "nx.irq_period",
+                 "machine '%s': nx.irq_period must be at least 1 us and "
+                 "nx.irq_cost below it",
                  m->name);
         return MCE_ERR_MACHINE;
     }
