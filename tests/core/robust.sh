@@ -105,4 +105,24 @@ expect_eq "16000 --mce-set values: status" $? 0
 expect_eq "16000 --mce-set values: program ran" \
     "$(grep -c 'misuse: node [01] ok' "$TMP/o")" 2
 
+# ---- iWarp and TCS ----------------------------------------------------------
+
+$T "$P/iw_errors" --compute-big > "$TMP/o" 2>&1
+expect_eq "iwarp_compute(2^50): status" $? 1
+expect_grep "iwarp_compute(2^50): overflow reported" \
+    "node 0 at virtual time 0.000000000000 s: iwarp_compute: 1125899906842624 clocks overflow the virtual clock" \
+    "$TMP/o"
+if grep -q '^iw_errors: computed' "$TMP/o"; then
+    fail "iwarp_compute(2^50): the program went on"; fi
+$T "$P/iw_errors" --align-big > "$TMP/o" 2>&1
+expect_eq "iwarp_align(2^60): status" $? 1
+expect_grep "iwarp_align(2^60): overflow reported" \
+    "iwarp_align: clock 1152921504606846976 is beyond the virtual clock's range" \
+    "$TMP/o"
+
+# 100,000 top-level tasks link (the linker was quadratic: hours).
+TCS_CASE=many TCS_MANY=100000 $T "$P/tcs_cases" --mce-tcs=link > "$TMP/o" 2>&1
+expect_eq "100000 TCS tasks: link status" $? 0
+expect_grep "100000 TCS tasks: linked" "^summary: 100000 tasks, depth 0" "$TMP/o"
+
 finish

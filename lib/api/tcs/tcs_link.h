@@ -73,6 +73,8 @@ struct tcs_decl {
     mcei_tcs_ng_t *ngs;
     mcei_tcs_ext_t *exts;
     int ntasks, nports, nconns, nnets, nngs, nexts;
+    int *task_ix;  /* task names hashed: task + 1, 0 empty (open addressing) */
+    int task_icap; /* a power of two above twice ntasks */
     int uses_deposit;
     int failed; /* a declaration call failed: err holds the first */
     char err[512];
