@@ -105,6 +105,17 @@ expect_eq "16000 --mce-set values: status" $? 0
 expect_eq "16000 --mce-set values: program ran" \
     "$(grep -c 'misuse: node [01] ok' "$TMP/o")" 2
 
+# ---- Vertex -----------------------------------------------------------------
+
+# ntest with a type beyond 16 bits: VX_EINVAL (which is also "no
+# message") with a diagnostic naming the call and the node.
+$T "$P/vx_misuse" --mce-nodes=8 > "$TMP/o" 2>&1
+expect_eq "vx ntest bad type: status" $? 0
+expect_eq "vx ntest bad type: every node ok" \
+    "$(grep -c 'vx_misuse: node [0-9]* ok' "$TMP/o")" 8
+expect_grep "vx ntest bad type: diagnostic" \
+    "node 0: ntest: type 65536 is not 16-bit or -1" "$TMP/o"
+
 # ---- iWarp and TCS ----------------------------------------------------------
 
 $T "$P/iw_errors" --compute-big > "$TMP/o" 2>&1

@@ -102,6 +102,9 @@ int main(int argc, char **argv)
     t = -2;
     EXPECT(nread(buf, 10, &s, &t, NULL), VX_EINVAL);
     EXPECT(nread(buf, 10, NULL, &t, NULL), VX_EINVAL);
+    s = -1;
+    t = 0x10000;
+    EXPECT(ntest(&s, &t), VX_EINVAL); /* with a diagnostic (issue 19) */
     EXPECT(send(buf, 10, far, 1, &flag), VX_ENOTNN);
     EXPECT(send(buf, 10, nb, 1, &flag), VX_EMODE);
     EXPECT(send(buf, 10, nb, 1, NULL), VX_EINVAL);

@@ -126,6 +126,9 @@ MCE_EXPORT int mce_vx_ntest(int *src, int *type)
     t = *type;
     if (s < -1 || s >= mcei_eng->nodes)
         return fail(vn, "ntest", VX_ENODE, "source %d out of range", s);
+    /* VX_EINVAL is also "no message": the diagnostic tells them apart. */
+    if (t < -1 || t > VX_TYPE_MAX)
+        return fail(vn, "ntest", VX_EINVAL, "type %d is not 16-bit or -1", t);
     rc = mcei_ncube_ntest(vn, &s, &t);
     if (rc >= 0) {
         *src = s;
