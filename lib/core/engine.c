@@ -1043,8 +1043,10 @@ static int finish(mcei_engine_t *eng)
     }
     free(all);
     free(mine);
-    if (eng->cfg.trace != NULL)
-        mcei_trace_close(eng);
+    /* A trace that could not be written fails the run (status 1). */
+    if (eng->cfg.trace != NULL && mcei_trace_close(eng) != MCE_OK &&
+        status == 0)
+        status = 1;
     return status;
 }
 

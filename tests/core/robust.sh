@@ -42,6 +42,31 @@ expect_grep "crash: the mcemu line names the node, signal and time" \
     "^mcemu: node 1 crashed with signal 8 (SIGFPE, arithmetic exception) at virtual time 0.000000000000 s" \
     "$TMP/o"
 
+# ---- traces ---------------------------------------------------------------
+
+$T "$P/nx_robust" utf8 --mce-nodes=2 --mce-trace="$TMP/t.json" > "$TMP/o" 2>&1
+expect_eq "trace mark not UTF-8: status" $? 0
+if command -v python3 > /dev/null; then
+    python3 - "$TMP/t.json" > "$TMP/check" 2>&1 <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1], encoding="utf-8"))
+marks = [e["name"] for e in d["traceEvents"] if e.get("ph") == "i"]
+want = "a\ufffd b\ufffd\ufffd c\ufffd d\ufffd\ufffd e\u00e9"
+assert marks == [want, want], marks
+print("trace utf8 ok")
+PY
+    expect_grep "trace mark not UTF-8: valid JSON, bad bytes as U+FFFD" \
+        "trace utf8 ok" "$TMP/check"
+fi
+if [ -w /dev/full ]; then
+    $T "$P/nx_robust" utf8 --mce-nodes=2 --mce-trace=/dev/full > "$TMP/o" 2>&1
+    expect_eq "trace on a full device: status" $? 1
+    expect_grep "trace on a full device: message" \
+        "cannot write trace '/dev/full': No space left on device" "$TMP/o"
+    expect_eq "trace on a full device: the program ran" \
+        "$(grep -c '^nx_robust: utf8 node [01] ok$' "$TMP/o")" 2
+fi
+
 # ---- configuration --------------------------------------------------------
 
 # refused WHAT STATUS PATTERN CMD...: the run ends at once with STATUS and

@@ -13,6 +13,7 @@
  *   negptype    _csend/_isend to a negative process type fail;
  *   hwclock     reads hwclock (with a machine whose cycle_time is bad);
  *   param       mce_machine_param: overflowing values are OVERFLOW;
+ *   utf8        mce_trace_mark with bytes that are not UTF-8;
  *   crash       node 1 divides by zero: the crash line names it. */
 #include <errno.h>
 #include <stdint.h>
@@ -172,6 +173,12 @@ int main(int argc, char **argv)
         CHECK(v == 42, "value written on error");
         rc_ = mce_machine_param("app.max", &v);
         CHECK(rc_ == MCE_OK && v == INT64_MAX, "app.max: %d", rc_);
+    } else if (strcmp(c, "utf8") == 0) {
+        /* Not UTF-8: 0xff, an overlong '/', a lone continuation byte, a
+         * truncated sequence; then a valid e-acute. */
+        CHECK(mce_trace_mark("a\xff b\xc0\xaf c\x80 d\xe2\x82 e\xc3\xa9") ==
+                  MCE_OK,
+              "mark refused");
     } else if (strcmp(c, "crash") == 0) {
         volatile long seven = 7, zero = 0;
         if (me == 1)
