@@ -231,7 +231,8 @@ typedef enum opt_kind {
     OPT_STRING,
     OPT_FLAG, /* bare, or =yes/no/1/0/true/false/on/off */
     OPT_ENUM,
-    OPT_SET /* key=value, accumulated */
+    OPT_TIME, /* a time with unit, bare numbers are seconds */
+    OPT_SET   /* key=value, accumulated */
 } opt_kind_t;
 
 typedef struct opt_desc {
@@ -281,6 +282,14 @@ static const opt_desc_t options[] = {
     {"tcs", OPT_ENUM, OFF(tcs), tcs_choices, "run|link",
      "TCS programs: run (default), or link only: print the linker's "
      "report and exit"},
+    {"livelock", OPT_TIME, OFF(livelock), NULL, "TIME",
+     "report a livelock when every unfinished node has only polled for "
+     "this much virtual time with nothing in flight (default: 10 s; 0: "
+     "never)"},
+    {"max-vtime", OPT_TIME, OFF(max_vtime), NULL, "TIME",
+     "stop the run when virtual time passes TIME (default: no limit)"},
+    {"max-wall", OPT_TIME, OFF(max_wall), NULL, "TIME",
+     "stop the run after TIME of wall-clock time (default: no limit)"},
     {"help", OPT_FLAG, OFF(help), NULL, NULL, "print this list and exit"},
 };
 #undef OFF
@@ -293,6 +302,7 @@ void mcei_config_defaults(mcei_config_t *cfg)
     cfg->privatize = MCEI_PRIV_AUTO;
     cfg->stack_size = 1ULL << 20;
     cfg->seed = 1;
+    cfg->livelock = 10 * MCE_S;
 }
 
 void mcei_config_free(mcei_config_t *cfg)
@@ -425,6 +435,18 @@ static int apply(mcei_config_t *cfg, const opt_desc_t *o, const char *value,
             }
         snprintf(err, errlen, "%s: '%s' is not one of %s", who, value, o->arg);
         return MCE_ERR_CONFIG;
+    case OPT_TIME: {
+        mce_time_t t;
+        if (mcei_time_parse(value, MCE_S, &t) != MCE_OK) {
+            snprintf(err, errlen,
+                     "%s: '%s' is not a time (number with unit ps, ns, us, "
+                     "ms or s; bare numbers are s)",
+                     who, value);
+            return MCE_ERR_CONFIG;
+        }
+        *(mce_time_t *)base = t;
+        return MCE_OK;
+    }
     case OPT_SET: {
         /* KEY=VALUE,KEY=VALUE: one setting after the other (a loop: any
          * number of them in constant stack). */

@@ -61,6 +61,9 @@ typedef struct mcei_config {
     int help;
     int verbose;
     int tcs;                 /* TCS programs: MCEI_TCS_RUN or MCEI_TCS_LINK */
+    mce_time_t livelock;     /* polling with no progress this long: livelock */
+    mce_time_t max_vtime;    /* 0 or the virtual time at which a run stops */
+    mce_time_t max_wall;     /* 0 or the wall-clock time (ps) it may take */
     mcei_kvlist_t overrides; /* --mce-set=key=value for the machine file */
 } mcei_config_t;
 

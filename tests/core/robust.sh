@@ -161,4 +161,56 @@ TCS_CASE=many TCS_MANY=100000 $T "$P/tcs_cases" --mce-tcs=link > "$TMP/o" 2>&1
 expect_eq "100000 TCS tasks: link status" $? 0
 expect_grep "100000 TCS tasks: linked" "^summary: 100000 tasks, depth 0" "$TMP/o"
 
+# ---- hangs by design: the livelock guard and the run limits ----------------
+
+# livelock WHAT NODE CALL CMD...: status 3 and the report naming the node,
+# its polling call and the budget's virtual time
+livelock() {
+    what=$1 node=$2 call=$3; shift 3
+    $T "$@" > "$TMP/o" 2>&1
+    expect_eq "$what: livelock status" $? 3
+    expect_grep "$what: livelock reported" "^mcemu: livelock: every unfinished node is polling or blocked" "$TMP/o"
+    expect_grep "$what: node $node polling in $call" \
+        "^mcemu:   node $node: polling in $call since virtual time" "$TMP/o"
+}
+
+for c in iprobe msgdone dclock mce_iprobe mce_now; do
+    livelock "nx_robust poll_$c" 0 "$c" \
+        "$P/nx_robust" "poll_$c" --mce-nodes=2 --mce-livelock=10ms
+done
+livelock "poll_iprobe, default 10 s budget" 0 iprobe \
+    "$P/nx_robust" poll_iprobe --mce-nodes=2
+expect_grep "poll_iprobe: polled for the default 10 s" \
+    "node 0: polling in iprobe since virtual time 0.000000000000 s, now 10.0" "$TMP/o"
+expect_grep "poll_iprobe: the blocked node listed too" \
+    "node 1: blocked in msgwait waiting for message id 1" "$TMP/o"
+livelock "Vertex ntest" 0 ntest "$P/vx_misuse" poll --mce-nodes=4 --mce-livelock=10ms
+expect_grep "Vertex ntime" "node 1: polling in ntime since" "$TMP/o"
+livelock "poll_iprobe on 2 ranks" 0 iprobe \
+    $MPIRUN -np 2 "$P/nx_robust" poll_iprobe --mce-nodes=2 --mce-livelock=10ms
+livelock "Vertex polling on 2 ranks" 0 ntest \
+    $MPIRUN -np 2 "$P/vx_misuse" poll --mce-nodes=4 --mce-livelock=10ms
+
+# A busy-wait shorter than the budget is no livelock; a longer one is.
+ok_case delay 2 --mce-livelock=10ms
+livelock "5 ms busy-wait, 1 ms budget" 0 dclock \
+    "$P/nx_robust" delay --mce-nodes=2 --mce-livelock=1ms
+
+# Computing between polls is progress: only --mce-max-vtime stops it.
+$T "$P/nx_robust" compute_forever --mce-nodes=2 --mce-max-vtime=2s \
+    > "$TMP/o" 2>&1
+expect_eq "--mce-max-vtime: status" $? 4
+expect_grep "--mce-max-vtime: message" \
+    "^mcemu: virtual-time limit --mce-max-vtime=2.000000000000 s reached; node states:" \
+    "$TMP/o"
+expect_grep "--mce-max-vtime: node states" "node 1: finished with status 0" \
+    "$TMP/o"
+# A node that never calls the emulator: only --mce-max-wall stops it.
+$T "$P/nx_robust" spin --mce-nodes=2 --mce-max-wall=1s > "$TMP/o" 2>&1
+expect_eq "--mce-max-wall: status" $? 4
+expect_grep "--mce-max-wall: message" "wall-clock limit (--mce-max-wall) passed" \
+    "$TMP/o"
+refused "--mce-max-wall=forever" 2 "option --mce-max-wall: 'forever' is not a time" \
+    "$P/nx_robust" spin --mce-nodes=2 --mce-max-wall=forever
+
 finish

@@ -14,6 +14,13 @@
  *   hwclock     reads hwclock (with a machine whose cycle_time is bad);
  *   param       mce_machine_param: overflowing values are OVERFLOW;
  *   utf8        mce_trace_mark with bytes that are not UTF-8;
+ *   poll_iprobe, poll_msgdone, poll_dclock, poll_mce_iprobe, poll_mce_now
+ *               node 0 polls forever with that call (nobody sends): the
+ *               livelock guard ends the run;
+ *   delay       a 5 ms busy-wait on dclock, then a message: no livelock;
+ *   compute_forever  msgdone and compute for a message never sent: only
+ *               --mce-max-vtime ends it;
+ *   spin        node 0 loops without any call: only --mce-max-wall;
  *   crash       node 1 divides by zero: the crash line names it. */
 #include <errno.h>
 #include <stdint.h>
@@ -179,6 +186,61 @@ int main(int argc, char **argv)
         CHECK(mce_trace_mark("a\xff b\xc0\xaf c\x80 d\xe2\x82 e\xc3\xa9") ==
                   MCE_OK,
               "mark refused");
+    } else if (strcmp(c, "poll_iprobe") == 0) {
+        /* node 0 polls for a message nobody sends; node 1 waits in
+         * crecv for one nobody sends either */
+        long v;
+        if (me == 0)
+            while (!iprobe(5))
+                ;
+        else if (me == 1)
+            crecv(6, &v, sizeof(v));
+    } else if (strcmp(c, "poll_msgdone") == 0) {
+        long v, id;
+        if (me == 0) {
+            id = irecv(5, &v, sizeof(v));
+            while (!msgdone(id))
+                ;
+        }
+    } else if (strcmp(c, "poll_dclock") == 0) {
+        if (me == 0)
+            for (;;)
+                dclock();
+    } else if (strcmp(c, "poll_mce_iprobe") == 0) {
+        int flag = 0;
+        if (me == 0)
+            while (!flag)
+                mce_iprobe(-1, 5, &flag, NULL);
+    } else if (strcmp(c, "poll_mce_now") == 0) {
+        if (me == 0)
+            while (mce_now() != (mce_time_t)-1)
+                ;
+    } else if (strcmp(c, "delay") == 0) {
+        /* a busy-wait delay of 5 ms of virtual time, then a message: not
+         * a livelock with a longer budget */
+        long v = 7;
+        if (me == 0) {
+            double t0 = dclock();
+            while (dclock() < t0 + 0.005)
+                ;
+            csend(5, &v, sizeof(v), 1, 0);
+        } else if (me == 1) {
+            crecv(5, &v, sizeof(v));
+            CHECK(v == 7, "payload %ld", v);
+        }
+    } else if (strcmp(c, "compute_forever") == 0) {
+        long v, id;
+        if (me == 0) {
+            id = irecv(5, &v, sizeof(v));
+            while (!msgdone(id))
+                mce_compute(MCE_MS);
+        }
+    } else if (strcmp(c, "spin") == 0) {
+        /* a loop that never calls the emulator */
+        volatile int forever = 1;
+        if (me == 0)
+            while (forever)
+                ;
     } else if (strcmp(c, "crash") == 0) {
         volatile long seven = 7, zero = 0;
         if (me == 1)

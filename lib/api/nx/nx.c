@@ -174,9 +174,11 @@ static mce_time_t tick(const char *call)
     mce_time_t t;
     if (vn == NULL)
         return 0;
+    mcei_poll_begin(vn, call);
     mcei_sync(vn);
     mcei_charge(vn, mcei_nx_probe_cost());
     vn->t_comm += mcei_nx_probe_cost();
+    mcei_poll_end(vn);
     t = vn->clock;
     leave(vn, 0);
     return t;
@@ -370,7 +372,10 @@ static long do_done(int under, long id)
     int done, rc;
     if (vn == NULL)
         return -1;
-    if ((rc = mcei_nx_done(vn, id, &done)) != MCE_OK) {
+    mcei_poll_begin(vn, "msgdone");
+    rc = mcei_nx_done(vn, id, &done);
+    mcei_poll_end(vn);
+    if (rc != MCE_OK) {
         if (rc == MCE_ERR_NOT_FOUND)
             return nx_fail(vn, under, "msgdone", EINVAL,
                            "unknown or already completed message id %ld", id);
@@ -413,8 +418,12 @@ static long do_probex(int under, const char *call, int block, long typesel,
         return -1;
     if (recv_checks(vn, under, call, typesel, NULL, 0, nodesel, ptypesel) < 0)
         return -1;
+    if (!block)
+        mcei_poll_begin(vn, call);
     mcei_nx_probe(vn, MCEI_CTX_USER, typesel, nodesel, ptypesel, block, &found,
                   &i);
+    if (!block)
+        mcei_poll_end(vn);
     if (found)
         put_info(info, &i);
     return leave(vn, found);
