@@ -3,6 +3,10 @@
 # gives a bad input or corner case and checks the documented error or
 # behaviour, and that nothing else changed (the other nodes' results, the
 # exit status).  Every run is bounded by timeout: a hang fails the row.
+# Under --enable-sanitizers any report (ASan, UBSan) ends the run with
+# status 99, which no row expects.
+export UBSAN_OPTIONS="halt_on_error=1:exitcode=99:print_stacktrace=1"
+export ASAN_OPTIONS="${ASAN_OPTIONS:-}:exitcode=99"
 . "$top_srcdir/tests/lib.sh"
 
 P=$B/tests/progs

@@ -119,15 +119,10 @@ bad(tcs_decl_t *d, const char *call, const char *fmt, ...)
     return TCS_EDECL;
 }
 
-/* Grow an array of @p size-byte items to hold @p n + 1 (declarations
- * are small: one realloc per item). */
+/* Grow an array of @p size-byte items to hold @p n + 1. */
 static int grow(void **p, int n, size_t size)
 {
-    void *q = realloc(*p, ((size_t)n + 1) * size);
-    if (q == NULL)
-        return -1;
-    *p = q;
-    return 0;
+    return mcei_tcs_grow(p, (size_t)n, size);
 }
 
 static int name_ok(tcs_decl_t *d, const char *call, const char *name)

@@ -541,11 +541,9 @@ static void set_owner(link_t *L, use_t *u, int i)
 
 static int add_use(link_t *L, use_t **out)
 {
-    use_t *q = realloc(L->uses, ((size_t)L->nuses + 1) * sizeof(*q));
-    if (q == NULL)
+    if (mcei_tcs_grow((void **)&L->uses, (size_t)L->nuses, sizeof(use_t)))
         return refuse(L, "out of memory");
-    L->uses = q;
-    *out = &q[L->nuses++];
+    *out = &L->uses[L->nuses++];
     memset(*out, 0, sizeof(**out));
     return MCE_OK;
 }
@@ -556,11 +554,9 @@ static int group_of(link_t *L, int kind, int task, int ng)
         if (L->groups[i].kind == kind && L->groups[i].task == task &&
             L->groups[i].ng == ng)
             return i;
-    group_t *g = realloc(L->groups, ((size_t)L->ngroups + 1) * sizeof(*g));
-    if (g == NULL)
+    if (mcei_tcs_grow((void **)&L->groups, (size_t)L->ngroups, sizeof(group_t)))
         return -1;
-    L->groups = g;
-    g[L->ngroups] = (group_t){.kind = kind, .task = task, .ng = ng};
+    L->groups[L->ngroups] = (group_t){.kind = kind, .task = task, .ng = ng};
     return L->ngroups++;
 }
 
@@ -632,12 +628,10 @@ static int route_all(link_t *L)
 static int add_barrier(link_t *L, const char *name, int task, const int *set,
                        int nset, const int *order, int norder)
 {
-    barrier_t *q = realloc(L->bars, ((size_t)L->nbars + 1) * sizeof(*q));
     barrier_t *b;
-    if (q == NULL)
+    if (mcei_tcs_grow((void **)&L->bars, (size_t)L->nbars, sizeof(barrier_t)))
         return refuse(L, "out of memory");
-    L->bars = q;
-    b = &q[L->nbars++];
+    b = &L->bars[L->nbars++];
     memset(b, 0, sizeof(*b));
     snprintf(b->name, sizeof(b->name), "%s", name);
     b->task = task;
