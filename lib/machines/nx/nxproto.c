@@ -156,7 +156,8 @@ static void unpost(nx_node_t *nd, nx_req_t *r)
 }
 
 /* A node that exited has no receives any more: whatever it left posted
- * is cancelled, and later messages wait in its queue like any other. */
+ * is cancelled (its buffers may be freed), and later messages wait in
+ * its queue like any other. */
 static void cancel_posted(nx_node_t *nd)
 {
     while (nd->posted != NULL) {
