@@ -283,9 +283,8 @@ static const opt_desc_t options[] = {
      "TCS programs: run (default), or link only: print the linker's "
      "report and exit"},
     {"livelock", OPT_TIME, OFF(livelock), NULL, "TIME",
-     "report a livelock when every unfinished node has only polled for "
-     "this much virtual time with nothing in flight (default: 10 s; 0: "
-     "never)"},
+     "report a livelock after TIME of only polling, nothing in flight "
+     "(default: 10 s; 0: never)"},
     {"max-vtime", OPT_TIME, OFF(max_vtime), NULL, "TIME",
      "stop the run when virtual time passes TIME (default: no limit)"},
     {"max-wall", OPT_TIME, OFF(max_wall), NULL, "TIME",

@@ -209,6 +209,13 @@ expect_grep "--mce-max-vtime: message" \
     "$TMP/o"
 expect_grep "--mce-max-vtime: node states" "node 1: finished with status 0" \
     "$TMP/o"
+# --mce-livelock=0 turns the guard off: the limit stops the run instead.
+$T "$P/nx_robust" poll_iprobe --mce-nodes=2 --mce-livelock=0 \
+    --mce-max-vtime=50ms > "$TMP/o" 2>&1
+expect_eq "--mce-livelock=0: no livelock, the limit stops it" $? 4
+expect_grep "--mce-livelock=0: node states" \
+    "node 0: polling in iprobe since virtual time 0.000000000000 s, now 0.05" \
+    "$TMP/o"
 # A node that never calls the emulator: only --mce-max-wall stops it.
 $T "$P/nx_robust" spin --mce-nodes=2 --mce-max-wall=1s > "$TMP/o" 2>&1
 expect_eq "--mce-max-wall: status" $? 4
