@@ -160,6 +160,13 @@ expect_grep "iwarp_align(2^60): overflow reported" \
     "iwarp_align: clock 1152921504606846976 is beyond the virtual clock's range" \
     "$TMP/o"
 
+# A TCS run-time cost of 2^64 - 1 clocks: the overflow is reported.
+$T "$P/tcs_rt" --mce-set=tcs.barrier_lookup=18446744073709551615 \
+    > "$TMP/o" 2>&1
+expect_eq "TCS cost of 2^64 - 1 clocks: status" $? 1
+expect_grep "TCS cost of 2^64 - 1 clocks: overflow reported" \
+    "TCS: 18446744073709551615 clocks overflow the virtual clock" "$TMP/o"
+
 # 100,000 top-level tasks link (the linker was quadratic: hours).
 TCS_CASE=many TCS_MANY=100000 $T "$P/tcs_cases" --mce-tcs=link > "$TMP/o" 2>&1
 expect_eq "100000 TCS tasks: link status" $? 0
