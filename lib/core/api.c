@@ -79,7 +79,21 @@ MCE_EXPORT mce_time_t mce_now(void)
     mce_time_t t;
     if (vn == NULL)
         return 0;
-    t = vn->clock;
+    /* Reading the clock is free, but a loop that only reads it would
+     * never let virtual time pass: from the 1000th read in a row with
+     * nothing in between, each read is a poll costing probe_cost. */
+    if (vn->clock != vn->now_exit)
+        vn->now_repeats = 0;
+    else if (vn->now_repeats < 1000)
+        vn->now_repeats++;
+    if (vn->now_repeats >= 1000) {
+        mcei_poll_begin(vn, "mce_now");
+        mcei_sync(vn);
+        mcei_charge(vn, mcei_eng->costs.probe_cost);
+        vn->t_comm += mcei_eng->costs.probe_cost;
+        mcei_poll_end(vn);
+    }
+    t = vn->now_exit = vn->clock;
     mcei_leave(vn);
     return t;
 }
@@ -225,6 +239,7 @@ MCE_EXPORT int mce_iprobe(int source, long type, int *flag,
     }
     if ((rc = check_selectors(source, type)) != MCE_OK)
         goto out;
+    mcei_poll_begin(vn, "mce_iprobe");
     mcei_sync(vn);
     m = mcei_match(vn, source, type, MCEI_CTX_USER);
     fill_info(m ? m : NULL, m ? info : NULL);
@@ -232,6 +247,7 @@ MCE_EXPORT int mce_iprobe(int source, long type, int *flag,
     /* Charged every call: a polling loop always advances. */
     mcei_charge(vn, mcei_eng->costs.probe_cost);
     vn->t_comm += mcei_eng->costs.probe_cost;
+    mcei_poll_end(vn);
 out:
     mcei_leave(vn);
     return rc;
@@ -306,6 +322,7 @@ MCE_EXPORT int mce_machine_param(const char *key, int64_t *value)
 {
     mcei_kv_t *kv;
     uint64_t v;
+    int rc, rc2;
     if (mcei_eng == NULL)
         return MCE_ERR_STATE;
     if (key == NULL || value == NULL)
@@ -313,9 +330,12 @@ MCE_EXPORT int mce_machine_param(const char *key, int64_t *value)
     if ((kv = mcei_kv_find(&mcei_eng->machine.kv, key)) == NULL)
         return MCE_ERR_NOT_FOUND;
     /* Unitless integers as written; anything with a unit as a time. */
-    if (mcei_parse_u64(kv->value, &v) != MCE_OK &&
-        mcei_time_parse(kv->value, MCE_US, &v) != MCE_OK)
-        return MCE_ERR_INVAL;
+    if ((rc = mcei_parse_u64(kv->value, &v)) != MCE_OK &&
+        (rc2 = mcei_time_parse(kv->value, MCE_US, &v)) != MCE_OK)
+        /* Too large as either reading: an overflow, not a typo. */
+        return rc == MCE_ERR_OVERFLOW || rc2 == MCE_ERR_OVERFLOW
+                   ? MCE_ERR_OVERFLOW
+                   : MCE_ERR_INVAL;
     if (v > INT64_MAX)
         return MCE_ERR_OVERFLOW;
     *value = (int64_t)v;

@@ -3,9 +3,13 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 /* ---- key = value files ------------------------------------------------ */
 
@@ -20,12 +24,47 @@ static char *trim(char *s)
     return s;
 }
 
+static size_t key_hash(const char *k)
+{
+    uint64_t h = 0xcbf29ce484222325ULL; /* FNV-1a */
+    for (; *k; k++)
+        h = (h ^ (unsigned char)*k) * 0x100000001b3ULL;
+    return (size_t)h;
+}
+
+/* The index slot of @p key: its item's, or the empty one to fill. */
+static size_t *kv_slot(const mcei_kvlist_t *list, const char *key)
+{
+    size_t mask = list->icap - 1, i = key_hash(key) & mask;
+    while (list->index[i] != 0 &&
+           strcmp(list->items[list->index[i] - 1].key, key) != 0)
+        i = (i + 1) & mask;
+    return &list->index[i];
+}
+
+static int kv_index_grow(mcei_kvlist_t *list)
+{
+    size_t ncap = list->icap ? 2 * list->icap : 64;
+    size_t *old = list->index, ocap = list->icap;
+    if ((list->index = calloc(ncap, sizeof(*list->index))) == NULL) {
+        list->index = old;
+        return MCE_ERR_NOMEM;
+    }
+    list->icap = ncap;
+    for (size_t i = 0; i < ocap; i++)
+        if (old[i] != 0)
+            *kv_slot(list, list->items[old[i] - 1].key) = old[i];
+    free(old);
+    return MCE_OK;
+}
+
 mcei_kv_t *mcei_kv_find(mcei_kvlist_t *list, const char *key)
 {
-    for (size_t i = list->count; i-- > 0;)
-        if (strcmp(list->items[i].key, key) == 0)
-            return &list->items[i];
-    return NULL;
+    size_t *slot;
+    if (list->icap == 0)
+        return NULL;
+    slot = kv_slot(list, key);
+    return *slot ? &list->items[*slot - 1] : NULL;
 }
 
 static int kv_add(mcei_kvlist_t *list, const char *key, const char *value,
@@ -50,6 +89,8 @@ static int kv_add(mcei_kvlist_t *list, const char *key, const char *value,
         list->items = n;
         list->cap = ncap;
     }
+    if (2 * (list->count + 1) > list->icap && kv_index_grow(list) != MCE_OK)
+        goto err_nomem;
     kv = &list->items[list->count];
     if ((kv->key = strdup(key)) == NULL)
         goto err_nomem;
@@ -57,6 +98,8 @@ static int kv_add(mcei_kvlist_t *list, const char *key, const char *value,
     kv->origin = o;
     kv->used = 0;
     list->count++;
+    /* The last of equal keys is the one found. */
+    *kv_slot(list, key) = list->count;
     return MCE_OK;
 err_nomem:
     free(v);
@@ -78,6 +121,7 @@ void mcei_kv_free(mcei_kvlist_t *list)
         free(list->items[i].origin);
     }
     free(list->items);
+    free(list->index);
     memset(list, 0, sizeof(*list));
 }
 
@@ -97,9 +141,31 @@ static int kv_load(mcei_kvlist_t *list, const char *path, int dedup, char *err,
     char line[4096], origin[4200];
     unsigned lineno = 0;
     int rc = MCE_OK;
-    FILE *f = fopen(path, "r");
-    if (f == NULL) {
+    FILE *f;
+    struct stat st;
+    /* Non-blocking open: a FIFO must not wait for a writer. */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) {
         snprintf(err, errlen, "cannot open '%s': %s", path, strerror(errno));
+        return MCE_ERR_IO;
+    }
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        snprintf(err, errlen, "'%s' is not a regular file", path);
+        close(fd);
+        return MCE_ERR_IO;
+    }
+    if ((uint64_t)st.st_size > MCEI_KV_MAX_FILE) {
+        snprintf(err, errlen,
+                 "'%s' has %" PRIu64 " bytes, more than the %u MiB a "
+                 "description file may have",
+                 path, (uint64_t)st.st_size, MCEI_KV_MAX_FILE >> 20);
+        close(fd);
+        return MCE_ERR_IO;
+    }
+    if (fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) != 0 ||
+        (f = fdopen(fd, "r")) == NULL) {
+        snprintf(err, errlen, "cannot read '%s': %s", path, strerror(errno));
+        close(fd);
         return MCE_ERR_IO;
     }
     while (fgets(line, sizeof(line), f) != NULL) {
@@ -165,7 +231,8 @@ typedef enum opt_kind {
     OPT_STRING,
     OPT_FLAG, /* bare, or =yes/no/1/0/true/false/on/off */
     OPT_ENUM,
-    OPT_SET /* key=value, accumulated */
+    OPT_TIME, /* a time with unit, bare numbers are seconds */
+    OPT_SET   /* key=value, accumulated */
 } opt_kind_t;
 
 typedef struct opt_desc {
@@ -215,6 +282,13 @@ static const opt_desc_t options[] = {
     {"tcs", OPT_ENUM, OFF(tcs), tcs_choices, "run|link",
      "TCS programs: run (default), or link only: print the linker's "
      "report and exit"},
+    {"livelock", OPT_TIME, OFF(livelock), NULL, "TIME",
+     "report a livelock after TIME of only polling, nothing in flight "
+     "(default: 10 s; 0: never)"},
+    {"max-vtime", OPT_TIME, OFF(max_vtime), NULL, "TIME",
+     "stop the run when virtual time passes TIME (default: no limit)"},
+    {"max-wall", OPT_TIME, OFF(max_wall), NULL, "TIME",
+     "stop the run after TIME of wall-clock time (default: no limit)"},
     {"help", OPT_FLAG, OFF(help), NULL, NULL, "print this list and exit"},
 };
 #undef OFF
@@ -227,6 +301,7 @@ void mcei_config_defaults(mcei_config_t *cfg)
     cfg->privatize = MCEI_PRIV_AUTO;
     cfg->stack_size = 1ULL << 20;
     cfg->seed = 1;
+    cfg->livelock = 10 * MCE_S;
 }
 
 void mcei_config_free(mcei_config_t *cfg)
@@ -281,6 +356,9 @@ static int parse_flag(const char *v, int *out)
     }
     return MCE_ERR_INVAL;
 }
+
+static int apply_set(mcei_config_t *cfg, const opt_desc_t *o, const char *value,
+                     const char *who, char *err, size_t errlen);
 
 /* Apply one option; @p who names it for messages ("option --mce-x"). */
 static int apply(mcei_config_t *cfg, const opt_desc_t *o, const char *value,
@@ -356,36 +434,58 @@ static int apply(mcei_config_t *cfg, const opt_desc_t *o, const char *value,
             }
         snprintf(err, errlen, "%s: '%s' is not one of %s", who, value, o->arg);
         return MCE_ERR_CONFIG;
+    case OPT_TIME: {
+        mce_time_t t;
+        if (mcei_time_parse(value, MCE_S, &t) != MCE_OK) {
+            snprintf(err, errlen,
+                     "%s: '%s' is not a time (number with unit ps, ns, us, "
+                     "ms or s; bare numbers are s)",
+                     who, value);
+            return MCE_ERR_CONFIG;
+        }
+        *(mce_time_t *)base = t;
+        return MCE_OK;
+    }
     case OPT_SET: {
-        char key[256];
-        const char *comma = strchr(value, ',');
-        if (comma != NULL) {
-            /* KEY=VALUE,KEY=VALUE: one setting after the other. */
+        /* KEY=VALUE,KEY=VALUE: one setting after the other (a loop: any
+         * number of them in constant stack). */
+        const char *comma;
+        while ((comma = strchr(value, ',')) != NULL) {
             char *first = strndup(value, (size_t)(comma - value));
             int rc2;
             if (first == NULL)
                 return MCE_ERR_NOMEM;
-            rc2 = apply(cfg, o, first, who, err, errlen);
+            rc2 = apply_set(cfg, o, first, who, err, errlen);
             free(first);
-            return rc2 != MCE_OK ? rc2
-                                 : apply(cfg, o, comma + 1, who, err, errlen);
+            if (rc2 != MCE_OK)
+                return rc2;
+            value = comma + 1;
         }
-        const char *eq = strchr(value, '=');
-        size_t klen = eq ? (size_t)(eq - value) : 0;
-        if (eq == NULL || klen == 0 || klen >= sizeof(key) || !eq[1]) {
-            snprintf(err, errlen, "%s: '%s' is not KEY=VALUE", who, value);
-            return MCE_ERR_CONFIG;
-        }
-        memcpy(key, value, klen);
-        key[klen] = '\0';
-        if (!valid_key(key)) {
-            snprintf(err, errlen, "%s: invalid key '%s'", who, key);
-            return MCE_ERR_CONFIG;
-        }
-        return mcei_kv_set((mcei_kvlist_t *)base, key, eq + 1, who);
+        return apply_set(cfg, o, value, who, err, errlen);
     }
     }
     return MCE_ERR_CONFIG;
+}
+
+/* One KEY=VALUE of --mce-set. */
+static int apply_set(mcei_config_t *cfg, const opt_desc_t *o, const char *value,
+                     const char *who, char *err, size_t errlen)
+{
+    char *base = (char *)cfg + o->offset;
+    char key[256];
+    const char *eq = strchr(value, '=');
+    size_t klen = eq ? (size_t)(eq - value) : 0;
+    if (eq == NULL || klen == 0 || klen >= sizeof(key) || !eq[1]) {
+        snprintf(err, errlen, "%s: '%s' is not KEY=VALUE", who, value);
+        return MCE_ERR_CONFIG;
+    }
+    memcpy(key, value, klen);
+    key[klen] = '\0';
+    if (!valid_key(key)) {
+        snprintf(err, errlen, "%s: invalid key '%s'", who, key);
+        return MCE_ERR_CONFIG;
+    }
+    return mcei_kv_set((mcei_kvlist_t *)base, key, eq + 1, who);
 }
 
 /* Environment name MCE_STACK_SIZE -> option name stack-size. */

@@ -12,10 +12,18 @@ typedef struct mcei_kv {
     int used;     /* consumed by some reader; unused keys are typos */
 } mcei_kv_t;
 
+/* Items in insertion order, with a hash index from a key to its last
+ * item, so that loading n keys takes time linear in n. */
 typedef struct mcei_kvlist {
     mcei_kv_t *items;
     size_t count, cap;
+    size_t *index; /* open addressing: item number + 1, 0 = empty */
+    size_t icap;   /* a power of two above twice the count */
 } mcei_kvlist_t;
+
+/* Description files larger than this are refused (they are a few KiB;
+ * the limit keeps a wrong file from exhausting memory). */
+#define MCEI_KV_MAX_FILE (16u << 20)
 
 /* Parse a description file; later duplicates override earlier ones. */
 int mcei_kv_load(mcei_kvlist_t *list, const char *path, char *err,
@@ -53,6 +61,9 @@ typedef struct mcei_config {
     int help;
     int verbose;
     int tcs;                 /* TCS programs: MCEI_TCS_RUN or MCEI_TCS_LINK */
+    mce_time_t livelock;     /* polling with no progress this long: livelock */
+    mce_time_t max_vtime;    /* 0 or the virtual time at which a run stops */
+    mce_time_t max_wall;     /* 0 or the wall-clock time (ps) it may take */
     mcei_kvlist_t overrides; /* --mce-set=key=value for the machine file */
 } mcei_config_t;
 

@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/time.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -383,6 +384,24 @@ void mcei_sync(mcei_vn_t *vn)
     process_until_clock(eng, vn);
 }
 
+void mcei_poll_begin(mcei_vn_t *vn, const char *call)
+{
+    /* The streak goes on if nothing but stolen time (interrupts) moved the
+     * clock and no message went or came since the last poll ended. */
+    if (vn->poll_call == NULL || vn->clock - vn->t_stolen != vn->poll_work ||
+        vn->nsent + vn->nrecv != vn->poll_msgs)
+        vn->poll_since = vn->clock;
+    vn->poll_call = call;
+    vn->polling = 1;
+}
+
+void mcei_poll_end(mcei_vn_t *vn)
+{
+    vn->polling = 0;
+    vn->poll_work = vn->clock - vn->t_stolen;
+    vn->poll_msgs = vn->nsent + vn->nrecv;
+}
+
 void mcei_wait(mcei_vn_t *vn, mcei_ready_fn ready, void *arg, const char *call,
                const char *what)
 {
@@ -529,31 +548,128 @@ void mcei_vn_fatal_at(mcei_vn_t *vn, mce_time_t t, const char *fmt, ...)
 
 static char altstack[64 * 1024];
 
+/* The crash path uses only async-signal-safe calls (write, signal, raise):
+ * no stdio, no strsignal, which may lock or allocate. */
+typedef struct sig_buf {
+    char b[512];
+    size_t n;
+} sig_buf_t;
+
+static void sb_str(sig_buf_t *sb, const char *s)
+{
+    while (*s && sb->n < sizeof(sb->b) - 1)
+        sb->b[sb->n++] = *s++;
+}
+
+static void sb_u64(sig_buf_t *sb, uint64_t v, unsigned base, unsigned width)
+{
+    char d[24];
+    unsigned k = 0;
+    do {
+        d[k++] = "0123456789abcdef"[v % base];
+        v /= base;
+    } while (v != 0 && k < sizeof(d));
+    while (k < width && k < sizeof(d))
+        d[k++] = '0';
+    while (k > 0 && sb->n < sizeof(sb->b) - 1)
+        sb->b[sb->n++] = d[--k];
+}
+
+/* "12.345678901234 s", as mcei_time_format writes it. */
+static void sb_time(sig_buf_t *sb, mce_time_t t)
+{
+    sb_u64(sb, t / MCE_S, 10, 1);
+    sb_str(sb, ".");
+    sb_u64(sb, t % MCE_S, 10, 12);
+    sb_str(sb, " s");
+}
+
+static const char *sig_name(int sig)
+{
+    switch (sig) {
+    case SIGSEGV:
+        return "SIGSEGV, segmentation fault";
+    case SIGBUS:
+        return "SIGBUS, bus error";
+    case SIGFPE:
+        return "SIGFPE, arithmetic exception";
+    case SIGILL:
+        return "SIGILL, illegal instruction";
+    case SIGABRT:
+        return "SIGABRT, aborted";
+    default:
+        return "?";
+    }
+}
+
 static void crash_handler(int sig, siginfo_t *si, void *uc)
 {
     mcei_engine_t *eng = mcei_eng;
-    char buf[512];
+    sig_buf_t sb = {.n = 0};
     (void)uc;
+    sb_str(&sb, "mcemu: ");
     if (eng != NULL && eng->current != NULL) {
         mcei_vn_t *vn = eng->current;
-        char t[48];
-        mcei_time_format(vn->clock, t, sizeof(t));
+        sb_str(&sb, "node ");
+        sb_u64(&sb, (uint64_t)vn->id, 10, 1);
         if ((sig == SIGSEGV || sig == SIGBUS) &&
-            mcei_fiber_is_overflow(&vn->fiber, si->si_addr))
-            snprintf(buf, sizeof(buf),
-                     "mcemu: node %d overflowed its %zu-byte stack at virtual "
-                     "time %s (raise --mce-stack-size)\n",
-                     vn->id, mcei_fiber_stack_size(&vn->fiber), t);
-        else
-            snprintf(buf, sizeof(buf),
-                     "mcemu: node %d crashed with signal %d (%s) at virtual "
-                     "time %s, fault address %p\n",
-                     vn->id, sig, strsignal(sig), t, si->si_addr);
-        if (write(STDERR_FILENO, buf, strlen(buf)) < 0)
-            _exit(128 + sig);
+            mcei_fiber_is_overflow(&vn->fiber, si->si_addr)) {
+            sb_str(&sb, " overflowed its ");
+            sb_u64(&sb, mcei_fiber_stack_size(&vn->fiber), 10, 1);
+            sb_str(&sb, "-byte stack at virtual time ");
+            sb_time(&sb, vn->clock);
+            sb_str(&sb, " (raise --mce-stack-size)\n");
+        } else {
+            sb_str(&sb, " crashed with signal ");
+            sb_u64(&sb, (uint64_t)sig, 10, 1);
+            sb_str(&sb, " (");
+            sb_str(&sb, sig_name(sig));
+            sb_str(&sb, ") at virtual time ");
+            sb_time(&sb, vn->clock);
+            sb_str(&sb, ", fault address 0x");
+            sb_u64(&sb, (uint64_t)(uintptr_t)si->si_addr, 16, 1);
+            sb_str(&sb, "\n");
+        }
+    } else {
+        /* Outside any node: the emulator's own fault, still named. */
+        sb_str(&sb, "emulator crashed with signal ");
+        sb_u64(&sb, (uint64_t)sig, 10, 1);
+        sb_str(&sb, " (");
+        sb_str(&sb, sig_name(sig));
+        sb_str(&sb, ") outside any virtual node\n");
     }
+    if (write(STDERR_FILENO, sb.b, sb.n) < 0)
+        _exit(128 + sig);
     signal(sig, SIG_DFL);
     raise(sig);
+}
+
+/* --mce-max-wall when a node never returns to the emulator (a loop that
+ * calls nothing): one second after the limit the window loop has not
+ * stopped the run itself, so the process ends here, async-signal-safely. */
+static void wall_handler(int sig)
+{
+    static const char msg[] =
+        "mcemu: wall-clock limit (--mce-max-wall) passed and the emulator "
+        "did not regain control (a node computing without any call?); "
+        "stopping\n";
+    (void)sig;
+    if (write(STDERR_FILENO, msg, sizeof(msg) - 1) < 0)
+        _exit(4);
+    _exit(4);
+}
+
+static void install_wall_limit(mce_time_t limit)
+{
+    struct itimerval it;
+    uint64_t us = limit / MCE_US + 1000000u;
+    if (limit == 0)
+        return;
+    memset(&it, 0, sizeof(it));
+    it.it_value.tv_sec = (time_t)(us / 1000000u);
+    it.it_value.tv_usec = (suseconds_t)(us % 1000000u);
+    signal(SIGALRM, wall_handler);
+    setitimer(ITIMER_REAL, &it, NULL);
 }
 
 static void install_signals(void)
@@ -617,6 +733,13 @@ static int load_costs(mcei_engine_t *eng, char *err, size_t errlen)
         (rc = mcei_machine_micro(m, "cpu_scale", 0, 1000000,
                                  &c->cpu_scale_micro, err, errlen)))
         return rc;
+    if (c->cycle_time == 0) {
+        snprintf(err, errlen,
+                 "machine '%s': cycle_time must be positive (clocks count "
+                 "cycles)",
+                 m->name);
+        return MCE_ERR_MACHINE;
+    }
     if (c->probe_cost == 0) {
         snprintf(err, errlen,
                  "machine '%s': probe_cost must be positive so that polling "
@@ -791,6 +914,7 @@ int mcei_engine_boot(int *argc, char ***argv, char **envp)
         mcei_trace_open(eng, err, sizeof(err)) != MCE_OK)
         boot_exit(eng, 2, err);
     install_signals();
+    install_wall_limit(eng->cfg.max_wall);
     if (eng->cfg.verbose)
         mcei_hwinfo_report(eng);
     eng->started = 1;
@@ -832,7 +956,7 @@ typedef struct deadlock_rec {
     char text[220];
 } deadlock_rec_t;
 
-static int report_deadlock(mcei_engine_t *eng)
+static int report_states(mcei_engine_t *eng, const char *headline)
 {
     deadlock_rec_t *mine = calloc((size_t)eng->nlocal + 1, sizeof(*mine));
     void *all = NULL;
@@ -843,13 +967,24 @@ static int report_deadlock(mcei_engine_t *eng)
     for (int i = 0; i < eng->nlocal; i++) {
         mcei_vn_t *vn = &eng->vns[i];
         mine[n].node = vn->id;
-        if (vn->state == MCEI_VN_BLOCKED)
+        if (vn->state == MCEI_VN_BLOCKED) {
             snprintf(mine[n].text, sizeof(mine[n].text),
                      "node %d: blocked in %s waiting for %s since virtual "
                      "time %s",
                      vn->id, vn->wait_call ? vn->wait_call : "?", vn->wait_what,
                      mcei_time_format(vn->wait_since, t, sizeof(t)));
-        else
+        } else if (vn->state != MCEI_VN_DONE && vn->polling) {
+            char t2[48];
+            snprintf(mine[n].text, sizeof(mine[n].text),
+                     "node %d: polling in %s since virtual time %s, now %s",
+                     vn->id, vn->poll_call,
+                     mcei_time_format(vn->poll_since, t, sizeof(t)),
+                     mcei_time_format(vn->clock, t2, sizeof(t2)));
+        } else if (vn->state != MCEI_VN_DONE) {
+            snprintf(mine[n].text, sizeof(mine[n].text),
+                     "node %d: running at virtual time %s", vn->id,
+                     mcei_time_format(vn->clock, t, sizeof(t)));
+        } else
             snprintf(mine[n].text, sizeof(mine[n].text),
                      "node %d: finished with status %d at virtual time %s",
                      vn->id, vn->exit_status,
@@ -860,8 +995,7 @@ static int report_deadlock(mcei_engine_t *eng)
     if (eng->rank == 0) {
         deadlock_rec_t *r = all;
         deadlock_rec_t **order = calloc(nall ? nall : 1, sizeof(*order));
-        mcei_log("deadlock: every node is blocked or finished and no message "
-                 "is in flight; wait states:");
+        mcei_log("%s", headline);
         if (order != NULL) {
             for (size_t i = 0; i < nall; i++)
                 order[r[i].node] = &r[i];
@@ -967,8 +1101,10 @@ static int finish(mcei_engine_t *eng)
     }
     free(all);
     free(mine);
-    if (eng->cfg.trace != NULL)
-        mcei_trace_close(eng);
+    /* A trace that could not be written fails the run (status 1). */
+    if (eng->cfg.trace != NULL && mcei_trace_close(eng) != MCE_OK &&
+        status == 0)
+        status = 1;
     return status;
 }
 
@@ -1004,11 +1140,81 @@ static void cleanup(mcei_engine_t *eng)
     eng->nlocal = 0;
 }
 
+/* Print every node's state under @p headline and end the run with
+ * @p status (collective: every rank calls it in the same window). */
+static void stop_run(mcei_engine_t *eng, const char *headline, int status)
+    __attribute__((noreturn));
+static void stop_run(mcei_engine_t *eng, const char *headline, int status)
+{
+    report_states(eng, headline);
+    if (eng->cfg.trace != NULL)
+        mcei_trace_close(eng);
+    if (eng->use_mpi)
+        mcei_transport_finalize();
+    fflush(stdout);
+    _exit(status);
+}
+
+/* This rank's part of the livelock guard and of --mce-max-wall. */
+static void window_limits(mcei_engine_t *eng, mcei_window_info_t *mine)
+{
+    if (eng->cfg.livelock != 0 && eng->timers.count == 0) {
+        for (int i = 0; i < eng->nlocal; i++) {
+            const mcei_vn_t *vn = &eng->vns[i];
+            /* Stopped inside a polling call, polling for the whole
+             * budget, with no arrival still to come to it. */
+            mine->polling += vn->state == MCEI_VN_RUNNABLE && vn->polling &&
+                             vn->arrivals.head == NULL &&
+                             vn->clock - vn->poll_since >= eng->cfg.livelock;
+        }
+    }
+    if (eng->cfg.max_wall != 0) {
+        struct timespec now;
+        uint64_t ns;
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        ns = (uint64_t)(now.tv_sec - eng->wall_start.tv_sec) * 1000000000u +
+             (uint64_t)now.tv_nsec - (uint64_t)eng->wall_start.tv_nsec;
+        mine->stop += ns >= eng->cfg.max_wall / 1000;
+    }
+}
+
+/* Livelock (every unfinished node polling or blocked, nothing in flight,
+ * nothing sent in the window) and the run limits, on the window's
+ * combined summary: every rank reaches the same verdict. */
+static void check_limits(mcei_engine_t *eng, const mcei_window_info_t *all,
+                         size_t nmsgs, mce_time_t T)
+{
+    char msg[200], t[48];
+    if (all->polling > 0 && nmsgs == 0 &&
+        all->polling + all->blocked + all->done == (uint64_t)eng->nodes &&
+        eng->net.ops->in_flight(&eng->net) == 0) {
+        snprintf(msg, sizeof(msg),
+                 "livelock: every unfinished node is polling or blocked and "
+                 "no message is in flight (polling for --mce-livelock=%s); "
+                 "node states:",
+                 mcei_time_format(eng->cfg.livelock, t, sizeof(t)));
+        stop_run(eng, msg, 3);
+    }
+    if (eng->cfg.max_vtime != 0 && T != MCEI_TIME_INF &&
+        T > eng->cfg.max_vtime) {
+        snprintf(msg, sizeof(msg),
+                 "virtual-time limit --mce-max-vtime=%s reached; node states:",
+                 mcei_time_format(eng->cfg.max_vtime, t, sizeof(t)));
+        stop_run(eng, msg, 4);
+    }
+    if (all->stop > 0) {
+        snprintf(msg, sizeof(msg),
+                 "wall-clock limit --mce-max-wall=%s reached; node states:",
+                 mcei_time_format(eng->cfg.max_wall, t, sizeof(t)));
+        stop_run(eng, msg, 4);
+    }
+}
+
 int mcei_engine_run(void)
 {
     mcei_engine_t *eng = mcei_eng;
     mce_time_t T;
-    int status;
+    int status, rc;
 
     eng->window_start = 0;
     eng->horizon = eng->lookahead;
@@ -1032,6 +1238,7 @@ int mcei_engine_run(void)
             mine.blocked += eng->vns[i].state == MCEI_VN_BLOCKED;
             mine.done += eng->vns[i].state == MCEI_VN_DONE;
         }
+        window_limits(eng, &mine);
         if (eng->use_mpi && eng->nranks > 1) {
             if (mcei_transport_window(eng, &mine, &all, &msgs, &nmsgs) !=
                 MCE_OK)
@@ -1044,24 +1251,24 @@ int mcei_engine_run(void)
         if (nmsgs > 1)
             qsort(msgs, nmsgs, sizeof(*msgs), inj_less);
         for (size_t i = 0; i < nmsgs; i++)
-            if (eng->net.ops->inject(&eng->net, msgs[i]) != MCE_OK)
-                mcei_fatal("network model '%s' rejected a message from node %d",
-                           eng->net.ops->name, msgs[i]->w.src);
+            if ((rc = eng->net.ops->inject(&eng->net, msgs[i])) != MCE_OK)
+                mcei_fatal("network model '%s' rejected a message of %" PRIu64
+                           " bytes from node %d to node %d sent at %" PRIu64
+                           " ps: %s",
+                           eng->net.ops->name, (uint64_t)msgs[i]->w.size,
+                           msgs[i]->w.src, msgs[i]->w.dst, msgs[i]->w.ts,
+                           mce_strerror(rc));
         if (msgs != eng->inj)
             free(msgs);
         eng->ninj = 0;
 
         T = mcei_time_min(all.next, eng->net.ops->next_event(&eng->net));
         if (T == MCEI_TIME_INF) {
-            if (all.blocked > 0) {
-                report_deadlock(eng);
-                if (eng->cfg.trace != NULL)
-                    mcei_trace_close(eng);
-                if (eng->use_mpi)
-                    mcei_transport_finalize();
-                fflush(stdout);
-                _exit(3);
-            }
+            if (all.blocked > 0)
+                stop_run(eng,
+                         "deadlock: every node is blocked or finished and no "
+                         "message is in flight; wait states:",
+                         3);
             if (eng->net.ops->in_flight(&eng->net) != 0)
                 mcei_fatal("network model '%s' idle with %zu messages in "
                            "flight (model bug)",
@@ -1069,6 +1276,7 @@ int mcei_engine_run(void)
                            eng->net.ops->in_flight(&eng->net));
             break; /* every node finished, nothing in flight */
         }
+        check_limits(eng, &all, nmsgs, T);
         eng->window_start = T;
         if (mcei_time_add(T, eng->lookahead, &eng->horizon) != MCE_OK)
             eng->horizon = MCEI_TIME_INF;

@@ -63,6 +63,15 @@ struct mcei_vn {
     void *proto;          /* machine protocol per-node state */
     const char *api_call; /* personality call in progress (tracing) */
     mce_time_t api_t0;
+    /* polling streak, for the livelock guard: consecutive polling calls
+     * with nothing else in between (no compute, no message) */
+    const char *poll_call; /* the last polling call, NULL: none */
+    int polling;           /* inside a polling call */
+    mce_time_t poll_since; /* start of the streak */
+    mce_time_t poll_work;  /* clock less stolen time at the last one's end */
+    uint64_t poll_msgs;    /* sent + received at the last one's end */
+    mce_time_t now_exit;   /* clock when mce_now last returned */
+    uint32_t now_repeats;  /* mce_now calls in a row with nothing between */
 };
 
 typedef struct mcei_engine mcei_engine_t;
@@ -173,6 +182,11 @@ void mcei_api_begin(mcei_vn_t *vn, const char *call);
 void mcei_sync(mcei_vn_t *vn);
 /* Charge time to the node's clock (MCE_ERR_OVERFLOW aborts the node). */
 void mcei_charge(mcei_vn_t *vn, mce_time_t t);
+/* A polling call (probe, test, clock read) starts / ends: a node whose
+ * unfinished calls are only these, with nothing in flight anywhere, is
+ * livelocked (the --mce-livelock budget). */
+void mcei_poll_begin(mcei_vn_t *vn, const char *call);
+void mcei_poll_end(mcei_vn_t *vn);
 /* Block until ready(vn, arg) holds, processing arrivals in time order.
  * @p call and @p what describe the wait for the deadlock report. */
 void mcei_wait(mcei_vn_t *vn, mcei_ready_fn ready, void *arg, const char *call,

@@ -191,10 +191,22 @@ const char *mcei_machine_str(mcei_machine_t *m, const char *key,
 
 typedef int (*parse_fn)(const char *s, uint64_t *out);
 
+/* No machine constant comes near 1000 s; the bound keeps sums and
+ * products of a few of them (latency + size x per-byte cost, 1024 cycles)
+ * far from the 2^64 ps clock limit. */
+#define MACHINE_TIME_MAX (1000 * MCE_S)
+
 static int parse_time_us(const char *s, uint64_t *out)
 {
+    uint64_t v;
     /* Bare numbers in machine files are microseconds, the seeds' unit. */
-    return mcei_time_parse(s, MCE_US, out);
+    int rc = mcei_time_parse(s, MCE_US, &v);
+    if (rc != MCE_OK)
+        return rc;
+    if (v > MACHINE_TIME_MAX)
+        return MCE_ERR_OVERFLOW;
+    *out = v;
+    return MCE_OK;
 }
 
 static int get_num(mcei_machine_t *m, const char *key, int required,
@@ -228,7 +240,7 @@ int mcei_machine_time(mcei_machine_t *m, const char *key, int required,
 {
     return get_num(m, key, required, def, out, parse_time_us,
                    "a time (number with unit ps, ns, us, ms or s; bare numbers "
-                   "are us; exact to 1 ps)",
+                   "are us; exact to 1 ps; at most 1000 s)",
                    err, errlen);
 }
 

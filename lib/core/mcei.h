@@ -5,6 +5,7 @@
 #define MCE_NO_MAIN_RENAME 1
 #include "mcemu.h"
 
+#include <limits.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -49,6 +50,28 @@ static inline int mcei_time_mul(mce_time_t a, uint64_t n, mce_time_t *out)
     mce_time_t r;
     if (__builtin_mul_overflow(a, n, &r) || r == MCEI_TIME_INF)
         return MCE_ERR_OVERFLOW;
+    *out = r;
+    return MCE_OK;
+}
+
+/* Overflow-checked byte counts (n elements of esz bytes, or a sum of
+ * lengths) as the long the personalities pass around: MCE_OK or
+ * MCE_ERR_SIZE, *out set only on success. */
+static inline int mcei_bytes_mul(long n, size_t esz, long *out)
+{
+    long r;
+    if (n < 0 || esz > (size_t)LONG_MAX ||
+        __builtin_mul_overflow(n, (long)esz, &r))
+        return MCE_ERR_SIZE;
+    *out = r;
+    return MCE_OK;
+}
+
+static inline int mcei_bytes_add(long a, long b, long *out)
+{
+    long r;
+    if (a < 0 || b < 0 || __builtin_add_overflow(a, b, &r))
+        return MCE_ERR_SIZE;
     *out = r;
     return MCE_OK;
 }

@@ -20,17 +20,52 @@ static const char *us(mce_time_t t, char *buf, size_t len)
     return buf;
 }
 
-/* JSON string body: escape quotes, backslashes and control characters. */
-static void put_json_str(const char *s)
+/* Length of the well-formed UTF-8 sequence at @p s (RFC 3629: no
+ * overlong forms, no surrogates, nothing above U+10FFFF), 0 if none.
+ * Stops at the terminating NUL, which is no continuation byte. */
+static size_t utf8_len(const unsigned char *s)
 {
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
+    unsigned char c = s[0];
+    if (c < 0x80)
+        return 1;
+    if (c >= 0xc2 && c <= 0xdf)
+        return (s[1] & 0xc0) == 0x80 ? 2 : 0;
+    if (c >= 0xe0 && c <= 0xef) {
+        if ((s[1] & 0xc0) != 0x80 || (s[2] & 0xc0) != 0x80 ||
+            (c == 0xe0 && s[1] < 0xa0) || (c == 0xed && s[1] >= 0xa0))
+            return 0;
+        return 3;
+    }
+    if (c >= 0xf0 && c <= 0xf4) {
+        if ((s[1] & 0xc0) != 0x80 || (s[2] & 0xc0) != 0x80 ||
+            (s[3] & 0xc0) != 0x80 || (c == 0xf0 && s[1] < 0x90) ||
+            (c == 0xf4 && s[1] >= 0x90))
+            return 0;
+        return 4;
+    }
+    return 0;
+}
+
+/* JSON string body: escape quotes, backslashes and control characters;
+ * bytes that are not UTF-8 become U+FFFD, so the file stays valid JSON. */
+static void put_json_str(const char *str)
+{
+    const unsigned char *s = (const unsigned char *)str;
+    while (*s) {
+        unsigned char c = *s;
+        size_t n = utf8_len(s);
+        if (n == 0) {
+            fputs("\\ufffd", tf);
+            s++;
+            continue;
+        }
         if (c == '"' || c == '\\')
             fprintf(tf, "\\%c", c);
         else if (c < 0x20)
             fprintf(tf, "\\u%04x", c);
         else
-            fputc(c, tf);
+            fwrite(s, 1, n, tf);
+        s += n;
     }
 }
 
@@ -152,7 +187,12 @@ int mcei_trace_close(mcei_engine_t *eng)
     int rc = MCE_OK;
     if (tf == NULL)
         return MCE_OK;
-    fflush(tf);
+    if (fflush(tf) != 0 || ferror(tf)) {
+        /* This rank's buffered events are incomplete. */
+        mcei_log("trace '%s': rank %d could not buffer its events: %s",
+                 eng->cfg.trace, eng->rank, strerror(errno));
+        rc = MCE_ERR_IO;
+    }
     if (eng->rank == 0) {
         if ((out = fopen(eng->cfg.trace, "w")) == NULL) {
             mcei_log("cannot write trace '%s': %s", eng->cfg.trace,
@@ -178,8 +218,17 @@ int mcei_trace_close(mcei_engine_t *eng)
     mcei_transport_gather_stream(tf, out);
     if (eng->rank == 0) {
         fprintf(out, "\n]}\n");
-        if (fclose(out) != 0)
+        /* A full device or a failing file: say so, never a silent 0. */
+        if ((fflush(out) != 0 || ferror(out)) && rc == MCE_OK) {
+            mcei_log("cannot write trace '%s': %s", eng->cfg.trace,
+                     strerror(errno));
             rc = MCE_ERR_IO;
+        }
+        if (fclose(out) != 0 && rc == MCE_OK) {
+            mcei_log("cannot write trace '%s': %s", eng->cfg.trace,
+                     strerror(errno));
+            rc = MCE_ERR_IO;
+        }
     }
     fclose(tf);
     tf = NULL;

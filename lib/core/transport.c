@@ -150,6 +150,8 @@ int mcei_transport_window(mcei_engine_t *eng, const mcei_window_info_t *mine,
         global->ninj += infos[r].ninj;
         global->blocked += infos[r].blocked;
         global->done += infos[r].done;
+        global->polling += infos[r].polling;
+        global->stop += infos[r].stop;
         if (infos[r].next < global->next)
             global->next = infos[r].next;
     }

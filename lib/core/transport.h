@@ -11,6 +11,8 @@ typedef struct mcei_window_info {
     uint64_t next;    /* earliest runnable node clock (min) */
     uint64_t blocked; /* blocked nodes (sum) */
     uint64_t done;    /* finished nodes (sum) */
+    uint64_t polling; /* nodes only polling for the livelock budget (sum) */
+    uint64_t stop;    /* ranks past a run limit (sum) */
 } mcei_window_info_t;
 
 /* Start MPI when launched by mpirun/srun (detected from the launcher's

@@ -4,7 +4,10 @@
  *   --data   (0,0) writes a block of 5 words and then 3 single words and
  *            ends (the coalesced words leave at its end) to (2,0), which
  *            configures its PCT only at clock 500 (the words wait for it)
- *            and prints the words and the time it has read them. */
+ *            and prints the words and the time it has read them;
+ *   --compute-big, --align-big  cell (0,0) computes 2^50 clocks or aligns
+ *            to clock 2^60: beyond the virtual clock, the run ends with
+ *            the call's diagnostic (tests/core/robust.sh). */
 #include <stdio.h>
 #include <string.h>
 
@@ -29,6 +32,12 @@ int main(int argc, char **argv)
         printf("iw_errors: config %d %d %d, two binds %d, third bind %d, "
                "read gate on a source PCT %d\n",
                rc[0], rc[1], rc[2], rc[3], rc[4], iwarp_gate_bind(IW_R0, 2));
+    } else if (strcmp(what, "--compute-big") == 0 && cell == 0) {
+        iwarp_compute(1UL << 50);
+        printf("iw_errors: computed, clock %llu\n", iwarp_vtime());
+    } else if (strcmp(what, "--align-big") == 0 && cell == 0) {
+        iwarp_align(1ULL << 60);
+        printf("iw_errors: aligned, clock %llu\n", iwarp_vtime());
     } else if (strcmp(what, "--data") == 0 && cell < 3) {
         uint32_t w[8] = {11, 22, 33, 44, 55, 66, 77, 88};
         if (cell == 0) {

@@ -154,6 +154,20 @@ static void pctsfree(tcs_decl_t *d)
     printf("tcs_cases: free PCTs, cell 64: %d\n", tcs_free_pcts(d, 64));
 }
 
+/* TCS_MANY top-level tasks of one cell each, round the array (the
+ * linker must stay linear in their number). */
+static void many(tcs_decl_t *d)
+{
+    const char *e = getenv("TCS_MANY");
+    long n = e != NULL ? atol(e) : 1000;
+    for (long i = 0; i < n; i++) {
+        char name[32];
+        snprintf(name, sizeof(name), "t%ld", i);
+        tcs_task(d, name, TCS_NONE, (int)(i % 8), (int)(i / 8 % 8), 1, 1, f0, 0,
+                 0);
+    }
+}
+
 void tcs_declare(tcs_decl_t *d)
 {
     static const struct {
@@ -166,7 +180,7 @@ void tcs_declare(tcs_decl_t *d)
         {"pcts", pcts},           {"bandwidth", bandwidth},
         {"slots", slots},         {"kappa", kappa},
         {"declerr", declerr},     {"pctsfree", pctsfree},
-        {"list", list},
+        {"list", list},           {"many", many},
     };
     const char *c = getenv("TCS_CASE");
     for (size_t i = 0; c != NULL && i < sizeof(cases) / sizeof(cases[0]); i++)

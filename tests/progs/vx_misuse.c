@@ -2,7 +2,8 @@
  * naming the call and the node; the program ends normally.  With an
  * argument it commits one fatal misuse instead: "nopost" (extended
  * message with no rcvreq posted), "length" (rcvreq length mismatch) or
- * "pool" (a receiver whose pool is full and never reads: deadlock).
+ * "pool" (a receiver whose pool is full and never reads: deadlock) or
+ * "poll" (nodes polling with ntest and ntime forever: livelock).
  * "hold" is no misuse: node 0's pool is full, so its acknowledgement of
  * node 1's seventh message is postponed, and the channel from node 0 to
  * node 1 is lost meanwhile (Mudge et al. 1987, section 3): node 0's own
@@ -36,6 +37,19 @@ int main(int argc, char **argv)
             flagwait(&flag);
         }
         mce_compute(MCE_MS);
+        return 0;
+    }
+    if (argc > 1 && strcmp(argv[1], "poll") == 0) {
+        /* node 0 polls with ntest for a message nobody sends, node 1
+         * with ntime for a time it never reaches: a livelock */
+        if (me == 0) {
+            s = t = -1;
+            while (ntest(&s, &t) < 0)
+                s = t = -1;
+        } else if (me == 1) {
+            while (ntime() >= 0)
+                ;
+        }
         return 0;
     }
     if (argc > 1 && strcmp(argv[1], "length") == 0) {
@@ -102,6 +116,9 @@ int main(int argc, char **argv)
     t = -2;
     EXPECT(nread(buf, 10, &s, &t, NULL), VX_EINVAL);
     EXPECT(nread(buf, 10, NULL, &t, NULL), VX_EINVAL);
+    s = -1;
+    t = 0x10000;
+    EXPECT(ntest(&s, &t), VX_EINVAL); /* with a diagnostic (issue 19) */
     EXPECT(send(buf, 10, far, 1, &flag), VX_ENOTNN);
     EXPECT(send(buf, 10, nb, 1, &flag), VX_EMODE);
     EXPECT(send(buf, 10, nb, 1, NULL), VX_EINVAL);

@@ -126,8 +126,15 @@ MCE_EXPORT void iwarp_compute(unsigned long clocks)
         return;
     mcei_iw_flush(vn);
     {
-        mce_time_t t = (mce_time_t)clocks * c->clock,
-                   s = mcei_iw_spool_stretch(vn, t);
+        mce_time_t t, s, end;
+        /* Checked: a wrapped product would move the clock anywhere. */
+        if (mcei_time_mul(c->clock, clocks, &t) != MCE_OK ||
+            mcei_time_add(vn->clock, t, &end) != MCE_OK)
+            mcei_vn_fatal(vn,
+                          "iwarp_compute: %lu clocks overflow the virtual "
+                          "clock",
+                          clocks);
+        s = mcei_iw_spool_stretch(vn, t);
         mcei_charge(vn, s);
         vn->t_compute += t;
         vn->t_stolen += s - t;
@@ -155,7 +162,11 @@ MCE_EXPORT void iwarp_align(unsigned long long clocks)
     mce_time_t t;
     if (vn == NULL)
         return;
-    t = (mce_time_t)clocks * c->clock;
+    if (mcei_time_mul(c->clock, clocks, &t) != MCE_OK)
+        mcei_vn_fatal(vn,
+                      "iwarp_align: clock %llu is beyond the virtual clock's "
+                      "range",
+                      clocks);
     mcei_iw_align(vn, t);
     mcei_leave(vn);
 }

@@ -174,9 +174,11 @@ static mce_time_t tick(const char *call)
     mce_time_t t;
     if (vn == NULL)
         return 0;
+    mcei_poll_begin(vn, call);
     mcei_sync(vn);
     mcei_charge(vn, mcei_nx_probe_cost());
     vn->t_comm += mcei_nx_probe_cost();
+    mcei_poll_end(vn);
     t = vn->clock;
     leave(vn, 0);
     return t;
@@ -209,8 +211,12 @@ MCE_EXPORT void mce_nx_flick(void)
 /* ---- point to point ------------------------------------------------------ */
 
 static long send_checks(mcei_vn_t *vn, int under, const char *call, long type,
-                        const void *buf, long count, long node, int allow_all)
+                        const void *buf, long count, long node, long ptype,
+                        int allow_all)
 {
+    if (ptype < 0)
+        return nx_fail(vn, under, call, EINVAL,
+                       "destination process type %ld is negative", ptype);
     if (bad_type(type))
         return nx_fail(vn, under, call, EINVAL,
                        "type %ld out of range (0 .. 0x7fffffff)", type);
@@ -261,7 +267,7 @@ static long do_isend(int under, const char *call, long type, const void *buf,
     int rc;
     if (vn == NULL)
         return -1;
-    if (send_checks(vn, under, call, type, buf, count, node, 0) < 0)
+    if (send_checks(vn, under, call, type, buf, count, node, ptype, 0) < 0)
         return -1;
     if ((rc = mcei_nx_isend(vn, MCEI_CTX_USER, type, buf, count, node, ptype, h,
                             &id)) != MCE_OK)
@@ -277,7 +283,7 @@ static long do_csend(int under, long type, const void *buf, long count,
     int n = 0, rc;
     if (vn == NULL)
         return -1;
-    if (send_checks(vn, under, "csend", type, buf, count, node, 1) < 0)
+    if (send_checks(vn, under, "csend", type, buf, count, node, ptype, 1) < 0)
         return -1;
     if (node == -1 && mcei_eng->nodes - 1 > 64 &&
         (idv = malloc((size_t)mcei_eng->nodes * sizeof(long))) == NULL)
@@ -366,7 +372,10 @@ static long do_done(int under, long id)
     int done, rc;
     if (vn == NULL)
         return -1;
-    if ((rc = mcei_nx_done(vn, id, &done)) != MCE_OK) {
+    mcei_poll_begin(vn, "msgdone");
+    rc = mcei_nx_done(vn, id, &done);
+    mcei_poll_end(vn);
+    if (rc != MCE_OK) {
         if (rc == MCE_ERR_NOT_FOUND)
             return nx_fail(vn, under, "msgdone", EINVAL,
                            "unknown or already completed message id %ld", id);
@@ -409,8 +418,12 @@ static long do_probex(int under, const char *call, int block, long typesel,
         return -1;
     if (recv_checks(vn, under, call, typesel, NULL, 0, nodesel, ptypesel) < 0)
         return -1;
+    if (!block)
+        mcei_poll_begin(vn, call);
     mcei_nx_probe(vn, MCEI_CTX_USER, typesel, nodesel, ptypesel, block, &found,
                   &i);
+    if (!block)
+        mcei_poll_end(vn);
     if (found)
         put_info(info, &i);
     return leave(vn, found);
@@ -591,7 +604,7 @@ static long do_sendrecv(int under, int wait, long type, const void *sb, long sc,
     int rc;
     if (vn == NULL)
         return -1;
-    if (send_checks(vn, under, call, type, sb, sc, node, 0) < 0 ||
+    if (send_checks(vn, under, call, type, sb, sc, node, ptype, 0) < 0 ||
         recv_checks(vn, under, call, typesel, rb, rc_, -1, -1) < 0)
         return -1;
     /* The receive is posted before the send leaves. */
@@ -720,7 +733,9 @@ static int allreduce(mcei_vn_t *vn, void *x, long n, size_t esz, void *work,
                      combine_fn combine, void *arg)
 {
     int nodes = mcei_eng->nodes, me = vn->id, rc = MCE_OK;
-    long bytes = n * (long)esz;
+    long bytes;
+    if ((rc = mcei_bytes_mul(n, esz, &bytes)) != MCE_OK)
+        return rc; /* checked by the caller: never reached */
     vn->nglobal++;
     if (pow2(nodes)) {
         for (int d = 0; (1 << d) < nodes && rc == MCE_OK; d++) {
@@ -798,9 +813,14 @@ static long do_gop(int under, const char *call, void *x, long n, void *work,
     int rc;
     if (vn == NULL)
         return -1;
+    long bytes;
     if (n < 0 || (n > 0 && (x == NULL || work == NULL)))
         return nx_fail(vn, under, call, EINVAL,
                        "invalid element count %ld or buffers", n);
+    if (mcei_bytes_mul(n, esz, &bytes) != MCE_OK)
+        return nx_fail(vn, under, call, EINVAL,
+                       "%ld elements of %zu bytes overflow the byte count", n,
+                       esz);
     if ((rc = allreduce(vn, x, n, esz, work, f, arg)) != MCE_OK)
         return status_fail(vn, under, call, rc);
     return leave(vn, 0);
@@ -914,7 +934,10 @@ static long collect(int under, const char *call, const void *x, long xlen,
                 lens[i] = xlens[i];
             else
                 rc = sys_recv(vn, gtype(vn, 0), &lens[i], sizeof(long), i);
-            total += lens[i];
+            /* Saturated: every node then refuses its too small buffer. */
+            if (rc == MCE_OK &&
+                mcei_bytes_add(total, lens[i], &total) != MCE_OK)
+                total = LONG_MAX;
         }
         for (int i = 1; i < n && rc == MCE_OK; i++)
             rc = sys_send(vn, gtype(vn, 2), &total, sizeof(total), i);
@@ -977,7 +1000,11 @@ static long do_gcolx(int under, const void *x, const long xlens[], void *y)
         return nx_fail(vn, under, "gcolx", EINVAL, "NULL length array");
     me = vn->id;
     for (int i = 0; i < mcei_eng->nodes; i++)
-        total += xlens[i];
+        if (mcei_bytes_add(total, xlens[i], &total) != MCE_OK)
+            return nx_fail(vn, under, "gcolx", EINVAL,
+                           "lengths negative or overflowing at node %d's "
+                           "%ld bytes",
+                           i, xlens[i]);
     leave(vn, 0);
     return collect(under, "gcolx", x, xlens[me], xlens, y, total, NULL);
 }
@@ -1002,7 +1029,8 @@ static long do_gsendx(int under, long type, const void *x, long n,
         return nx_fail(vn, under, "gsendx", EINVAL, "node list of %ld entries",
                        nn);
     for (long i = 0; i < nn; i++)
-        if (send_checks(vn, under, "gsendx", type, x, n, nodes[i], 0) < 0)
+        if (send_checks(vn, under, "gsendx", type, x, n, nodes[i],
+                        mcei_nx_ptype(vn), 0) < 0)
             return -1;
     if ((ids = malloc((size_t)(nn > 0 ? nn : 1) * sizeof(long))) == NULL)
         return status_fail(vn, under, "gsendx", MCE_ERR_NOMEM);

@@ -100,6 +100,7 @@ void mcei_tcs_decl_free(tcs_decl_t *d)
     free(d->nets);
     free(d->ngs);
     free(d->exts);
+    free(d->task_ix);
     memset(d, 0, sizeof(*d));
 }
 
@@ -118,15 +119,10 @@ bad(tcs_decl_t *d, const char *call, const char *fmt, ...)
     return TCS_EDECL;
 }
 
-/* Grow an array of @p size-byte items to hold @p n + 1 (declarations
- * are small: one realloc per item). */
+/* Grow an array of @p size-byte items to hold @p n + 1. */
 static int grow(void **p, int n, size_t size)
 {
-    void *q = realloc(*p, ((size_t)n + 1) * size);
-    if (q == NULL)
-        return -1;
-    *p = q;
-    return 0;
+    return mcei_tcs_grow(p, (size_t)n, size);
 }
 
 static int name_ok(tcs_decl_t *d, const char *call, const char *name)
@@ -159,6 +155,44 @@ static int bw_ok(tcs_decl_t *d, const char *call, unsigned num, unsigned den)
     return 1;
 }
 
+static unsigned name_hash(const char *k)
+{
+    unsigned h = 2166136261u; /* FNV-1a */
+    for (; *k; k++)
+        h = (h ^ (unsigned char)*k) * 16777619u;
+    return h;
+}
+
+/* The index slot of task @p name: its task's, or the empty one. */
+static int *task_slot(tcs_decl_t *d, const char *name)
+{
+    unsigned mask = (unsigned)d->task_icap - 1, i = name_hash(name) & mask;
+    while (d->task_ix[i] != 0 &&
+           strcmp(d->tasks[d->task_ix[i] - 1].name, name) != 0)
+        i = (i + 1) & mask;
+    return &d->task_ix[i];
+}
+
+/* Room in the name index for one more task (duplicate names are found in
+ * constant time: declaring n tasks stays linear). */
+static int task_index_grow(tcs_decl_t *d)
+{
+    int *old = d->task_ix, ocap = d->task_icap;
+    if (2 * (d->ntasks + 1) <= d->task_icap)
+        return 0;
+    if (ocap > (1 << 28) || (d->task_ix = calloc((size_t)(ocap ? 2 * ocap : 64),
+                                                 sizeof(int))) == NULL) {
+        d->task_ix = old;
+        return -1;
+    }
+    d->task_icap = ocap ? 2 * ocap : 64;
+    for (int i = 0; i < ocap; i++)
+        if (old[i] != 0)
+            *task_slot(d, d->tasks[old[i] - 1].name) = old[i];
+    free(old);
+    return 0;
+}
+
 static tcs_task_t add_task(tcs_decl_t *d, const char *call, const char *name,
                            tcs_task_t parent, int *cells, int n, tcs_fn fn,
                            size_t param_size, int flags)
@@ -167,11 +201,14 @@ static tcs_task_t add_task(tcs_decl_t *d, const char *call, const char *name,
     if (!name_ok(d, call, name) ||
         (parent != TCS_NONE && !task_ok(d, call, parent)))
         goto fail;
-    for (int i = 0; i < d->ntasks; i++)
-        if (strcmp(d->tasks[i].name, name) == 0) {
-            bad(d, call, "task '%s' is declared twice", name);
-            goto fail;
-        }
+    if (task_index_grow(d)) {
+        bad(d, call, "out of memory");
+        goto fail;
+    }
+    if (*task_slot(d, name) != 0) {
+        bad(d, call, "task '%s' is declared twice", name);
+        goto fail;
+    }
     if (fn == NULL) {
         bad(d, call, "task '%s' has no code (fn is NULL)", name);
         goto fail;
@@ -193,6 +230,7 @@ static tcs_task_t add_task(tcs_decl_t *d, const char *call, const char *name,
     t->fn = fn;
     t->param_size = param_size;
     t->flags = flags;
+    *task_slot(d, t->name) = d->ntasks + 1;
     return d->ntasks++;
 fail:
     free(cells);

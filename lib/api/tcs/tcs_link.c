@@ -67,8 +67,7 @@ typedef struct link {
     const mcei_tcs_machine_t *mc;
     int cells;
     int *depth;
-    unsigned char *in;  /* ntasks x cells: membership */
-    unsigned char *ovl; /* ntasks x ntasks: allocations overlap */
+    unsigned char *in; /* ntasks x cells: membership */
     use_t *uses;
     int nuses;
     barrier_t *bars;
@@ -156,11 +155,29 @@ static int is_ancestor(const link_t *L, int a, int t)
     return 0;
 }
 
+/* Do the allocations of tasks @p a and @p b share a cell?  Looked up in
+ * the membership rows (no ntasks x ntasks table: linking stays linear in
+ * the number of tasks where the declaration allows it). */
+static int tasks_overlap(const link_t *L, int a, int b)
+{
+    const mcei_tcs_task_t *ka = &L->d->tasks[a], *kb = &L->d->tasks[b];
+    if (kb->ncells < ka->ncells) {
+        const mcei_tcs_task_t *k = ka;
+        ka = kb;
+        kb = k;
+        b = a;
+    }
+    for (int i = 0; i < ka->ncells; i++)
+        if (L->in[(size_t)b * (size_t)L->cells + (size_t)ka->cells[i]])
+            return 1;
+    return 0;
+}
+
 static int tasks_coexist(const link_t *L, int a, int b)
 {
     if (a == b || a == NO_TASK || b == NO_TASK)
         return 1;
-    if (!L->ovl[a * L->d->ntasks + b])
+    if (!tasks_overlap(L, a, b))
         return 1;
     return is_ancestor(L, a, b) || is_ancestor(L, b, a);
 }
@@ -524,11 +541,9 @@ static void set_owner(link_t *L, use_t *u, int i)
 
 static int add_use(link_t *L, use_t **out)
 {
-    use_t *q = realloc(L->uses, ((size_t)L->nuses + 1) * sizeof(*q));
-    if (q == NULL)
+    if (mcei_tcs_grow((void **)&L->uses, (size_t)L->nuses, sizeof(use_t)))
         return refuse(L, "out of memory");
-    L->uses = q;
-    *out = &q[L->nuses++];
+    *out = &L->uses[L->nuses++];
     memset(*out, 0, sizeof(**out));
     return MCE_OK;
 }
@@ -539,11 +554,9 @@ static int group_of(link_t *L, int kind, int task, int ng)
         if (L->groups[i].kind == kind && L->groups[i].task == task &&
             L->groups[i].ng == ng)
             return i;
-    group_t *g = realloc(L->groups, ((size_t)L->ngroups + 1) * sizeof(*g));
-    if (g == NULL)
+    if (mcei_tcs_grow((void **)&L->groups, (size_t)L->ngroups, sizeof(group_t)))
         return -1;
-    L->groups = g;
-    g[L->ngroups] = (group_t){.kind = kind, .task = task, .ng = ng};
+    L->groups[L->ngroups] = (group_t){.kind = kind, .task = task, .ng = ng};
     return L->ngroups++;
 }
 
@@ -615,12 +628,10 @@ static int route_all(link_t *L)
 static int add_barrier(link_t *L, const char *name, int task, const int *set,
                        int nset, const int *order, int norder)
 {
-    barrier_t *q = realloc(L->bars, ((size_t)L->nbars + 1) * sizeof(*q));
     barrier_t *b;
-    if (q == NULL)
+    if (mcei_tcs_grow((void **)&L->bars, (size_t)L->nbars, sizeof(barrier_t)))
         return refuse(L, "out of memory");
-    L->bars = q;
-    b = &q[L->nbars++];
+    b = &L->bars[L->nbars++];
     memset(b, 0, sizeof(*b));
     snprintf(b->name, sizeof(b->name), "%s", name);
     b->task = task;
@@ -685,9 +696,10 @@ static int build_barriers(link_t *L)
     int *order = malloc((size_t)L->cells * sizeof(int));
     int *uf = malloc((size_t)(d->ntasks + 1) * sizeof(int));
     int *set = malloc((size_t)(d->ntasks + 1) * sizeof(int));
+    int *start = malloc((size_t)(d->ntasks + 2) * sizeof(int));
     int rc = MCE_OK;
     char name[2 * MCEI_TCS_NAME + 24];
-    if (!order || !uf || !set) {
+    if (!order || !uf || !set || !start) {
         rc = refuse(L, "out of memory");
         goto out;
     }
@@ -705,25 +717,34 @@ static int build_barriers(link_t *L)
         if (a != b)
             uf[a > b ? a : b] = a < b ? a : b;
     }
+    /* Members of each component in task order, by a counting sort on
+     * their roots (one pass, not one per component). */
+    for (int t = 0; t <= d->ntasks; t++)
+        start[t] = 0;
+    for (int t = 0; t < d->ntasks; t++)
+        start[find(uf, t) + 1]++;
+    for (int t = 0; t < d->ntasks; t++)
+        start[t + 1] += start[t];
+    for (int t = 0; t < d->ntasks; t++)
+        set[start[find(uf, t)]++] = t;
+    for (int r = d->ntasks; r > 0; r--)
+        start[r] = start[r - 1];
+    start[0] = 0;
     for (int r = 0; r < d->ntasks && rc == MCE_OK; r++) {
-        int n = 0, parent = d->tasks[r].parent;
-        if (find(uf, r) != r)
-            continue;
-        for (int t = 0; t < d->ntasks; t++)
-            if (find(uf, t) == r)
-                set[n++] = t;
-        if (n < 2)
+        int n = start[r + 1] - start[r], parent = d->tasks[r].parent;
+        if (find(uf, r) != r || n < 2)
             continue;
         snprintf(name, sizeof(name), "%s:%s+%d", tname(L, parent),
                  d->tasks[r].name, n - 1);
         if (parent >= 0) {
             ring_order(L, parent, order);
-            rc = add_barrier(L, name, parent, set, n, order,
+            rc = add_barrier(L, name, parent, set + start[r], n, order,
                              d->tasks[parent].ncells);
         } else {
             for (int c = 0; c < L->cells; c++)
                 order[c] = c;
-            rc = add_barrier(L, name, NO_TASK, set, n, order, L->cells);
+            rc = add_barrier(L, name, NO_TASK, set + start[r], n, order,
+                             L->cells);
         }
     }
     /* ring hops of 1D rings between members that are not neighbours */
@@ -754,6 +775,7 @@ out:
     free(order);
     free(uf);
     free(set);
+    free(start);
     return rc;
 }
 
@@ -1054,18 +1076,63 @@ out:
 
 /* ---- step 6 (second part): barrier slots ------------------------------- */
 
+/* Which of the @p n barriers bi[] with a member on one cell can be
+ * pending together: adj[i * n + j].  Two barriers of one task each both
+ * hold the cell, so their tasks overlap and they coexist exactly when one
+ * task is an ancestor of the other: those pairs are found by walking up
+ * the tree (n x depth, not n x n tests); barriers of several tasks are
+ * tested against every other.  @p local_of: ntasks entries, all -1 on
+ * entry and on return. */
+static void barrier_adjacency(const link_t *L, const int *bi, int n,
+                              int *local_of, unsigned char *adj)
+{
+    memset(adj, 0, (size_t)n * (size_t)n);
+    for (int i = 0; i < n; i++) {
+        const barrier_t *x = &L->bars[bi[i]];
+        if (x->nset == 1 && x->set[0] >= 0 && local_of[x->set[0]] < 0) {
+            local_of[x->set[0]] = i;
+            continue;
+        }
+        desc_t a = {x->set, x->nset, -1};
+        for (int j = 0; j < n; j++) {
+            const barrier_t *y = &L->bars[bi[j]];
+            desc_t b = {y->set, y->nset, -1};
+            adj[i * n + j] = adj[j * n + i] = i != j && desc_coexist(L, &a, &b);
+        }
+    }
+    for (int i = 0; i < n; i++) {
+        const barrier_t *x = &L->bars[bi[i]];
+        if (x->nset != 1 || x->set[0] < 0 || local_of[x->set[0]] != i)
+            continue;
+        for (int p = L->d->tasks[x->set[0]].parent; p >= 0;
+             p = L->d->tasks[p].parent) {
+            int j = local_of[p];
+            if (j >= 0)
+                adj[i * n + j] = adj[j * n + i] = 1;
+        }
+    }
+    for (int i = 0; i < n; i++) {
+        const barrier_t *x = &L->bars[bi[i]];
+        if (x->nset == 1 && x->set[0] >= 0 && local_of[x->set[0]] == i)
+            local_of[x->set[0]] = -1;
+    }
+}
+
 static int assign_slots(link_t *L)
 {
     int *bi = malloc((size_t)(L->nbars + 1) * sizeof(int));
     int *pos = malloc((size_t)(L->nbars + 1) * sizeof(int));
     int *w = malloc((size_t)(L->nbars + 1) * sizeof(int));
     int *best = malloc((size_t)(L->nbars + 1) * sizeof(int));
+    int *local_of = malloc((size_t)(L->d->ntasks + 1) * sizeof(int));
     unsigned char *adj = NULL;
     int rc = MCE_OK, slots = L->mc->barrier_slots;
-    if (!bi || !pos || !w || !best) {
+    if (!bi || !pos || !w || !best || !local_of) {
         rc = refuse(L, "out of memory");
         goto out;
     }
+    for (int t = 0; t < L->d->ntasks; t++)
+        local_of[t] = -1;
     for (int c = 0; c < L->cells && rc == MCE_OK; c++) {
         int n = 0, bn = 0;
         for (int b = 0; b < L->nbars; b++)
@@ -1082,16 +1149,9 @@ static int assign_slots(link_t *L)
             rc = refuse(L, "out of memory");
             break;
         }
-        for (int i = 0; i < n; i++) {
-            const barrier_t *x = &L->bars[bi[i]];
-            desc_t a = {x->set, x->nset, -1};
+        barrier_adjacency(L, bi, n, local_of, adj);
+        for (int i = 0; i < n; i++)
             w[i] = 1;
-            for (int j = 0; j < n; j++) {
-                const barrier_t *y = &L->bars[bi[j]];
-                desc_t b = {y->set, y->nset, -1};
-                adj[i * n + j] = i != j && desc_coexist(L, &a, &b);
-            }
-        }
         if (clique(n, w, adj, best, &bn, NULL, NULL, NULL, 0) != MCE_OK) {
             rc = refuse(L, "out of memory");
             break;
@@ -1139,6 +1199,7 @@ out:
     free(w);
     free(best);
     free(adj);
+    free(local_of);
     return rc;
 }
 
@@ -1564,7 +1625,6 @@ static void link_free(link_t *L)
     free(L->phase_n);
     free(L->depth);
     free(L->in);
-    free(L->ovl);
 }
 
 mcei_tcs_result_t *mcei_tcs_kept;
@@ -1630,19 +1690,14 @@ static int link_run(const tcs_decl_t *d, FILE *out, FILE *warn, char *err,
     }
     L.depth = calloc((size_t)nt, sizeof(int));
     L.in = calloc((size_t)nt * (size_t)L.cells, 1);
-    L.ovl = calloc((size_t)nt * (size_t)nt, 1);
-    if (!L.depth || !L.in || !L.ovl) {
+    if (!L.depth || !L.in) {
         rc = refuse(&L, "out of memory");
         goto out;
     }
     for (int t = 0; t < nt; t++)
         for (int i = 0; i < d->tasks[t].ncells; i++)
-            L.in[t * L.cells + d->tasks[t].cells[i]] = 1;
-    for (int a = 0; a < nt; a++)
-        for (int b = 0; b < nt; b++)
-            for (int c = 0; c < L.cells && !L.ovl[a * nt + b]; c++)
-                L.ovl[a * nt + b] =
-                    L.in[a * L.cells + c] && L.in[b * L.cells + c];
+            L.in[(size_t)t * (size_t)L.cells + (size_t)d->tasks[t].cells[i]] =
+                1;
     mcei_tcs_reserved(d, 0, &L.rts, &L.dep, &L.bar);
     L.base = L.rts + L.bar + L.dep;
     if (L.base > d->mc.pcts) {

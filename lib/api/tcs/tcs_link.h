@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "../../core/engine.h"
 #include "tcs.h"
@@ -64,6 +65,20 @@ typedef struct mcei_tcs_machine {
     uint64_t light_change, light_restore, solo_start, solo_end;
 } mcei_tcs_machine_t;
 
+/* Room for item @p n of an array grown one item at a time: the capacity
+ * doubles at each power of two, so n items cost O(n) copying even where
+ * realloc always copies (sanitizers).  0, or -1 out of memory. */
+static inline int mcei_tcs_grow(void **p, size_t n, size_t size)
+{
+    void *q;
+    if (n != 0 && (n & (n - 1)) != 0)
+        return 0;
+    if ((q = realloc(*p, (n ? 2 * n : 1) * size)) == NULL)
+        return -1;
+    *p = q;
+    return 0;
+}
+
 struct tcs_decl {
     mcei_tcs_machine_t mc;
     mcei_tcs_task_t *tasks;
@@ -73,6 +88,8 @@ struct tcs_decl {
     mcei_tcs_ng_t *ngs;
     mcei_tcs_ext_t *exts;
     int ntasks, nports, nconns, nnets, nngs, nexts;
+    int *task_ix;  /* task names hashed: task + 1, 0 empty (open addressing) */
+    int task_icap; /* a power of two above twice ntasks */
     int uses_deposit;
     int failed; /* a declaration call failed: err holds the first */
     char err[512];

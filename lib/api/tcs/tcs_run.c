@@ -22,6 +22,7 @@
  * through its cells); task end: the component's barrier, then
  * tcs.task_restore.  Tasks run as function calls on the cells of their
  * allocation, the parent's code waiting on those cells. */
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -114,7 +115,9 @@ static void charge(mcei_vn_t *vn, uint64_t clocks)
     const mcei_iw_costs_t *c;
     mce_time_t t;
     mcei_iw_active(&c);
-    t = (mce_time_t)clocks * c->clock;
+    if (mcei_time_mul(c->clock, clocks, &t) != MCE_OK)
+        mcei_vn_fatal(vn, "TCS: %" PRIu64 " clocks overflow the virtual clock",
+                      clocks);
     mcei_iw_flush(vn);
     mcei_charge(vn, t);
     vn->t_comm += t;

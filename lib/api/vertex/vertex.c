@@ -126,7 +126,12 @@ MCE_EXPORT int mce_vx_ntest(int *src, int *type)
     t = *type;
     if (s < -1 || s >= mcei_eng->nodes)
         return fail(vn, "ntest", VX_ENODE, "source %d out of range", s);
+    /* VX_EINVAL is also "no message": the diagnostic tells them apart. */
+    if (t < -1 || t > VX_TYPE_MAX)
+        return fail(vn, "ntest", VX_EINVAL, "type %d is not 16-bit or -1", t);
+    mcei_poll_begin(vn, "ntest");
     rc = mcei_ncube_ntest(vn, &s, &t);
+    mcei_poll_end(vn);
     if (rc >= 0) {
         *src = s;
         *type = t;
@@ -179,9 +184,11 @@ MCE_EXPORT int mce_vx_ntime(void)
     if (vn == NULL)
         return 0;
     /* A trap that costs time: polling loops on a flag advance. */
+    mcei_poll_begin(vn, "ntime");
     mcei_sync(vn);
     mcei_charge(vn, c->trap_cost);
     vn->t_comm += c->trap_cost;
+    mcei_poll_end(vn);
     t = vn->clock;
     mcei_leave(vn);
     return (int)(t / c->tick);

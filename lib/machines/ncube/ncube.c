@@ -731,7 +731,14 @@ static int ncube_init(mcei_engine_t *eng, mcei_machine_t *m, char *err,
                  MCEI_NCUBE_MAXDIM);
         return MCE_ERR_CONFIG;
     }
-    costs.tick = 1024 * cycle;
+    /* ntime counts ticks of 1024 cycles. */
+    if (cycle == 0 || mcei_time_mul(cycle, 1024, &costs.tick) != MCE_OK) {
+        snprintf(err, errlen,
+                 "machine '%s': cycle_time must be positive and 1024 cycles "
+                 "must fit the clock",
+                 m->name);
+        return MCE_ERR_MACHINE;
+    }
     ncube_on = 1;
     return MCE_OK;
 }

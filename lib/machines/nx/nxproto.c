@@ -236,6 +236,18 @@ static mce_time_t msg_interrupt(mcei_vn_t *vn, mce_time_t arrival)
     return end;
 }
 
+/* A node that exited has no receives any more: whatever it left posted
+ * is cancelled (its buffers may be freed), and later messages wait in
+ * its queue like any other. */
+static void cancel_posted(nx_node_t *nd)
+{
+    while (nd->posted != NULL) {
+        nx_req_t *r = nd->posted;
+        unpost(nd, r);
+        release(nd, r);
+    }
+}
+
 static void nx_on_arrival(mcei_vn_t *vn, mcei_msg_t *m)
 {
     nx_node_t *nd = node_of(vn);
@@ -254,6 +266,8 @@ static void nx_on_arrival(mcei_vn_t *vn, mcei_msg_t *m)
         mcei_msg_release(m);
         return;
     }
+    if (vn->state == MCEI_VN_DONE)
+        cancel_posted(nd); /* its buffers may be gone with the node */
     seen = msg_interrupt(vn, m->arrival);
     for (nx_req_t *r = nd->posted; r != NULL; r = r->pnext) {
         if (!msg_matches(m, r->ctx, r->typesel, r->nodesel, r->ptypesel))
@@ -412,17 +426,23 @@ int mcei_nx_irecv(mcei_vn_t *vn, uint32_t ctx, long typesel, void *buf,
     return MCE_OK;
 }
 
+/* A merged id is done when its parts are, merged ids among them too. */
+static int req_complete(nx_node_t *nd, const nx_req_t *r)
+{
+    nx_req_t *a, *b;
+    if (r->kind != R_MERGE)
+        return r->done;
+    a = find(nd, r->m1);
+    b = find(nd, r->m2);
+    return (a == NULL || req_complete(nd, a)) &&
+           (b == NULL || req_complete(nd, b));
+}
+
 static int req_done(mcei_vn_t *vn, void *arg)
 {
     nx_node_t *nd = node_of(vn);
     nx_req_t *r = find(nd, (long)(intptr_t)arg);
-    if (r == NULL)
-        return 1;
-    if (r->kind == R_MERGE) {
-        nx_req_t *a = find(nd, r->m1), *b = find(nd, r->m2);
-        return (a == NULL || a->done) && (b == NULL || b->done);
-    }
-    return r->done;
+    return r == NULL || req_complete(nd, r);
 }
 
 /* A completed user receive becomes "the last message" (infocount & co)
@@ -446,20 +466,13 @@ static int finish_req(mcei_vn_t *vn, nx_req_t *r, mcei_nx_info_t *info)
     nx_node_t *nd = node_of(vn);
     int rc = r->err;
     if (r->kind == R_MERGE) {
-        nx_req_t *a = find(nd, r->m1), *b = find(nd, r->m2);
-        if (a && a->kind == R_RECV)
-            record_recv(vn, nd, a);
-        if (b && b->kind == R_RECV)
-            record_recv(vn, nd, b);
-        if (a) {
-            if (a->err)
-                rc = a->err;
-            release(nd, a);
-        }
-        if (b) {
-            if (b->err)
-                rc = b->err;
-            release(nd, b);
+        /* Parts first, merged ids among them too; the last error wins. */
+        long part[2] = {r->m1, r->m2};
+        for (int k = 0; k < 2; k++) {
+            nx_req_t *p = find(nd, part[k]);
+            int prc;
+            if (p != NULL && (prc = finish_req(vn, p, NULL)) != MCE_OK)
+                rc = prc;
         }
     }
     if (r->kind == R_RECV) {
@@ -528,7 +541,8 @@ int mcei_nx_cancel(mcei_vn_t *vn, long id)
 {
     nx_node_t *nd = node_of(vn);
     nx_req_t *r = find(nd, id);
-    if (r == NULL)
+    /* An in-flight send already cancelled is no longer the program's. */
+    if (r == NULL || r->ignore)
         return MCE_ERR_NOT_FOUND;
     if (r->kind == R_MERGE) {
         /* Cancelling a merged id cancels its parts. */
@@ -709,10 +723,12 @@ static int nx_init(mcei_engine_t *eng, mcei_machine_t *m, char *err,
         (rc = mcei_machine_time(m, "probe_cost", 1, 0, &nx.probe_cost, err,
                                 errlen)))
         return rc;
-    if (nx.irq && (nx.irq_period == 0 || nx.irq_cost >= nx.irq_period)) {
+    /* Interrupts are accounted one by one: a period under 1 us would
+     * make a second of virtual time cost over a million steps. */
+    if (nx.irq && (nx.irq_period < MCE_US || nx.irq_cost >= nx.irq_period)) {
         snprintf(err, errlen,
-                 "machine '%s': nx.irq_cost must be below a positive "
-                 "nx.irq_period",
+                 "machine '%s': nx.irq_period must be at least 1 us and "
+                 "nx.irq_cost below it",
                  m->name);
         return MCE_ERR_MACHINE;
     }

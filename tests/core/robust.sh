@@ -1,0 +1,234 @@
+#!/bin/sh
+# Nothing lost, nothing hangs (issue 19): the bad-input table.  Each row
+# gives a bad input or corner case and checks the documented error or
+# behaviour, and that nothing else changed (the other nodes' results, the
+# exit status).  Every run is bounded by timeout: a hang fails the row.
+# Under --enable-sanitizers any report (ASan, UBSan) ends the run with
+# status 99, which no row expects.
+export UBSAN_OPTIONS="halt_on_error=1:exitcode=99:print_stacktrace=1"
+export ASAN_OPTIONS="${ASAN_OPTIONS:-}:exitcode=99"
+. "$top_srcdir/tests/lib.sh"
+
+P=$B/tests/progs
+T="timeout 60"
+
+# ok_case CASE NODES [ARGS]: nx_robust CASE ends 0 with every node ok
+ok_case() {
+    c=$1 nodes=$2; shift 2
+    $T "$P/nx_robust" "$c" --mce-nodes="$nodes" "$@" > "$TMP/o" 2>&1
+    expect_eq "nx $c: status" $? 0
+    expect_eq "nx $c: every node ok" \
+        "$(grep -c "^nx_robust: $c node [0-9]* ok$" "$TMP/o")" "$nodes"
+    if grep -q 'FAIL\|ERROR\|runtime error' "$TMP/o"; then
+        fail "nx $c:"; sed 's/^/    | /' "$TMP/o"; fi
+}
+
+# ---- NX ------------------------------------------------------------------
+ok_case mergemerge 2
+ok_case mergemerge 4
+ok_case exitpost 4
+ok_case cancel2 2
+ok_case gopovf 2
+ok_case gcolxovf 2
+ok_case negptype 2
+
+$T "$P/nx_robust" gopovf_plain --mce-nodes=2 > "$TMP/o" 2>&1
+expect_eq "nx gdsum overflow (plain form): status" $? 1
+expect_grep "nx gdsum overflow: message names the call and the node" \
+    "node 0 at virtual time .*NX gdsum: 2305843009213693953 elements of 8 bytes overflow the byte count" \
+    "$TMP/o"
+
+$T "$P/nx_robust" crash --mce-nodes=2 > "$TMP/o" 2>&1
+rc=$?
+[ $rc -ne 0 ] && [ $rc -ne 124 ] && pass "crash: non-zero status ($rc)" ||
+    fail "crash: status $rc"
+expect_grep "crash: the mcemu line names the node, signal and time" \
+    "^mcemu: node 1 crashed with signal 8 (SIGFPE, arithmetic exception) at virtual time 0.000000000000 s" \
+    "$TMP/o"
+
+# ---- traces ---------------------------------------------------------------
+
+$T "$P/nx_robust" utf8 --mce-nodes=2 --mce-trace="$TMP/t.json" > "$TMP/o" 2>&1
+expect_eq "trace mark not UTF-8: status" $? 0
+if command -v python3 > /dev/null; then
+    python3 - "$TMP/t.json" > "$TMP/check" 2>&1 <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1], encoding="utf-8"))
+marks = [e["name"] for e in d["traceEvents"] if e.get("ph") == "i"]
+want = "a\ufffd b\ufffd\ufffd c\ufffd d\ufffd\ufffd e\u00e9"
+assert marks == [want, want], marks
+print("trace utf8 ok")
+PY
+    expect_grep "trace mark not UTF-8: valid JSON, bad bytes as U+FFFD" \
+        "trace utf8 ok" "$TMP/check"
+fi
+if [ -w /dev/full ]; then
+    $T "$P/nx_robust" utf8 --mce-nodes=2 --mce-trace=/dev/full > "$TMP/o" 2>&1
+    expect_eq "trace on a full device: status" $? 1
+    expect_grep "trace on a full device: message" \
+        "cannot write trace '/dev/full': No space left on device" "$TMP/o"
+    expect_eq "trace on a full device: the program ran" \
+        "$(grep -c '^nx_robust: utf8 node [01] ok$' "$TMP/o")" 2
+fi
+
+# ---- configuration --------------------------------------------------------
+
+# refused WHAT STATUS PATTERN CMD...: the run ends at once with STATUS and
+# the message, the program never started
+refused() {
+    what=$1 st=$2 pat=$3; shift 3
+    $T "$@" > "$TMP/o" 2>&1
+    expect_eq "$what: status" $? "$st"
+    expect_grep "$what: message" "$pat" "$TMP/o"
+    if grep -q '^nx_robust\|^misuse:' "$TMP/o"; then
+        fail "$what: the program ran"; fi
+}
+
+refused "cycle_time = 0 (NX)" 2 "cycle_time must be positive" \
+    "$P/nx_robust" hwclock --mce-nodes=2 --mce-set=cycle_time=0
+refused "cycle_time = 0 (NCUBE)" 2 \
+    "cycle_time must be positive and 1024 cycles must fit" \
+    "$P/vx_misuse" --mce-machine=ncube --mce-nodes=2 --mce-set=cycle_time=0
+refused "cycle_time of 2^54 ps (NCUBE)" 2 "at most 1000 s" \
+    "$P/vx_misuse" --mce-machine=ncube --mce-nodes=2 \
+    --mce-set=cycle_time=18014398509481984ps
+refused "nx.irq_period = 1 ps" 2 "nx.irq_period must be at least 1 us" \
+    "$P/nx_robust" hwclock --mce-nodes=2 \
+    --mce-set=nx.irq=1,nx.irq_period=1ps,nx.irq_cost=0
+refused "latency near 2^64 ps" 2 "key 'latency'.*at most 1000 s" \
+    "$P/misuse" --mce-nodes=2 --mce-set=latency=18446744073709551000ps
+refused "per_byte near 2^64 ps" 2 "key 'per_byte'.*at most 1000 s" \
+    "$P/misuse" --mce-nodes=2 --mce-set=per_byte=18446744073709551000ps
+
+ok_case hwclock 2
+ok_case param 2 --mce-set=app.big=99999999999999999999 \
+    --mce-set="app.bigt=20000000 s" --mce-set="app.typo=12 parsecs" \
+    --mce-set=app.max=9223372036854775807
+
+mkfifo "$TMP/fifo.conf"
+refused "FIFO as machine file" 2 "fifo.conf' is not a regular file" \
+    "$P/misuse" --mce-nodes=2 --mce-machine="$TMP/fifo.conf"
+refused "FIFO as config file" 2 "fifo.conf' is not a regular file" \
+    "$P/misuse" --mce-nodes=2 --mce-config="$TMP/fifo.conf"
+
+# Loading is linear in the keys: 4 MiB of them (over 300 s when it was
+# quadratic) load well within the timeout, and the program runs.
+awk 'BEGIN { print "inherit = ideal"; n = 0;
+             while (n < 4 * 1048576) { l = sprintf("app.k%07d = %d", NR + i, i);
+                                        print l; n += length(l) + 1; i++ } }' \
+    > "$TMP/big.conf"
+$T "$P/misuse" --mce-nodes=2 --mce-machine="$TMP/big.conf" > "$TMP/o" 2>&1
+expect_eq "4 MiB machine file: status" $? 0
+expect_eq "4 MiB machine file: program ran" \
+    "$(grep -c 'misuse: node [01] ok' "$TMP/o")" 2
+# Beyond the documented limit a file is refused before it is read.
+cp "$TMP/big.conf" "$TMP/huge.conf"
+truncate -s 17M "$TMP/huge.conf"
+refused "17 MiB machine file" 2 "more than the 16 MiB a description file" \
+    "$P/misuse" --mce-nodes=2 --mce-machine="$TMP/huge.conf"
+
+# 16,000 comma-separated --mce-set values: a loop, not a recursion.
+sets=$(awk 'BEGIN { for (i = 0; i < 16000; i++) printf "%sapp.x=%d", i ? "," : "", i % 10 }')
+$T "$P/misuse" --mce-nodes=2 --mce-set="$sets" > "$TMP/o" 2>&1
+expect_eq "16000 --mce-set values: status" $? 0
+expect_eq "16000 --mce-set values: program ran" \
+    "$(grep -c 'misuse: node [01] ok' "$TMP/o")" 2
+
+# ---- Vertex -----------------------------------------------------------------
+
+# ntest with a type beyond 16 bits: VX_EINVAL (which is also "no
+# message") with a diagnostic naming the call and the node.
+$T "$P/vx_misuse" --mce-nodes=8 > "$TMP/o" 2>&1
+expect_eq "vx ntest bad type: status" $? 0
+expect_eq "vx ntest bad type: every node ok" \
+    "$(grep -c 'vx_misuse: node [0-9]* ok' "$TMP/o")" 8
+expect_grep "vx ntest bad type: diagnostic" \
+    "node 0: ntest: type 65536 is not 16-bit or -1" "$TMP/o"
+
+# ---- iWarp and TCS ----------------------------------------------------------
+
+$T "$P/iw_errors" --compute-big > "$TMP/o" 2>&1
+expect_eq "iwarp_compute(2^50): status" $? 1
+expect_grep "iwarp_compute(2^50): overflow reported" \
+    "node 0 at virtual time 0.000000000000 s: iwarp_compute: 1125899906842624 clocks overflow the virtual clock" \
+    "$TMP/o"
+if grep -q '^iw_errors: computed' "$TMP/o"; then
+    fail "iwarp_compute(2^50): the program went on"; fi
+$T "$P/iw_errors" --align-big > "$TMP/o" 2>&1
+expect_eq "iwarp_align(2^60): status" $? 1
+expect_grep "iwarp_align(2^60): overflow reported" \
+    "iwarp_align: clock 1152921504606846976 is beyond the virtual clock's range" \
+    "$TMP/o"
+
+# A TCS run-time cost of 2^64 - 1 clocks: the overflow is reported.
+$T "$P/tcs_rt" --mce-set=tcs.barrier_lookup=18446744073709551615 \
+    > "$TMP/o" 2>&1
+expect_eq "TCS cost of 2^64 - 1 clocks: status" $? 1
+expect_grep "TCS cost of 2^64 - 1 clocks: overflow reported" \
+    "TCS: 18446744073709551615 clocks overflow the virtual clock" "$TMP/o"
+
+# 100,000 top-level tasks link (the linker was quadratic: hours).
+TCS_CASE=many TCS_MANY=100000 $T "$P/tcs_cases" --mce-tcs=link > "$TMP/o" 2>&1
+expect_eq "100000 TCS tasks: link status" $? 0
+expect_grep "100000 TCS tasks: linked" "^summary: 100000 tasks, depth 0" "$TMP/o"
+
+# ---- hangs by design: the livelock guard and the run limits ----------------
+
+# livelock WHAT NODE CALL CMD...: status 3 and the report naming the node,
+# its polling call and the budget's virtual time
+livelock() {
+    what=$1 node=$2 call=$3; shift 3
+    $T "$@" > "$TMP/o" 2>&1
+    expect_eq "$what: livelock status" $? 3
+    expect_grep "$what: livelock reported" "^mcemu: livelock: every unfinished node is polling or blocked" "$TMP/o"
+    expect_grep "$what: node $node polling in $call" \
+        "^mcemu:   node $node: polling in $call since virtual time" "$TMP/o"
+}
+
+for c in iprobe msgdone dclock mce_iprobe mce_now; do
+    livelock "nx_robust poll_$c" 0 "$c" \
+        "$P/nx_robust" "poll_$c" --mce-nodes=2 --mce-livelock=10ms
+done
+livelock "poll_iprobe, default 10 s budget" 0 iprobe \
+    "$P/nx_robust" poll_iprobe --mce-nodes=2
+expect_grep "poll_iprobe: polled for the default 10 s" \
+    "node 0: polling in iprobe since virtual time 0.000000000000 s, now 10.0" "$TMP/o"
+expect_grep "poll_iprobe: the blocked node listed too" \
+    "node 1: blocked in msgwait waiting for message id 1" "$TMP/o"
+livelock "Vertex ntest" 0 ntest "$P/vx_misuse" poll --mce-nodes=4 --mce-livelock=10ms
+expect_grep "Vertex ntime" "node 1: polling in ntime since" "$TMP/o"
+livelock "poll_iprobe on 2 ranks" 0 iprobe \
+    $MPIRUN -np 2 "$P/nx_robust" poll_iprobe --mce-nodes=2 --mce-livelock=10ms
+livelock "Vertex polling on 2 ranks" 0 ntest \
+    $MPIRUN -np 2 "$P/vx_misuse" poll --mce-nodes=4 --mce-livelock=10ms
+
+# A busy-wait shorter than the budget is no livelock; a longer one is.
+ok_case delay 2 --mce-livelock=10ms
+livelock "5 ms busy-wait, 1 ms budget" 0 dclock \
+    "$P/nx_robust" delay --mce-nodes=2 --mce-livelock=1ms
+
+# Computing between polls is progress: only --mce-max-vtime stops it.
+$T "$P/nx_robust" compute_forever --mce-nodes=2 --mce-max-vtime=2s \
+    > "$TMP/o" 2>&1
+expect_eq "--mce-max-vtime: status" $? 4
+expect_grep "--mce-max-vtime: message" \
+    "^mcemu: virtual-time limit --mce-max-vtime=2.000000000000 s reached; node states:" \
+    "$TMP/o"
+expect_grep "--mce-max-vtime: node states" "node 1: finished with status 0" \
+    "$TMP/o"
+# --mce-livelock=0 turns the guard off: the limit stops the run instead.
+$T "$P/nx_robust" poll_iprobe --mce-nodes=2 --mce-livelock=0 \
+    --mce-max-vtime=50ms > "$TMP/o" 2>&1
+expect_eq "--mce-livelock=0: no livelock, the limit stops it" $? 4
+expect_grep "--mce-livelock=0: node states" \
+    "node 0: polling in iprobe since virtual time 0.000000000000 s, now 0.05" \
+    "$TMP/o"
+# A node that never calls the emulator: only --mce-max-wall stops it.
+$T "$P/nx_robust" spin --mce-nodes=2 --mce-max-wall=1s > "$TMP/o" 2>&1
+expect_eq "--mce-max-wall: status" $? 4
+expect_grep "--mce-max-wall: message" "wall-clock limit (--mce-max-wall) passed" \
+    "$TMP/o"
+refused "--mce-max-wall=forever" 2 "option --mce-max-wall: 'forever' is not a time" \
+    "$P/nx_robust" spin --mce-nodes=2 --mce-max-wall=forever
+
+finish
