@@ -107,11 +107,14 @@ check)
     configure "$build"
     make -C "$build" -j"$jobs"
     run_check "$build" "default build"
-    # 2. AddressSanitizer and UBSan: the unit and core tests and a fidelity
-    #    subset covering every machine (configure --with-tests=sanitizer)
+    t1=$(date +%s)
+    # 2. AddressSanitizer and UBSan: every test but the two that cost most
+    #    under them (configure --with-tests=sanitizer; SANITIZER_SKIP in
+    #    Makefile.am)
     configure "$build-sanitizers" --enable-sanitizers --with-tests=sanitizer
     make -C "$build-sanitizers" -j"$jobs"
     run_check "$build-sanitizers" "sanitizer build"
+    t2=$(date +%s)
     # 3. the distribution tarball builds, installs and passes the quick
     #    tests on its own; built the way CI builds nothing else: with the
     #    debug checks (MCEI_ASSERT) and the portable ucontext fiber switch
@@ -122,11 +125,13 @@ check)
     # (tee hides make's status: distcheck passed if it says so)
     grep -q 'archives ready for distribution' "$build/distcheck.out" ||
         failed_runs="$failed_runs, distcheck"
+    t3=$(date +%s)
     echo
-    tally "$build/test-suite.log" "default build (all tests)"
-    tally "$build-sanitizers/test-suite.log" "sanitizer build (sanitizer set)"
-    tally "$build/distcheck.out" "distcheck (quick set)"
-    echo "build.sh check: $(( $(date +%s) - t0 )) s; $skipped checks skipped"
+    tally "$build/test-suite.log" "default build, all tests, $((t1 - t0)) s"
+    tally "$build-sanitizers/test-suite.log" \
+        "sanitizer build, sanitizer set, $((t2 - t1)) s"
+    tally "$build/distcheck.out" "distcheck, quick set, $((t3 - t2)) s"
+    echo "build.sh check: $((t3 - t0)) s in all; $skipped checks skipped"
     if [ -n "$failed_runs" ]; then
         echo "build.sh check: FAILED in ${failed_runs#, }"
         # a run that failed without a failed check (a build error) counts
