@@ -1,7 +1,9 @@
 #!/bin/sh
 # mcemu set-up on a fresh Debian machine.
 #   ./build.sh demo    install dependencies, build, run the demo (one process)
-#   ./build.sh check   install dependencies, build, run the whole test suite
+#   ./build.sh check   install dependencies, build, run the test suite
+#                      (what CI runs): the whole suite on the normal build,
+#                      a subset under ASan/UBSan, then make distcheck
 #   ./build.sh deps    install dependencies only
 # Environment: JOBS (parallel make jobs, default: number of CPUs),
 # BUILD_DIR (default: _build), CONFIGURE_FLAGS (extra configure flags).
@@ -47,20 +49,36 @@ configure() {
     (cd "$dir" && "$top/configure" --enable-werror "$@" ${CONFIGURE_FLAGS:-})
 }
 
-# run_check DIR LABEL: make check, printing the failing logs on failure
+# run_check DIR LABEL: make check; on failure print the failing logs and
+# remember the failure (the summary comes at the end either way)
+failed_runs=""
 run_check() {
     if ! make -C "$1" -j"$jobs" check; then
         echo "build.sh: $2: test failures; logs follow" >&2
-        for f in $(find "$1/tests" -name '*.log'); do
-            grep -q '^FAIL\|^ERROR' "$f" 2>/dev/null && { echo "== $f"; cat "$f"; }
+        for f in $(find "$1/tests" -name '*.trs'); do
+            grep -q '^:test-result: \(FAIL\|ERROR\|XPASS\)' "$f" &&
+                { echo "== ${f%.trs}.log"; cat "${f%.trs}.log"; }
         done
-        exit 1
+        failed_runs="$failed_runs, $2"
     fi
 }
 
-# count DIR KEY: a figure from DIR/test-suite.log ("# PASS:  12")
+# count FILE KEY: the figure KEY of automake's summary ("# PASS:  12") in
+# FILE (a test-suite.log or make output), 0 when absent
 count() {
-    sed -n "s/^# $2: *//p" "$1/test-suite.log" | head -n 1
+    n=$(sed -n "s/^\(# \)\{0,1\}$2: *\([0-9]*\)$/\2/p" "$1" 2>/dev/null |
+        tail -n 1)
+    echo "${n:-0}"
+}
+
+# tally FILE LABEL: add FILE's counts to the totals and report them
+passed=0 failed=0 skipped=0
+tally() {
+    p=$(count "$1" PASS)
+    f=$(( $(count "$1" FAIL) + $(count "$1" ERROR) + $(count "$1" XPASS) ))
+    s=$(count "$1" SKIP)
+    echo "build.sh: $2: $p passed, $f failed, $s skipped"
+    passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + s))
 }
 
 case "$cmd" in
@@ -83,21 +101,46 @@ demo)
 check)
     deps
     mpi_env
-    # 1. the normal build: unit, fidelity, MPI and valgrind tests
+    t0=$(date +%s)
+    # 1. the normal build: the whole suite (unit, core, MPI, fidelity and
+    #    valgrind tests)
     configure "$build"
     make -C "$build" -j"$jobs"
     run_check "$build" "default build"
-    # 2. the same suite built with AddressSanitizer and UBSan
-    configure "$build-sanitizers" --enable-sanitizers
+    t1=$(date +%s)
+    # 2. AddressSanitizer and UBSan: every test but the two that cost most
+    #    under them (configure --with-tests=sanitizer; SANITIZER_SKIP in
+    #    Makefile.am)
+    configure "$build-sanitizers" --enable-sanitizers --with-tests=sanitizer
     make -C "$build-sanitizers" -j"$jobs"
     run_check "$build-sanitizers" "sanitizer build"
-    # 3. the distribution tarball builds and passes on its own
-    make -C "$build" -j"$jobs" distcheck DISTCHECK_CONFIGURE_FLAGS=--enable-werror
-    p=$(( $(count "$build" PASS) + $(count "$build-sanitizers" PASS) ))
-    f=$(( $(count "$build" FAIL) + $(count "$build" ERROR) +
-          $(count "$build-sanitizers" FAIL) + $(count "$build-sanitizers" ERROR) ))
+    t2=$(date +%s)
+    # 3. the distribution tarball builds, installs and passes the quick
+    #    tests on its own; built the way CI builds nothing else: with the
+    #    debug checks (MCEI_ASSERT) and the portable ucontext fiber switch
+    dc_flags="--enable-werror --enable-debug --enable-portable-context"
+    dc_flags="$dc_flags --with-tests=quick"
+    make -C "$build" -j"$jobs" distcheck DISTCHECK_CONFIGURE_FLAGS="$dc_flags" \
+        2>&1 | tee "$build/distcheck.out"
+    # (tee hides make's status: distcheck passed if it says so)
+    grep -q 'archives ready for distribution' "$build/distcheck.out" ||
+        failed_runs="$failed_runs, distcheck"
+    t3=$(date +%s)
+    echo
+    tally "$build/test-suite.log" "default build, all tests, $((t1 - t0)) s"
+    tally "$build-sanitizers/test-suite.log" \
+        "sanitizer build, sanitizer set, $((t2 - t1)) s"
+    tally "$build/distcheck.out" "distcheck, quick set, $((t3 - t2)) s"
+    echo "build.sh check: $((t3 - t0)) s in all; $skipped checks skipped"
+    if [ -n "$failed_runs" ]; then
+        echo "build.sh check: FAILED in ${failed_runs#, }"
+        # a run that failed without a failed check (a build error) counts
+        [ "$failed" -gt 0 ] || failed=1
+        echo "$passed passed, $failed failed"
+        exit 1
+    fi
     echo "build.sh check: default and sanitizer builds, distcheck passed"
-    echo "$p passed, $f failed"
+    echo "$passed passed, $failed failed"
     ;;
 *)
     echo "usage: $0 demo|check|deps" >&2

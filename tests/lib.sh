@@ -1,5 +1,15 @@
 # Shared helpers for the script tests (sourced).  The test environment
 # exports top_srcdir, top_builddir and MPIEXEC (see Makefile.am).
+#
+# The scripts speak TAP, read by automake's tap-driver.sh: every pass or
+# fail is one "ok N - what" / "not ok N - what" line, its details follow
+# as "# " lines, and finish prints the plan "1..N".  TAP goes to file
+# descriptor 3 (the script's original standard output).  Everything else
+# the script and the programs it runs print, on standard output or error
+# (informational echo lines, error messages), is kept in a file and
+# appended to the TAP stream as "# " comments when the script exits: so
+# it can never be taken for a TAP line, and it reaches the test's .log in
+# one piece after the results.  note prints a "# " line at once.
 set -u
 : "${top_builddir:?run through make check}"
 : "${top_srcdir:?run through make check}"
@@ -12,12 +22,44 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export OMPI_MCA_rmaps_base_oversubscribe=1
 B=$top_builddir
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/mcemu-test.XXXXXX")
-trap 'rm -rf "$TMP"' EXIT
+exec 3>&1 > "$TMP/.output" 2>&1
+trap 'tap_output; rm -rf "$TMP"' EXIT
+
+# tap_output: the script's other output as "# " comments (at exit)
+tap_output() {
+    [ -s "$TMP/.output" ] || return 0
+    echo "# output of the script and the programs it ran:" >&3
+    sed 's/^/#   /' "$TMP/.output" >&3
+}
+# The counts live in files so that checks made in subshells count too.
+echo 0 > "$TMP/.checks"
+echo 0 > "$TMP/.failures"
 failures=0
 checks=0
 
-pass() { checks=$((checks + 1)); echo "ok: $*"; }
-fail() { checks=$((checks + 1)); failures=$((failures + 1)); echo "FAIL: $*"; }
+# tap_result ok|not ok TEXT: the TAP line (TEXT's first line, "#" escaped
+# so that it cannot read as a SKIP/TODO directive); further lines of TEXT
+# become "# " diagnostics.
+tap_result() {
+    checks=$(($(cat "$TMP/.checks") + 1))
+    echo "$checks" > "$TMP/.checks"
+    printf '%s\n' "$2" | {
+        IFS= read -r first || first=
+        first=$(printf '%s' "$first" | sed 's/#/\\#/g')
+        printf '%s %d - %s\n' "$1" "$checks" "$first"
+        sed 's/^/# /'
+    } >&3
+}
+
+pass() { tap_result ok "$*"; }
+fail() {
+    failures=$(($(cat "$TMP/.failures") + 1))
+    echo "$failures" > "$TMP/.failures"
+    tap_result "not ok" "$*"
+}
+
+# note TEXT: an informational line in the TAP stream (a "# " comment).
+note() { printf '%s\n' "$*" | sed 's/^/# /' >&3; }
 
 # expect_eq WHAT GOT WANT
 expect_eq() {
@@ -27,7 +69,7 @@ expect_eq() {
 # expect_grep WHAT PATTERN FILE
 expect_grep() {
     if grep -q -- "$2" "$3"; then pass "$1"; else
-        fail "$1: no '$2' in:"; sed 's/^/    | /' "$3"; fi
+        fail "$1: no '$2' in:"; sed 's/^/#     | /' "$3" >&3; fi
 }
 
 # run NP PROG ARGS...: NP=0 runs without mpirun (embedded, one process)
@@ -47,7 +89,24 @@ field() {
     grep '^mcemu: machine=' "$2" | tr ' ' '\n' | sed -n "s/^$1=//p"
 }
 
+# finish: the TAP plan; the exit status is 0 when no check failed, or
+# always under make check (TESTS_TAP_DRIVER=1), whose TAP driver counts
+# the failed checks themselves (a non-zero status would count once more).  A
+# script that made no check reports itself skipped.
 finish() {
-    echo "$checks checks, $failures failed"
-    [ "$failures" -eq 0 ]
+    checks=$(cat "$TMP/.checks")
+    failures=$(cat "$TMP/.failures")
+    if [ "$checks" -eq 0 ]; then
+        echo "1..0 # SKIP no checks were made" >&3
+        return 0
+    fi
+    echo "1..$checks" >&3
+    echo "# $checks checks, $failures failed" >&3
+    [ "$failures" -eq 0 ] || [ "${TESTS_TAP_DRIVER:-}" = 1 ]
+}
+
+# skip REASON: skip the whole script (call before any check).
+skip() {
+    echo "1..0 # SKIP $*" >&3
+    exit 0
 }

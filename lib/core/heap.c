@@ -20,6 +20,7 @@ void mcei_heap_fini(mcei_heap_t *h)
 int mcei_heap_push(mcei_heap_t *h, void *item)
 {
     size_t i;
+    MCEI_ASSERT(item != NULL); /* NULL is pop's "empty" */
     if (h->count == h->cap) {
         size_t ncap = h->cap ? 2 * h->cap : 64;
         void **n = realloc(h->items, ncap * sizeof(*n));
@@ -62,5 +63,7 @@ void *mcei_heap_pop(mcei_heap_t *h)
     }
     if (n)
         h->items[i] = last;
+    /* heap order: nothing left may come before what is returned */
+    MCEI_ASSERT(n == 0 || !h->less(h->items[0], top));
     return top;
 }

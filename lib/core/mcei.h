@@ -27,6 +27,18 @@
 /* "Never" in virtual time. */
 #define MCEI_TIME_INF UINT64_MAX
 
+/* Internal consistency checks, compiled in only by configure --enable-debug
+ * (which defines MCE_DEBUG): a failed check names the condition and its
+ * place and ends the run.  Otherwise the condition is not evaluated. */
+#ifdef MCE_DEBUG
+#define MCEI_ASSERT(cond)                                                      \
+    (MCEI_LIKELY(cond) ? (void)0                                               \
+                       : mcei_fatal("internal check failed: %s (%s:%d, %s)",   \
+                                    #cond, __FILE__, __LINE__, __func__))
+#else
+#define MCEI_ASSERT(cond) ((void)sizeof(!(cond)))
+#endif
+
 /* Diagnostics go to stderr prefixed with "mcemu: ". */
 void mcei_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void mcei_vlog(const char *fmt, va_list ap);
