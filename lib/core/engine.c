@@ -383,8 +383,13 @@ void mcei_sync(mcei_vn_t *vn)
     process_until_clock(eng, vn);
 }
 
-void mcei_wait(mcei_vn_t *vn, mcei_ready_fn ready, void *arg, const char *call,
-               const char *what)
+static void what_string(const void *arg, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s", arg != NULL ? (const char *)arg : "?");
+}
+
+void mcei_wait_for(mcei_vn_t *vn, mcei_ready_fn ready, void *arg,
+                   const char *call, mcei_what_fn what, const void *what_arg)
 {
     mcei_engine_t *eng = mcei_eng;
     mcei_sync(vn);
@@ -400,7 +405,8 @@ void mcei_wait(mcei_vn_t *vn, mcei_ready_fn ready, void *arg, const char *call,
         vn->ready = ready;
         vn->ready_arg = arg;
         vn->wait_call = call;
-        snprintf(vn->wait_what, sizeof(vn->wait_what), "%s", what);
+        vn->wait_what_fn = what;
+        vn->wait_what_arg = what_arg;
         vn->wait_since = vn->clock;
         vn->stolen_mark = vn->t_stolen;
         vn->state = MCEI_VN_BLOCKED;
@@ -408,6 +414,12 @@ void mcei_wait(mcei_vn_t *vn, mcei_ready_fn ready, void *arg, const char *call,
         vn->ready = NULL;
         vn->wait_call = NULL;
     }
+}
+
+void mcei_wait(mcei_vn_t *vn, mcei_ready_fn ready, void *arg, const char *call,
+               const char *what)
+{
+    mcei_wait_for(vn, ready, arg, call, what_string, what);
 }
 
 int mcei_send(mcei_vn_t *vn, int dst, uint32_t ctx, int64_t type,
@@ -843,13 +855,16 @@ static int report_deadlock(mcei_engine_t *eng)
     for (int i = 0; i < eng->nlocal; i++) {
         mcei_vn_t *vn = &eng->vns[i];
         mine[n].node = vn->id;
-        if (vn->state == MCEI_VN_BLOCKED)
+        if (vn->state == MCEI_VN_BLOCKED) {
+            char what[128] = "?";
+            if (vn->wait_what_fn != NULL)
+                vn->wait_what_fn(vn->wait_what_arg, what, sizeof(what));
             snprintf(mine[n].text, sizeof(mine[n].text),
                      "node %d: blocked in %s waiting for %s since virtual "
                      "time %s",
-                     vn->id, vn->wait_call ? vn->wait_call : "?", vn->wait_what,
+                     vn->id, vn->wait_call ? vn->wait_call : "?", what,
                      mcei_time_format(vn->wait_since, t, sizeof(t)));
-        else
+        } else
             snprintf(mine[n].text, sizeof(mine[n].text),
                      "node %d: finished with status %d at virtual time %s",
                      vn->id, vn->exit_status,

@@ -23,6 +23,9 @@ typedef enum mcei_vn_state {
 
 /* A blocked node's condition, re-checked after every arrival it processes. */
 typedef int (*mcei_ready_fn)(mcei_vn_t *vn, void *arg);
+/* Formats what a blocked node waits for (only when a deadlock is reported,
+ * never on the hot path); @p arg is what mcei_wait_for was given. */
+typedef void (*mcei_what_fn)(const void *arg, char *buf, size_t len);
 
 typedef struct mcei_msgq {
     mcei_msg_t *head, *tail;
@@ -48,7 +51,10 @@ struct mcei_vn {
     mcei_ready_fn ready;
     void *ready_arg;
     const char *wait_call;
-    char wait_what[96];
+    /* What is waited for, kept as data and formatted only for a deadlock
+     * report (the blocked node's frame stays alive while it is blocked). */
+    mcei_what_fn wait_what_fn;
+    const void *wait_what_arg;
     mce_time_t wait_since;
     /* statistics */
     mce_time_t t_compute, t_wait, t_comm, t_stolen;
@@ -167,9 +173,16 @@ void mcei_sync(mcei_vn_t *vn);
 /* Charge time to the node's clock (MCE_ERR_OVERFLOW aborts the node). */
 void mcei_charge(mcei_vn_t *vn, mce_time_t t);
 /* Block until ready(vn, arg) holds, processing arrivals in time order.
- * @p call and @p what describe the wait for the deadlock report. */
+ * @p call and @p what describe the wait for the deadlock report; @p what
+ * is kept by pointer, so it must live until mcei_wait returns (a string
+ * literal or a buffer in the caller's frame). */
 void mcei_wait(mcei_vn_t *vn, mcei_ready_fn ready, void *arg, const char *call,
                const char *what);
+/* The same, with what is waited for as data: @p what(@p what_arg, ...)
+ * formats it only if a deadlock is reported.  @p what_arg must live until
+ * mcei_wait_for returns.  Hot paths use this: no formatting per call. */
+void mcei_wait_for(mcei_vn_t *vn, mcei_ready_fn ready, void *arg,
+                   const char *call, mcei_what_fn what, const void *what_arg);
 /* Inject a message sent now by @p vn; copies the payload. */
 int mcei_send(mcei_vn_t *vn, int dst, uint32_t ctx, int64_t type,
               const void *buf, size_t size, const uint64_t aux[2],
