@@ -776,6 +776,12 @@ int mcei_engine_boot(int *argc, char ***argv, char **envp)
     mcei_heap_init(&eng->runq, vn_less);
     mcei_heap_init(&eng->timers, timer_less);
     mcei_fiber_init_main(&eng->sched);
+    if (mcei_fiber_stacks_init((size_t)eng->nlocal, eng->cfg.stack_size, err,
+                               sizeof(err)) != MCE_OK) {
+        snprintf(msg, sizeof(msg), "%d virtual nodes in one process: %s",
+                 eng->nlocal, err);
+        boot_exit(eng, 1, msg);
+    }
     for (int i = 0; i < eng->nlocal; i++) {
         mcei_vn_t *vn = &eng->vns[i];
         vn->id = mcei_place_node(&eng->place, eng->rank, i);
@@ -790,7 +796,7 @@ int mcei_engine_boot(int *argc, char ***argv, char **envp)
         memcpy(vn->argv, *argv, (size_t)*argc * sizeof(char *));
         if (eng->proto->node_init(vn) != MCE_OK)
             boot_exit(eng, 1, "out of memory initialising node protocol state");
-        rc = mcei_fiber_create(&vn->fiber, eng->cfg.stack_size, vn_main, vn);
+        rc = mcei_fiber_create_slot(&vn->fiber, (size_t)i, vn_main, vn);
         if (rc != MCE_OK) {
             snprintf(msg, sizeof(msg),
                      "cannot map a %" PRIu64 "-byte stack for node %d",
@@ -822,6 +828,18 @@ static int inj_less(const void *a, const void *b)
     return 0;
 }
 
+/* A pooled stack's canary found damaged when its node switched away. */
+static void stack_overflow(mcei_vn_t *vn) __attribute__((noreturn, cold));
+static void stack_overflow(mcei_vn_t *vn)
+{
+    char t[48];
+    mcei_log("node %d overflowed its %zu-byte stack at virtual time %s "
+             "(raise --mce-stack-size)",
+             vn->id, mcei_fiber_stack_size(&vn->fiber),
+             mcei_time_format(vn->clock, t, sizeof(t)));
+    mcei_engine_abort(1);
+}
+
 static void run_window(mcei_engine_t *eng)
 {
     mcei_vn_t *vn;
@@ -835,6 +853,8 @@ static void run_window(mcei_engine_t *eng)
         if (eng->on_resume != NULL)
             eng->on_resume(vn);
         mcei_fiber_switch(&eng->sched, &vn->fiber);
+        if (!mcei_fiber_intact(&vn->fiber))
+            stack_overflow(vn);
         eng->current = NULL;
     }
 }
@@ -1008,6 +1028,7 @@ static void cleanup(mcei_engine_t *eng)
         eng->free_msgs = m->next;
         free(m);
     }
+    mcei_fiber_stacks_fini();
     free(eng->vns);
     free(eng->inj);
     mcei_heap_fini(&eng->runq);
