@@ -114,23 +114,16 @@ mcei_msg_t *mcei_msg_from_wire(const mcei_wire_t *w)
 
 /* ---- run queue ----------------------------------------------------------- */
 
-/* Ordered by the clock at queueing time: protocol handlers may later
+/* Ordered by (clock at queueing time, node): protocol handlers may later
  * push a queued node's clock forward, which only makes the key
  * conservative (earlier), never wrong. */
-static int vn_less(const void *a, const void *b)
-{
-    const mcei_vn_t *x = a, *y = b;
-    if (x->runq_key != y->runq_key)
-        return x->runq_key < y->runq_key;
-    return x->id < y->id;
-}
-
 static void runq_push(mcei_engine_t *eng, mcei_vn_t *vn)
 {
     if (vn->in_runq)
         return;
     vn->runq_key = vn->clock;
-    if (mcei_heap_push(&eng->runq, vn) != MCE_OK)
+    if (mcei_kheap_push(&eng->runq, vn->clock, (uint64_t)vn->id, 0, vn) !=
+        MCE_OK)
         mcei_fatal("out of memory in the scheduler");
     vn->in_runq = 1;
 }
@@ -165,11 +158,8 @@ static void wake(mcei_engine_t *eng, mcei_vn_t *vn, mce_time_t at)
 
 static void vn_of(mcei_engine_t *eng, int node, mcei_vn_t **out)
 {
-    if (mcei_place_rank_of(&eng->place, node) != eng->rank) {
-        *out = NULL;
-        return;
-    }
-    *out = &eng->vns[mcei_place_local_index(&eng->place, node)];
+    int32_t i = eng->local_of[node]; /* a table: no division per message */
+    *out = i < 0 ? NULL : &eng->vns[i];
 }
 
 static void accept_arrival(mcei_engine_t *eng, mcei_vn_t *vn, mcei_msg_t *m);
@@ -773,7 +763,14 @@ int mcei_engine_boot(int *argc, char ***argv, char **envp)
     eng->vns = calloc((size_t)eng->nlocal, sizeof(*eng->vns));
     if (eng->vns == NULL)
         boot_exit(eng, 1, "out of memory allocating virtual nodes");
-    mcei_heap_init(&eng->runq, vn_less);
+    mcei_kheap_init(&eng->runq);
+    eng->local_of = malloc((size_t)eng->nodes * sizeof(*eng->local_of));
+    if (eng->local_of == NULL)
+        boot_exit(eng, 1, "out of memory allocating virtual nodes");
+    for (int n = 0; n < eng->nodes; n++)
+        eng->local_of[n] = mcei_place_rank_of(&eng->place, n) == eng->rank
+                               ? mcei_place_local_index(&eng->place, n)
+                               : -1;
     mcei_heap_init(&eng->timers, timer_less);
     mcei_fiber_init_main(&eng->sched);
     if (mcei_fiber_stacks_init((size_t)eng->nlocal, eng->cfg.stack_size, err,
@@ -842,10 +839,10 @@ static void stack_overflow(mcei_vn_t *vn)
 
 static void run_window(mcei_engine_t *eng)
 {
-    mcei_vn_t *vn;
-    while ((vn = mcei_heap_top(&eng->runq)) != NULL &&
-           vn->runq_key < eng->horizon) {
-        mcei_heap_pop(&eng->runq);
+    const mcei_kentry_t *e;
+    while ((e = mcei_kheap_top(&eng->runq)) != NULL && e->k0 < eng->horizon) {
+        mcei_vn_t *vn = e->item;
+        mcei_kheap_pop(&eng->runq);
         vn->in_runq = 0;
         mcei_priv_switch((size_t)vn->local);
         eng->current = vn;
@@ -1031,7 +1028,9 @@ static void cleanup(mcei_engine_t *eng)
     mcei_fiber_stacks_fini();
     free(eng->vns);
     free(eng->inj);
-    mcei_heap_fini(&eng->runq);
+    mcei_kheap_fini(&eng->runq);
+    free(eng->local_of);
+    eng->local_of = NULL;
     mcei_heap_fini(&eng->timers);
     mcei_fiber_destroy(&eng->sched);
     mcei_machine_free(&eng->machine);
@@ -1052,14 +1051,14 @@ int mcei_engine_run(void)
         mcei_window_info_t mine = {0}, all;
         mcei_msg_t **msgs;
         size_t nmsgs;
-        mcei_vn_t *top;
+        const mcei_kentry_t *top;
 
         run_window(eng);
         eng->windows++;
 
-        top = mcei_heap_top(&eng->runq);
+        top = mcei_kheap_top(&eng->runq);
         mine.ninj = eng->ninj;
-        mine.next = top ? top->runq_key : MCEI_TIME_INF;
+        mine.next = top ? top->k0 : MCEI_TIME_INF;
         if (eng->timers.count) {
             const mcei_msg_t *tm = mcei_heap_top(&eng->timers);
             mine.next = mcei_time_min(mine.next, tm->arrival);

@@ -64,3 +64,59 @@ void *mcei_heap_pop(mcei_heap_t *h)
         h->items[i] = last;
     return top;
 }
+
+void mcei_kheap_init(mcei_kheap_t *h)
+{
+    h->e = NULL;
+    h->count = h->cap = 0;
+}
+
+void mcei_kheap_fini(mcei_kheap_t *h)
+{
+    free(h->e);
+    mcei_kheap_init(h);
+}
+
+int mcei_kheap_push(mcei_kheap_t *h, uint64_t k0, uint64_t k1, uint64_t k2,
+                    void *item)
+{
+    mcei_kentry_t x = {k0, k1, k2, item};
+    size_t i;
+    if (h->count == h->cap) {
+        size_t ncap = h->cap ? 2 * h->cap : 64;
+        mcei_kentry_t *n = realloc(h->e, ncap * sizeof(*n));
+        if (n == NULL)
+            return MCE_ERR_NOMEM;
+        h->e = n;
+        h->cap = ncap;
+    }
+    i = h->count++;
+    while (i > 0) {
+        size_t p = (i - 1) / 2;
+        if (!mcei_kentry_less(&x, &h->e[p]))
+            break;
+        h->e[i] = h->e[p];
+        i = p;
+    }
+    h->e[i] = x;
+    return MCE_OK;
+}
+
+void mcei_kheap_pop(mcei_kheap_t *h)
+{
+    size_t i = 0, n = --h->count;
+    mcei_kentry_t last = h->e[n];
+    for (;;) {
+        size_t l = 2 * i + 1, r = l + 1, m = l;
+        if (l >= n)
+            break;
+        if (r < n && mcei_kentry_less(&h->e[r], &h->e[l]))
+            m = r;
+        if (!mcei_kentry_less(&h->e[m], &last))
+            break;
+        h->e[i] = h->e[m];
+        i = m;
+    }
+    if (n)
+        h->e[i] = last;
+}

@@ -22,4 +22,39 @@ static inline void *mcei_heap_top(const mcei_heap_t *h)
 }
 void *mcei_heap_pop(mcei_heap_t *h);
 
+/* Min-heap whose keys live in the entries: (k0, k1, k2) compared
+ * lexicographically without calls or loads through the item, for the
+ * engine's hot queues (run queue, ideal network). */
+typedef struct mcei_kentry {
+    uint64_t k0, k1, k2;
+    void *item;
+} mcei_kentry_t;
+
+typedef struct mcei_kheap {
+    mcei_kentry_t *e;
+    size_t count, cap;
+} mcei_kheap_t;
+
+static inline int mcei_kentry_less(const mcei_kentry_t *a,
+                                   const mcei_kentry_t *b)
+{
+    if (a->k0 != b->k0)
+        return a->k0 < b->k0;
+    if (a->k1 != b->k1)
+        return a->k1 < b->k1;
+    return a->k2 < b->k2;
+}
+
+void mcei_kheap_init(mcei_kheap_t *h);
+void mcei_kheap_fini(mcei_kheap_t *h);
+int mcei_kheap_push(mcei_kheap_t *h, uint64_t k0, uint64_t k1, uint64_t k2,
+                    void *item);
+/* Smallest entry, or NULL when empty. */
+static inline const mcei_kentry_t *mcei_kheap_top(const mcei_kheap_t *h)
+{
+    return h->count ? &h->e[0] : NULL;
+}
+/* Remove the smallest entry (the heap must not be empty). */
+void mcei_kheap_pop(mcei_kheap_t *h);
+
 #endif

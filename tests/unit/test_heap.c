@@ -245,6 +245,59 @@ static void test_heap_interleaved(void **state)
     free(model);
 }
 
+/* The keyed heap: entries come back in lexicographic (k0, k1, k2) order,
+ * each exactly once, with pushes and pops interleaved (keys drawn from
+ * small ranges so that ties on k0 and k1 are common). */
+static int cmp_kentry(const void *a, const void *b)
+{
+    const mcei_kentry_t *x = a, *y = b;
+    return mcei_kentry_less(x, y) ? -1 : mcei_kentry_less(y, x) ? 1 : 0;
+}
+
+static void test_kheap_order(void **state)
+{
+    enum { N = 5000 };
+    mcei_kentry_t *ref = malloc(N * sizeof(*ref)),
+                  *out = malloc(N * sizeof(*out));
+    int *seen = calloc(N, sizeof(*seen));
+    mcei_kheap_t h;
+    size_t nout = 0;
+    (void)state;
+    assert_non_null(ref);
+    assert_non_null(out);
+    assert_non_null(seen);
+    rng_seed(7);
+    mcei_kheap_init(&h);
+    assert_null(mcei_kheap_top(&h));
+    for (size_t i = 0; i < N; i++) {
+        ref[i].k0 = rng_next() % 16;
+        ref[i].k1 = rng_next() % 4;
+        ref[i].k2 = rng_next();
+        ref[i].item = &seen[i];
+        assert_int_equal(
+            mcei_kheap_push(&h, ref[i].k0, ref[i].k1, ref[i].k2, ref[i].item),
+            MCE_OK);
+    }
+    while (h.count > 0) {
+        const mcei_kentry_t *t = mcei_kheap_top(&h);
+        out[nout++] = *t;
+        (*(int *)t->item)++;
+        mcei_kheap_pop(&h);
+    }
+    assert_int_equal(nout, N);
+    qsort(ref, N, sizeof(*ref), cmp_kentry);
+    for (size_t i = 0; i < N; i++) {
+        assert_int_equal(out[i].k0, ref[i].k0);
+        assert_int_equal(out[i].k1, ref[i].k1);
+        assert_int_equal(out[i].k2, ref[i].k2);
+        assert_int_equal(seen[i], 1);
+    }
+    mcei_kheap_fini(&h);
+    free(ref);
+    free(out);
+    free(seen);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -254,6 +307,7 @@ int main(void)
         cmocka_unit_test(test_heap_duplicates),
         cmocka_unit_test(test_heap_growth),
         cmocka_unit_test(test_heap_interleaved),
+        cmocka_unit_test(test_kheap_order),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
