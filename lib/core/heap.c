@@ -104,19 +104,34 @@ int mcei_kheap_push(mcei_kheap_t *h, uint64_t k0, uint64_t k1, uint64_t k2,
 
 void mcei_kheap_pop(mcei_kheap_t *h)
 {
+    /* Bottom-up: the hole at the root goes down the smaller children to
+     * a leaf (one comparison per level), then the last entry rises from
+     * there (usually not far).  Half the comparisons of the textbook. */
     size_t i = 0, n = --h->count;
     mcei_kentry_t last = h->e[n];
+    mcei_kentry_t *e = h->e;
+    if (n == 0)
+        return;
     for (;;) {
-        size_t l = 2 * i + 1, r = l + 1, m = l;
-        if (l >= n)
+        size_t l = 2 * i + 1, r = l + 1;
+        if (r < n) {
+            size_t m = mcei_kentry_less(&e[r], &e[l]) ? r : l;
+            e[i] = e[m];
+            i = m;
+        } else {
+            if (l < n) {
+                e[i] = e[l];
+                i = l;
+            }
             break;
-        if (r < n && mcei_kentry_less(&h->e[r], &h->e[l]))
-            m = r;
-        if (!mcei_kentry_less(&h->e[m], &last))
-            break;
-        h->e[i] = h->e[m];
-        i = m;
+        }
     }
-    if (n)
-        h->e[i] = last;
+    while (i > 0) {
+        size_t p = (i - 1) / 2;
+        if (!mcei_kentry_less(&last, &e[p]))
+            break;
+        e[i] = e[p];
+        i = p;
+    }
+    e[i] = last;
 }
