@@ -152,6 +152,8 @@ static void wake(mcei_engine_t *eng, mcei_vn_t *vn, mce_time_t at)
     mce_time_t handlers = vn->t_stolen - vn->stolen_mark;
     vn->t_wait += blocked > handlers ? blocked - handlers : 0;
     vn->clock = c;
+    if (vn->state == MCEI_VN_BLOCKED)
+        eng->nblocked--;
     vn->state = MCEI_VN_RUNNABLE;
     runq_push(eng, vn);
 }
@@ -400,6 +402,7 @@ void mcei_wait_for(mcei_vn_t *vn, mcei_ready_fn ready, void *arg,
         vn->wait_since = vn->clock;
         vn->stolen_mark = vn->t_stolen;
         vn->state = MCEI_VN_BLOCKED;
+        eng->nblocked++;
         yield(eng, vn);
         vn->ready = NULL;
         vn->wait_call = NULL;
@@ -494,6 +497,7 @@ void mcei_vn_exit(mcei_vn_t *vn, int status)
     mcei_enter();
     vn->exit_status = status;
     vn->state = MCEI_VN_DONE;
+    eng->ndone++;
     /* Pending arrivals are processed (and kept) for the record. */
     while (vn->arrivals.head)
         process_arrival(eng, vn, vn->arrivals.head);
@@ -1075,10 +1079,8 @@ int mcei_engine_run(void)
             const mcei_msg_t *tm = mcei_heap_top(&eng->timers);
             mine.next = mcei_time_min(mine.next, tm->arrival);
         }
-        for (int i = 0; i < eng->nlocal; i++) {
-            mine.blocked += eng->vns[i].state == MCEI_VN_BLOCKED;
-            mine.done += eng->vns[i].state == MCEI_VN_DONE;
-        }
+        mine.blocked = (uint64_t)eng->nblocked;
+        mine.done = (uint64_t)eng->ndone;
         if (eng->use_mpi && eng->nranks > 1) {
             if (mcei_transport_window(eng, &mine, &all, &msgs, &nmsgs) !=
                 MCE_OK)

@@ -142,6 +142,7 @@ struct mcei_engine {
     char **user_argv;
     int started, finished;
     uint64_t windows, msgs_total, switches;
+    int nblocked, ndone; /* local nodes in those states (no scan per window) */
     struct timespec wall_start;
     mcei_personality_t personality;
     void *proto_state; /* the machine protocol's global state */
