@@ -31,6 +31,13 @@ expect_grep "65536 nodes, 256 KiB stacks" \
 expect_eq "65536-node ring status" $? 0
 expect_grep "65536-node ring summary" "machine=ideal nodes=65536 " "$TMP/o"
 
+# ring_vertex beyond 1024 nodes: start and end handshakes up and down the
+# cube's tree (node 0's buffers cannot take a message from every node).
+"$B/apps/ring_vertex" --mce-nodes=2048 --rounds=1 --sizes=0,8 \
+    --scheme=standard > "$TMP/o" 2>&1
+expect_eq "2048-node Vertex ring status" $? 0
+expect_grep "2048-node Vertex ring fit" "ring_vertex: standard fixed" "$TMP/o"
+
 a=$("$B/apps/ring" --mce-nodes=64 --rounds=20 --mce-summary 2>&1 | grep digest=)
 b=$(MCEMU_POOLED_STACKS=1 "$B/apps/ring" --mce-nodes=64 --rounds=20 \
     --mce-summary 2>&1 | grep digest=)
