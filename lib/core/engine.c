@@ -122,8 +122,8 @@ static void runq_push(mcei_engine_t *eng, mcei_vn_t *vn)
     if (vn->in_runq)
         return;
     vn->runq_key = vn->clock;
-    if (mcei_kheap_push(&eng->runq, vn->clock, (uint64_t)vn->id, 0, vn) !=
-        MCE_OK)
+    if (mcei_rheap_push(&eng->runq, vn->clock, (uint32_t)vn->id,
+                        (uint32_t)vn->local) != MCE_OK)
         mcei_fatal("out of memory in the scheduler");
     vn->in_runq = 1;
 }
@@ -767,7 +767,7 @@ int mcei_engine_boot(int *argc, char ***argv, char **envp)
     eng->vns = calloc((size_t)eng->nlocal, sizeof(*eng->vns));
     if (eng->vns == NULL)
         boot_exit(eng, 1, "out of memory allocating virtual nodes");
-    mcei_kheap_init(&eng->runq);
+    mcei_rheap_init(&eng->runq);
     eng->local_of = malloc((size_t)eng->nodes * sizeof(*eng->local_of));
     if (eng->local_of == NULL)
         boot_exit(eng, 1, "out of memory allocating virtual nodes");
@@ -855,10 +855,10 @@ static int inj_sorted(mcei_msg_t *const *m, size_t n)
 
 static void run_window(mcei_engine_t *eng)
 {
-    const mcei_kentry_t *e;
-    while ((e = mcei_kheap_top(&eng->runq)) != NULL && e->k0 < eng->horizon) {
-        mcei_vn_t *vn = e->item;
-        mcei_kheap_pop(&eng->runq);
+    const mcei_rentry_t *e;
+    while ((e = mcei_rheap_top(&eng->runq)) != NULL && e->t < eng->horizon) {
+        mcei_vn_t *vn = &eng->vns[e->local];
+        mcei_rheap_pop(&eng->runq);
         vn->in_runq = 0;
         mcei_priv_switch((size_t)vn->local);
         eng->current = vn;
@@ -1044,7 +1044,7 @@ static void cleanup(mcei_engine_t *eng)
     mcei_fiber_stacks_fini();
     free(eng->vns);
     free(eng->inj);
-    mcei_kheap_fini(&eng->runq);
+    mcei_rheap_fini(&eng->runq);
     free(eng->local_of);
     eng->local_of = NULL;
     mcei_heap_fini(&eng->timers);
@@ -1067,14 +1067,14 @@ int mcei_engine_run(void)
         mcei_window_info_t mine = {0}, all;
         mcei_msg_t **msgs;
         size_t nmsgs;
-        const mcei_kentry_t *top;
+        const mcei_rentry_t *top;
 
         run_window(eng);
         eng->windows++;
 
-        top = mcei_kheap_top(&eng->runq);
+        top = mcei_rheap_top(&eng->runq);
         mine.ninj = eng->ninj;
-        mine.next = top ? top->k0 : MCEI_TIME_INF;
+        mine.next = top ? top->t : MCEI_TIME_INF;
         if (eng->timers.count) {
             const mcei_msg_t *tm = mcei_heap_top(&eng->timers);
             mine.next = mcei_time_min(mine.next, tm->arrival);

@@ -57,4 +57,32 @@ static inline const mcei_kentry_t *mcei_kheap_top(const mcei_kheap_t *h)
 /* Remove the smallest entry (the heap must not be empty). */
 void mcei_kheap_pop(mcei_kheap_t *h);
 
+/* The run queue's heap: 16-byte entries (time, node, local index), half
+ * the memory of mcei_kheap's, which matters with thousands of nodes. */
+typedef struct mcei_rentry {
+    uint64_t t;
+    uint32_t id, local;
+} mcei_rentry_t;
+
+typedef struct mcei_rheap {
+    mcei_rentry_t *e;
+    size_t count, cap;
+} mcei_rheap_t;
+
+static inline int mcei_rentry_less(const mcei_rentry_t *a,
+                                   const mcei_rentry_t *b)
+{
+    return a->t != b->t ? a->t < b->t : a->id < b->id;
+}
+
+void mcei_rheap_init(mcei_rheap_t *h);
+void mcei_rheap_fini(mcei_rheap_t *h);
+int mcei_rheap_push(mcei_rheap_t *h, uint64_t t, uint32_t id, uint32_t local);
+static inline const mcei_rentry_t *mcei_rheap_top(const mcei_rheap_t *h)
+{
+    return h->count ? &h->e[0] : NULL;
+}
+/* Remove the smallest entry (the heap must not be empty). */
+void mcei_rheap_pop(mcei_rheap_t *h);
+
 #endif

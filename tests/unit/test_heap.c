@@ -298,6 +298,57 @@ static void test_kheap_order(void **state)
     free(seen);
 }
 
+/* The run queue's heap: (t, id) order, every entry back once. */
+static void test_rheap_order(void **state)
+{
+    enum { N = 5000 };
+    mcei_rentry_t *ref = malloc(N * sizeof(*ref));
+    int *seen = calloc(N, sizeof(*seen));
+    mcei_rheap_t h;
+    size_t k = 0;
+    (void)state;
+    assert_non_null(ref);
+    assert_non_null(seen);
+    rng_seed(11);
+    mcei_rheap_init(&h);
+    assert_null(mcei_rheap_top(&h));
+    for (uint32_t i = 0; i < N; i++) {
+        ref[i].t = rng_next() % 32;
+        ref[i].id = rng_next() % 1000;
+        ref[i].local = i;
+        assert_int_equal(mcei_rheap_push(&h, ref[i].t, ref[i].id, i), MCE_OK);
+        /* interleave: pop one after every third push */
+        if (i % 3 == 2) {
+            const mcei_rentry_t *t = mcei_rheap_top(&h);
+            for (size_t j = 0; j < h.count; j++)
+                assert_false(mcei_rentry_less(&h.e[j], t));
+            seen[t->local]++;
+            mcei_rheap_pop(&h);
+            k++;
+        }
+    }
+    {
+        mcei_rentry_t prev = {0, 0, 0};
+        int first = 1;
+        while (h.count > 0) {
+            mcei_rentry_t t = *mcei_rheap_top(&h);
+            if (!first)
+                assert_false(mcei_rentry_less(&t, &prev));
+            prev = t;
+            first = 0;
+            seen[t.local]++;
+            mcei_rheap_pop(&h);
+            k++;
+        }
+    }
+    assert_int_equal(k, N);
+    for (size_t i = 0; i < N; i++)
+        assert_int_equal(seen[i], 1);
+    mcei_rheap_fini(&h);
+    free(ref);
+    free(seen);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -308,6 +359,7 @@ int main(void)
         cmocka_unit_test(test_heap_growth),
         cmocka_unit_test(test_heap_interleaved),
         cmocka_unit_test(test_kheap_order),
+        cmocka_unit_test(test_rheap_order),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
