@@ -122,8 +122,8 @@ static void runq_push(mcei_engine_t *eng, mcei_vn_t *vn)
     if (vn->in_runq)
         return;
     vn->runq_key = vn->clock;
-    if (mcei_rheap_push(&eng->runq, vn->clock, (uint32_t)vn->id,
-                        (uint32_t)vn->local) != MCE_OK)
+    if (mcei_runq_push(&eng->runq, vn->clock, (uint32_t)vn->id,
+                       (uint32_t)vn->local) != MCE_OK)
         mcei_fatal("out of memory in the scheduler");
     vn->in_runq = 1;
 }
@@ -767,7 +767,7 @@ int mcei_engine_boot(int *argc, char ***argv, char **envp)
     eng->vns = calloc((size_t)eng->nlocal, sizeof(*eng->vns));
     if (eng->vns == NULL)
         boot_exit(eng, 1, "out of memory allocating virtual nodes");
-    mcei_rheap_init(&eng->runq);
+    mcei_runq_init(&eng->runq);
     eng->local_of = malloc((size_t)eng->nodes * sizeof(*eng->local_of));
     if (eng->local_of == NULL)
         boot_exit(eng, 1, "out of memory allocating virtual nodes");
@@ -856,9 +856,9 @@ static int inj_sorted(mcei_msg_t *const *m, size_t n)
 static void run_window(mcei_engine_t *eng)
 {
     const mcei_rentry_t *e;
-    while ((e = mcei_rheap_top(&eng->runq)) != NULL && e->t < eng->horizon) {
+    while ((e = mcei_runq_top(&eng->runq)) != NULL && e->t < eng->horizon) {
         mcei_vn_t *vn = &eng->vns[e->local];
-        mcei_rheap_pop(&eng->runq);
+        mcei_runq_pop(&eng->runq);
         vn->in_runq = 0;
         mcei_priv_switch((size_t)vn->local);
         eng->current = vn;
@@ -1044,7 +1044,7 @@ static void cleanup(mcei_engine_t *eng)
     mcei_fiber_stacks_fini();
     free(eng->vns);
     free(eng->inj);
-    mcei_rheap_fini(&eng->runq);
+    mcei_runq_fini(&eng->runq);
     free(eng->local_of);
     eng->local_of = NULL;
     mcei_heap_fini(&eng->timers);
@@ -1072,7 +1072,7 @@ int mcei_engine_run(void)
         run_window(eng);
         eng->windows++;
 
-        top = mcei_rheap_top(&eng->runq);
+        top = mcei_runq_top(&eng->runq);
         mine.ninj = eng->ninj;
         mine.next = top ? top->t : MCEI_TIME_INF;
         if (eng->timers.count) {

@@ -132,7 +132,7 @@ struct mcei_engine {
     int32_t *local_of; /* node -> index in vns, or -1 on another rank */
     mcei_vn_t *current;
     mcei_fiber_t sched;
-    mcei_rheap_t runq;  /* runnable nodes by (clock, id), keys inline */
+    mcei_runq_t runq;   /* runnable nodes by (clock, id), keys inline */
     mcei_heap_t timers; /* local timers beyond the current horizon */
     mce_time_t window_start, horizon, lookahead;
     mcei_msg_t **inj; /* this window's injections */

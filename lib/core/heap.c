@@ -2,6 +2,7 @@
 #include "heap.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 void mcei_heap_init(mcei_heap_t *h, mcei_heap_less_fn less)
 {
@@ -203,4 +204,105 @@ void mcei_rheap_pop(mcei_rheap_t *h)
         i = p;
     }
     e[i] = last;
+}
+
+void mcei_runq_init(mcei_runq_t *q)
+{
+    memset(q, 0, sizeof(*q));
+    mcei_rheap_init(&q->heap);
+}
+
+void mcei_runq_fini(mcei_runq_t *q)
+{
+    mcei_rheap_fini(&q->heap);
+    free(q->run);
+    free(q->batch);
+    mcei_runq_init(q);
+}
+
+int mcei_runq_push(mcei_runq_t *q, uint64_t t, uint32_t id, uint32_t local)
+{
+    if (q->nbatch == q->batch_cap) {
+        size_t ncap = q->batch_cap ? 2 * q->batch_cap : 64;
+        mcei_rentry_t *n = realloc(q->batch, ncap * sizeof(*n));
+        if (n == NULL)
+            return MCE_ERR_NOMEM;
+        q->batch = n;
+        q->batch_cap = ncap;
+    }
+    q->batch[q->nbatch].t = t;
+    q->batch[q->nbatch].id = id;
+    q->batch[q->nbatch].local = local;
+    q->nbatch++;
+    return MCE_OK;
+}
+
+/* Insertion sort of @p e, giving up (0) after @p budget moves. */
+static int sort_few_moves(mcei_rentry_t *e, size_t n, size_t budget)
+{
+    for (size_t i = 1; i < n; i++) {
+        mcei_rentry_t x = e[i];
+        size_t j = i;
+        while (j > 0 && mcei_rentry_less(&x, &e[j - 1])) {
+            if (budget-- == 0) {
+                e[j] = x; /* fill the hole: a permutation again */
+                return 0;
+            }
+            e[j] = e[j - 1];
+            j--;
+        }
+        e[j] = x;
+    }
+    return 1;
+}
+
+/* Place the staged batch: as the new run, or into the heap. */
+static int runq_settle(mcei_runq_t *q)
+{
+    if (q->nbatch == 0)
+        return MCE_OK;
+    if (q->run_head == q->run_n &&
+        sort_few_moves(q->batch, q->nbatch, 8 * q->nbatch + 64)) {
+        mcei_rentry_t *r = q->run;
+        size_t cap = q->run_cap;
+        q->run = q->batch;
+        q->run_cap = q->batch_cap;
+        q->run_head = 0;
+        q->run_n = q->nbatch;
+        q->batch = r;
+        q->batch_cap = cap;
+        q->nbatch = 0;
+        return MCE_OK;
+    }
+    for (size_t i = 0; i < q->nbatch; i++)
+        if (mcei_rheap_push(&q->heap, q->batch[i].t, q->batch[i].id,
+                            q->batch[i].local) != MCE_OK)
+            return MCE_ERR_NOMEM; /* the rest stays staged */
+    q->nbatch = 0;
+    return MCE_OK;
+}
+
+const mcei_rentry_t *mcei_runq_top(mcei_runq_t *q)
+{
+    const mcei_rentry_t *h, *r;
+    if (runq_settle(q) != MCE_OK)
+        mcei_fatal("out of memory in the scheduler");
+    h = mcei_rheap_top(&q->heap);
+    r = q->run_head < q->run_n ? &q->run[q->run_head] : NULL;
+    if (r == NULL)
+        return h;
+    if (h == NULL || !mcei_rentry_less(h, r))
+        return r;
+    return h;
+}
+
+void mcei_runq_pop(mcei_runq_t *q)
+{
+    const mcei_rentry_t *h = mcei_rheap_top(&q->heap);
+    const mcei_rentry_t *r =
+        q->run_head < q->run_n ? &q->run[q->run_head] : NULL;
+    if (r != NULL && (h == NULL || !mcei_rentry_less(h, r)))
+        q->run_head++;
+    else
+        mcei_rheap_pop(&q->heap);
 }

@@ -85,4 +85,24 @@ static inline const mcei_rentry_t *mcei_rheap_top(const mcei_rheap_t *h)
 /* Remove the smallest entry (the heap must not be empty). */
 void mcei_rheap_pop(mcei_rheap_t *h);
 
+/* The run queue: an mcei_rheap plus a sorted run.  Pushes are staged; a
+ * staged batch that finds the run used up and sorts with few moves (the
+ * usual case: a window's wake-ups come nearly in order) becomes the new
+ * run, consumed in order at no heap cost; otherwise it goes into the
+ * heap.  Pops take the smaller of the run's head and the heap's top, so
+ * the order is always exactly (t, id). */
+typedef struct mcei_runq {
+    mcei_rheap_t heap;
+    mcei_rentry_t *run, *batch;
+    size_t run_head, run_n, run_cap, nbatch, batch_cap;
+} mcei_runq_t;
+
+void mcei_runq_init(mcei_runq_t *q);
+void mcei_runq_fini(mcei_runq_t *q);
+int mcei_runq_push(mcei_runq_t *q, uint64_t t, uint32_t id, uint32_t local);
+/* Smallest entry (NULL when empty); valid until the next push or pop. */
+const mcei_rentry_t *mcei_runq_top(mcei_runq_t *q);
+/* Remove the entry mcei_runq_top returned. */
+void mcei_runq_pop(mcei_runq_t *q);
+
 #endif

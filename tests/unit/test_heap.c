@@ -349,6 +349,72 @@ static void test_rheap_order(void **state)
     free(seen);
 }
 
+/* The run queue (staged batches, sorted runs and the heap) against a
+ * reference list: every pop is the smallest (t, id) queued, each entry
+ * comes back once, whether batches arrive nearly sorted (a run) or
+ * shuffled (the heap), with pushes between pops. */
+static void runq_case(int shuffled)
+{
+    enum { N = 4000 };
+    mcei_rentry_t *ref = malloc(N * sizeof(*ref));
+    int *seen = calloc(N, sizeof(*seen));
+    mcei_runq_t q;
+    uint32_t next = 0;
+    size_t k = 0, nref = 0;
+    uint64_t base = 0;
+    assert_non_null(ref);
+    assert_non_null(seen);
+    rng_seed(shuffled ? 5 : 9);
+    mcei_runq_init(&q);
+    assert_null(mcei_runq_top(&q));
+    while (k < N) {
+        uint32_t b = rng_next() % 40;
+        for (uint32_t j = 0; j < b && next < N; j++, next++) {
+            mcei_rentry_t e = {base + (shuffled ? rng_next() % 8 : j / 8),
+                               /* unique, as node numbers are */
+                               shuffled ? next * 7919u % N : next, next};
+            ref[nref++] = e;
+            assert_int_equal(mcei_runq_push(&q, e.t, e.id, e.local), MCE_OK);
+        }
+        for (uint32_t j = rng_next() % 50; j > 0; j--) {
+            const mcei_rentry_t *t = mcei_runq_top(&q);
+            size_t m = 0;
+            if (t == NULL) {
+                assert_int_equal(nref, 0);
+                break;
+            }
+            for (size_t r = 1; r < nref; r++)
+                if (mcei_rentry_less(&ref[r], &ref[m]))
+                    m = r;
+            assert_int_equal(t->local, ref[m].local);
+            base = t->t;
+            seen[t->local]++;
+            ref[m] = ref[--nref];
+            mcei_runq_pop(&q);
+            k++;
+        }
+    }
+    assert_int_equal(k, N);
+    assert_null(mcei_runq_top(&q));
+    for (size_t i = 0; i < N; i++)
+        assert_int_equal(seen[i], 1);
+    mcei_runq_fini(&q);
+    free(ref);
+    free(seen);
+}
+
+static void test_runq_sorted(void **state)
+{
+    (void)state;
+    runq_case(0);
+}
+
+static void test_runq_shuffled(void **state)
+{
+    (void)state;
+    runq_case(1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -360,6 +426,8 @@ int main(void)
         cmocka_unit_test(test_heap_interleaved),
         cmocka_unit_test(test_kheap_order),
         cmocka_unit_test(test_rheap_order),
+        cmocka_unit_test(test_runq_sorted),
+        cmocka_unit_test(test_runq_shuffled),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
