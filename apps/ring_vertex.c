@@ -22,12 +22,46 @@ static int gray(int i)
     return i ^ (i >> 1);
 }
 
-static int position_of(int node, int n)
+/* The inverse of gray(): the ring position of @p node (a prefix XOR,
+ * not a search: 65,536 nodes would make that quadratic). */
+static int position_of(int node)
 {
-    for (int i = 0; i < n; i++)
-        if (gray(i) == node)
-            return i;
-    return -1;
+    int p = node;
+    for (int s = 1; s < 32; s <<= 1)
+        p ^= p >> s;
+    return p;
+}
+
+/* Up to this many nodes node 0 gathers and releases everybody directly;
+ * beyond, its communication buffers cannot hold a message from every node
+ * at once (the run deadlocks in nwrite), so the start and end handshakes
+ * go up and down the cube's binomial tree instead, neighbours only. */
+#define FLAT_MAX 1024
+
+static int tree_gather(int me, int n, char *buf, int type)
+{
+    for (int d = 1; d < n; d <<= 1) {
+        if (me & d)
+            return nwrite(buf, 0, me ^ d, type, NULL);
+        int src = me | d, t = type, rc = nread(buf, 0, &src, &t, NULL);
+        if (rc < 0)
+            return rc;
+    }
+    return 0;
+}
+
+static int tree_scatter(int me, int n, char *buf, int type)
+{
+    int low = me ? (me & -me) : n, rc;
+    if (me) {
+        int src = me ^ low, t = type;
+        if ((rc = nread(buf, 0, &src, &t, NULL)) < 0)
+            return rc;
+    }
+    for (int d = low >> 1; d >= 1; d >>= 1)
+        if ((rc = nwrite(buf, 0, me | d, type, NULL)) < 0)
+            return rc;
+    return 0;
 }
 
 static int die(int me, const char *what, int rc)
@@ -41,7 +75,7 @@ static int run(int extended, int bytes, int rounds, double *per_hop)
 {
     int me, pid, host, dim, n = ncubesize();
     whoami(&me, &pid, &host, &dim);
-    int pos = position_of(me, n);
+    int pos = position_of(me);
     int right = gray((pos + 1) % n), left = gray((pos + n - 1) % n);
     char *buf = calloc(1, (size_t)bytes + 1);
     int rflag = 0, sflag = 1, src, type, rc;
@@ -61,7 +95,11 @@ static int run(int extended, int bytes, int rounds, double *per_hop)
             return die(me, "extended set-up", rc);
     }
     /* Everybody is ready (receives posted) before the token starts. */
-    if (me == 0) {
+    if (n > FLAT_MAX) {
+        if ((rc = tree_gather(me, n, buf, 9)) < 0 ||
+            (rc = tree_scatter(me, n, buf, 10)) < 0)
+            return die(me, "start handshake", rc);
+    } else if (me == 0) {
         for (int i = 1; i < n; i++) {
             src = -1;
             type = 9;
@@ -119,7 +157,10 @@ static int run(int extended, int bytes, int rounds, double *per_hop)
     *per_hop = (double)(mce_now() - t0) / (double)MCE_S / rounds / n;
     /* Nobody starts the next measurement (whose interrupts would steal
      * time from node 0) before node 0 has read its clock. */
-    if (me == 0) {
+    if (n > FLAT_MAX) {
+        if ((rc = tree_scatter(me, n, buf, 11)) < 0)
+            return die(me, "nwrite (end)", rc);
+    } else if (me == 0) {
         for (int i = 1; i < n; i++)
             if ((rc = nwrite(buf, 0, i, 11, NULL)) < 0)
                 return die(me, "nwrite (end)", rc);

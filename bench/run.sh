@@ -1,17 +1,29 @@
 #!/bin/sh
 # mcemu benchmarks (make bench): figures are printed, never asserted.
-#   - emulated 8-byte messages per wall second, 64- and 1024-node rings in
-#     one process, and the 64-node ring on 2 ranks
-#   - fiber context-switch cost
-#   - resident memory per virtual node (4096 nodes in one process)
-# Targets to report against: >= 1,000,000 messages/s in one process;
-# 4096 nodes in one process under 1 GiB resident.
+#   - the 8-byte ring in one process at 64 to 4096 nodes: messages per
+#     wall second, ns per message against the fiber-switch floor (two
+#     switches per message), and side by side with SimGrid's SMPI when
+#     smpicc is installed (the same ring as an MPI program, bench/
+#     smpi_ring.c, under smpirun on a generated cluster with SMPI's fastest
+#     settings: no privatisation, raw contexts, no simulated computation),
+#     the two alternated, best of each, ratio per node count
+#   - fiber context-switch cost; privatisation cost per switch by size of
+#     the globals (4 KiB to 16 MiB)
+#   - resident memory per virtual node; 65,536 nodes in one process
+# Targets to report against (issue 13): >= 30x SMPI at 64 nodes, >= 40x at
+# 1024; the ring within 5x of the switch floor at 64 nodes; 65,536 nodes
+# under 1 GiB peak RSS.
 set -u
 B=${top_builddir:-.}
+S=$(cd "$(dirname "$0")" && pwd)
 MPIEXEC=${MPIEXEC:-mpirun}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export OMPI_MCA_rmaps_base_oversubscribe=1
 ring=$B/apps/ring
+T=$(mktemp -d "${TMPDIR:-/tmp}/mcemu-bench.XXXXXX")
+trap 'rm -rf "$T"' EXIT INT TERM
+
+now() { date +%s.%N; }
 
 # ring_rate LABEL NODES ROUNDS [LAUNCH...]: prints messages per wall second
 ring_rate() {
@@ -27,25 +39,120 @@ ring_rate() {
 }
 
 echo "== mcemu benchmarks ($(nproc) cores) =="
-ring_rate "ring 64 nodes, 1 process" 64 40000
-ring_rate "ring 1024 nodes, 1 process" 1024 2500
+sw=$("$B/bench/ctxswitch" 10000000)
+echo "$sw"
+floor=$(echo "$sw" | sed -n 's/.* \([0-9.]*\) ns per switch/\1/p' | head -1)
+
+# ---- the ring, mcemu and SMPI side by side ----------------------------------
+# Time of ROUNDS rounds less that of one round (start-up excluded the same
+# way for both), best of the alternated repetitions.  The time is the CPU
+# time (user + system) of the run when /usr/bin/time is there, else wall
+# time: on a shared machine the CPU time is what the run itself costs.
+if [ -x /usr/bin/time ]; then
+    clock="CPU"
+    timed() { # CMD...: prints seconds
+        /usr/bin/time -f "%U %S" -o "$T/time" "$@" > "$T/out" 2>&1 || return 1
+        awk '{ printf "%.6f\n", $1 + $2 }' "$T/time"
+    }
+else
+    clock="wall"
+    timed() {
+        t0=$(now)
+        "$@" > "$T/out" 2>&1 || return 1
+        t1=$(now)
+        echo "$t0 $t1" | awk '{ printf "%.6f\n", $2 - $1 }'
+    }
+fi
+mce_wall() { # NODES ROUNDS
+    timed "$ring" --mce-nodes="$1" --rounds="$2" --bytes=8
+}
+smpi_wall() { # NODES ROUNDS
+    timed smpirun -np "$1" -platform "$T/plat$1.xml" -hostfile "$T/hosts$1" \
+        -no-privatize "$T/smpi_ring" "$2" 8 --cfg=contexts/factory:raw \
+        --cfg=smpi/simulate-computation:no --log=root.thres:critical &&
+        grep -q "^smpi_ring: $1 ranks" "$T/out"
+}
+platform() { # NODES: a cluster, 1 us latency, 1 GB/s, one host per rank
+    cat > "$T/plat$1.xml" <<EOF
+<?xml version='1.0'?>
+<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
+<platform version="4.1">
+  <zone id="world" routing="Full">
+    <cluster id="c" prefix="node-" suffix="" radical="0-$(($1 - 1))"
+             speed="1Gf" bw="1GBps" lat="1us" bb_bw="100GBps" bb_lat="0us"/>
+  </zone>
+</platform>
+EOF
+    seq 0 $(($1 - 1)) | sed 's/^/node-/' > "$T/hosts$1"
+}
+# best_rate WALLFN NODES ROUNDS: messages per second, best of the runs
+# stored in $T/best.WALLFN.NODES (one rate per line)
+record() { # FN NODES ROUNDS
+    a=$($1 "$2" "$3") && b=$($1 "$2" 1) || return 1
+    awk -v a="$a" -v b="$b" -v m=$(($2 * ($3 - 1))) 'BEGIN {
+        d = a - b; if (d <= 0) d = a; printf "%.0f\n", m / d }' >> "$T/best.$1.$2"
+}
+best() { sort -n "$T/best.$1.$2" 2>/dev/null | tail -1; }
+
+have_smpi=0
+if command -v smpicc > /dev/null 2>&1 && command -v smpirun > /dev/null 2>&1 &&
+    smpicc -O2 -o "$T/smpi_ring" "$S/smpi_ring.c" > "$T/smpicc.log" 2>&1; then
+    have_smpi=1
+    echo "SMPI: $(smpirun -version 2>/dev/null | head -1) (same ring under smpirun, alternated with mcemu, best of 2 each)"
+else
+    echo "SMPI: smpicc not installed (Debian: libsimgrid-dev): mcemu's figures only"
+fi
+echo "ring, 8-byte messages, one process (mcemu: default settings, privatisation on; rates per $clock second):"
+printf "  %6s %14s %9s %10s %14s %8s\n" nodes "mcemu msgs/s" "ns/msg" "x floor" "SMPI msgs/s" "ratio"
+for spec in 64:8000 256:2000 1024:500 4096:125; do
+    n=${spec%%:*} r=${spec#*:}
+    reps=1; [ $have_smpi = 1 ] && { reps=2; platform "$n"; }
+    i=0
+    while [ $i -lt $reps ]; do
+        record mce_wall "$n" "$r"
+        # SMPI gets a tenth of the rounds (it is ~10x slower), at least 3
+        [ $have_smpi = 1 ] && record smpi_wall "$n" $(( r / 10 > 3 ? r / 10 : 3 ))
+        i=$((i + 1))
+    done
+    m=$(best mce_wall "$n")
+    s=$( [ $have_smpi = 1 ] && best smpi_wall "$n" || echo "")
+    awk -v n="$n" -v m="$m" -v s="$s" -v f="$floor" 'BEGIN {
+        ns = 1e9 / m
+        if (s != "") printf "  %6d %14.0f %9.1f %10.1f %14.0f %7.1fx\n", n, m, ns, ns / (2 * f), s, m / s
+        else printf "  %6d %14.0f %9.1f %10.1f %14s %8s\n", n, m, ns, ns / (2 * f), "-", "-" }'
+done
+echo "  (x floor: ns per message over two fiber switches of $floor ns)"
+
 ring_rate "ring 64 nodes, --mce-privatize=off" 64 40000 env MCE_PRIVATIZE=off
 ring_rate "ring 64 nodes, 2 ranks" 64 5000 "$MPIEXEC" -np 2
-"$B/bench/ctxswitch" 10000000
+
+# ---- privatisation cost by size of the globals ------------------------------
+echo "privatisation, 64 nodes, cost per switch over --mce-privatize=off (bench/privswitch.c):"
+for s in 4k 64k 1m 16m; do
+    on=$("$B/bench/priv_$s" 2000 --mce-nodes=64 --mce-verbose 2>/dev/null | grep wall_s=)
+    off=$("$B/bench/priv_$s" 2000 shared --mce-nodes=64 --mce-privatize=off \
+        --mce-verbose 2>/dev/null | grep wall_s=)
+    echo "$s $on|$off" | sed 's/ mcemu: rank 0: .*context_switches=\([0-9]*\) wall_s=\([0-9.]*\) peak_rss_kib=\([0-9]*\)|.*wall_s=\([0-9.]*\).*/ \1 \2 \3 \4/' |
+        awk '{ printf "  globals %-4s: %8.0f ns per switch (shared: %6.0f ns), peak RSS %d KiB\n",
+            $1, ($3 - $5) / $2 * 1e9, $5 / $2 * 1e9, $4 }'
+done
+ib=$("$B/apps/iwarp/iwarp_barrier" --scheme=cube --signal=dep --cells=64 \
+    --mce-verbose 2>/dev/null | sed -n 's/.*context_switches=\([0-9]*\) wall_s=\([0-9.]*\).*/\1 \2/p')
+echo "$ib" | awk '{ printf "  iwarp_barrier (78 KB of globals), 64 cells, dep: %.0f ns per switch all told\n", $2 / $1 * 1e9 }'
 
 # sobel_edge 512x512 on 64 NCUBE nodes (both schemes): wall time, 1 and 2 ranks.
 sobel_wall() {
     label=$1; shift
     out=$("$@" "$B/apps/sobel_edge" --mce-nodes=64 --sizes=512 \
-        --output="${TMPDIR:-/tmp}/mcemu-bench-sobel.pgm" --mce-verbose 2>/dev/null |
+        --output="$T/sobel.pgm" --mce-verbose 2>/dev/null |
         grep 'wall_s=')
     echo "$out" | sed "s/.*wall_s=\([0-9.]*\).*peak_rss_kib=\([0-9]*\).*/sobel_edge 512x512, 64 nodes, $label: \1 s wall (peak RSS \2 KiB, rank 0)/"
 }
 sobel_wall "1 process"
 sobel_wall "2 ranks" "$MPIEXEC" -np 2
-rm -f "${TMPDIR:-/tmp}/mcemu-bench-sobel.pgm"
 
-# Memory per node: 4096 nodes against 1 node, same program.
+# Memory per node: 4096 nodes against 1 node, same program; then 65,536
+# nodes in one process (stacks pooled beyond the kernel's mapping budget).
 one=$("$ring" --mce-nodes=1 --rounds=10 --mce-verbose 2>/dev/null |
     sed -n 's/.*peak_rss_kib=\([0-9]*\).*/\1/p')
 many=$("$ring" --mce-nodes=4096 --rounds=10 --mce-verbose 2>/dev/null |
@@ -53,6 +160,13 @@ many=$("$ring" --mce-nodes=4096 --rounds=10 --mce-verbose 2>/dev/null |
 awk -v a="$one" -v b="$many" 'BEGIN {
     printf "memory: 4096 nodes peak RSS %.1f MiB (1 node: %.1f MiB): %.1f KiB per node\n",
         b / 1024, a / 1024, (b - a) / 4095 }'
+big=$("$ring" --mce-nodes=65536 --rounds=2 --mce-verbose 2>&1 |
+    sed -n 's/.*wall_s=\([0-9.]*\) peak_rss_kib=\([0-9]*\).*/\1 \2/p')
+echo "$big" | awk '{ printf "ring 65536 nodes, 1 process: %.2f s wall, peak RSS %.0f MiB\n", $1, $2 / 1024 }'
+vx=$("$B/apps/ring_vertex" --mce-nodes=65536 --rounds=1 --sizes=0,8 \
+    --scheme=standard --mce-verbose 2>&1 |
+    sed -n 's/.*wall_s=\([0-9.]*\) peak_rss_kib=\([0-9]*\).*/\1 \2/p')
+echo "$vx" | awk '{ printf "Vertex ring (ring_vertex) 65536 nodes, 1 process: %.2f s wall, peak RSS %.0f MiB\n", $1, $2 / 1024 }'
 
 # The Paragon model under heavy contention: the naive complete exchange on
 # 12 x 12 (143 x 144 = 20,592 messages of 15,232 bytes at once, Bokhari and

@@ -1,4 +1,5 @@
 /* The native API of mcemu.h, on the engine's services. */
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -18,17 +19,19 @@ static int match_ready(mcei_vn_t *vn, void *arg)
     return mcei_match(vn, a->src, a->type, a->ctx) != NULL;
 }
 
-static void describe(char *buf, size_t len, int src, long type)
+/* The deadlock report's "what": formatted only if one is reported. */
+static void describe(const void *arg, char *buf, size_t len)
 {
+    const match_arg_t *a = arg;
     char s[24], t[24];
-    if (src < 0)
+    if (a->src < 0)
         snprintf(s, sizeof(s), "any");
     else
-        snprintf(s, sizeof(s), "%d", src);
-    if (type < 0)
+        snprintf(s, sizeof(s), "%d", a->src);
+    if (a->type < 0)
         snprintf(t, sizeof(t), "any");
     else
-        snprintf(t, sizeof(t), "%ld", type);
+        snprintf(t, sizeof(t), "%" PRId64, a->type);
     snprintf(buf, len, "a message from node %s of type %s", s, t);
 }
 
@@ -175,7 +178,6 @@ static int recv_common(int source, long type, void *buf, size_t cap,
 {
     mcei_vn_t *vn = mcei_enter();
     match_arg_t arg = {.src = source, .type = type, .ctx = MCEI_CTX_USER};
-    char what[96];
     mcei_msg_t *m;
     mce_time_t t0;
     int rc;
@@ -188,10 +190,9 @@ static int recv_common(int source, long type, void *buf, size_t cap,
         rc = MCE_ERR_INVAL;
         goto out;
     }
-    describe(what, sizeof(what), source, type);
     mcei_sync(vn);
     t0 = vn->clock;
-    mcei_wait(vn, match_ready, &arg, call, what);
+    mcei_wait_for(vn, match_ready, &arg, call, describe, &arg);
     m = mcei_match(vn, source, type, MCEI_CTX_USER);
     if (consume && m->w.size > cap) {
         rc = MCE_ERR_TRUNCATE;

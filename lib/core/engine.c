@@ -115,23 +115,16 @@ mcei_msg_t *mcei_msg_from_wire(const mcei_wire_t *w)
 
 /* ---- run queue ----------------------------------------------------------- */
 
-/* Ordered by the clock at queueing time: protocol handlers may later
+/* Ordered by (clock at queueing time, node): protocol handlers may later
  * push a queued node's clock forward, which only makes the key
  * conservative (earlier), never wrong. */
-static int vn_less(const void *a, const void *b)
-{
-    const mcei_vn_t *x = a, *y = b;
-    if (x->runq_key != y->runq_key)
-        return x->runq_key < y->runq_key;
-    return x->id < y->id;
-}
-
 static void runq_push(mcei_engine_t *eng, mcei_vn_t *vn)
 {
     if (vn->in_runq)
         return;
     vn->runq_key = vn->clock;
-    if (mcei_heap_push(&eng->runq, vn) != MCE_OK)
+    if (mcei_runq_push(&eng->runq, vn->clock, (uint32_t)vn->id,
+                       (uint32_t)vn->local) != MCE_OK)
         mcei_fatal("out of memory in the scheduler");
     vn->in_runq = 1;
 }
@@ -160,17 +153,16 @@ static void wake(mcei_engine_t *eng, mcei_vn_t *vn, mce_time_t at)
     mce_time_t handlers = vn->t_stolen - vn->stolen_mark;
     vn->t_wait += blocked > handlers ? blocked - handlers : 0;
     vn->clock = c;
+    if (vn->state == MCEI_VN_BLOCKED)
+        eng->nblocked--;
     vn->state = MCEI_VN_RUNNABLE;
     runq_push(eng, vn);
 }
 
 static void vn_of(mcei_engine_t *eng, int node, mcei_vn_t **out)
 {
-    if (mcei_place_rank_of(&eng->place, node) != eng->rank) {
-        *out = NULL;
-        return;
-    }
-    *out = &eng->vns[mcei_place_local_index(&eng->place, node)];
+    int32_t i = eng->local_of[node]; /* a table: no division per message */
+    *out = i < 0 ? NULL : &eng->vns[i];
 }
 
 static void accept_arrival(mcei_engine_t *eng, mcei_vn_t *vn, mcei_msg_t *m);
@@ -402,8 +394,13 @@ void mcei_poll_end(mcei_vn_t *vn)
     vn->poll_msgs = vn->nsent + vn->nrecv;
 }
 
-void mcei_wait(mcei_vn_t *vn, mcei_ready_fn ready, void *arg, const char *call,
-               const char *what)
+static void what_string(const void *arg, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s", arg != NULL ? (const char *)arg : "?");
+}
+
+void mcei_wait_for(mcei_vn_t *vn, mcei_ready_fn ready, void *arg,
+                   const char *call, mcei_what_fn what, const void *what_arg)
 {
     mcei_engine_t *eng = mcei_eng;
     mcei_sync(vn);
@@ -419,14 +416,22 @@ void mcei_wait(mcei_vn_t *vn, mcei_ready_fn ready, void *arg, const char *call,
         vn->ready = ready;
         vn->ready_arg = arg;
         vn->wait_call = call;
-        snprintf(vn->wait_what, sizeof(vn->wait_what), "%s", what);
+        vn->wait_what_fn = what;
+        vn->wait_what_arg = what_arg;
         vn->wait_since = vn->clock;
         vn->stolen_mark = vn->t_stolen;
         vn->state = MCEI_VN_BLOCKED;
+        eng->nblocked++;
         yield(eng, vn);
         vn->ready = NULL;
         vn->wait_call = NULL;
     }
+}
+
+void mcei_wait(mcei_vn_t *vn, mcei_ready_fn ready, void *arg, const char *call,
+               const char *what)
+{
+    mcei_wait_for(vn, ready, arg, call, what_string, what);
 }
 
 int mcei_send(mcei_vn_t *vn, int dst, uint32_t ctx, int64_t type,
@@ -511,6 +516,7 @@ void mcei_vn_exit(mcei_vn_t *vn, int status)
     mcei_enter();
     vn->exit_status = status;
     vn->state = MCEI_VN_DONE;
+    eng->ndone++;
     /* Pending arrivals are processed (and kept) for the record. */
     while (vn->arrivals.head)
         process_arrival(eng, vn, vn->arrivals.head);
@@ -884,9 +890,22 @@ int mcei_engine_boot(int *argc, char ***argv, char **envp)
     eng->vns = calloc((size_t)eng->nlocal, sizeof(*eng->vns));
     if (eng->vns == NULL)
         boot_exit(eng, 1, "out of memory allocating virtual nodes");
-    mcei_heap_init(&eng->runq, vn_less);
+    mcei_runq_init(&eng->runq);
+    eng->local_of = malloc((size_t)eng->nodes * sizeof(*eng->local_of));
+    if (eng->local_of == NULL)
+        boot_exit(eng, 1, "out of memory allocating virtual nodes");
+    for (int n = 0; n < eng->nodes; n++)
+        eng->local_of[n] = mcei_place_rank_of(&eng->place, n) == eng->rank
+                               ? mcei_place_local_index(&eng->place, n)
+                               : -1;
     mcei_heap_init(&eng->timers, timer_less);
     mcei_fiber_init_main(&eng->sched);
+    if (mcei_fiber_stacks_init((size_t)eng->nlocal, eng->cfg.stack_size, err,
+                               sizeof(err)) != MCE_OK) {
+        snprintf(msg, sizeof(msg), "%d virtual nodes in one process: %s",
+                 eng->nlocal, err);
+        boot_exit(eng, 1, msg);
+    }
     for (int i = 0; i < eng->nlocal; i++) {
         mcei_vn_t *vn = &eng->vns[i];
         vn->id = mcei_place_node(&eng->place, eng->rank, i);
@@ -901,7 +920,7 @@ int mcei_engine_boot(int *argc, char ***argv, char **envp)
         memcpy(vn->argv, *argv, (size_t)*argc * sizeof(char *));
         if (eng->proto->node_init(vn) != MCE_OK)
             boot_exit(eng, 1, "out of memory initialising node protocol state");
-        rc = mcei_fiber_create(&vn->fiber, eng->cfg.stack_size, vn_main, vn);
+        rc = mcei_fiber_create_slot(&vn->fiber, (size_t)i, vn_main, vn);
         if (rc != MCE_OK) {
             snprintf(msg, sizeof(msg),
                      "cannot map a %" PRIu64 "-byte stack for node %d",
@@ -934,12 +953,36 @@ static int inj_less(const void *a, const void *b)
     return 0;
 }
 
+/* A pooled stack's canary found damaged when its node switched away. */
+static void stack_overflow(mcei_vn_t *vn) __attribute__((noreturn, cold));
+static void stack_overflow(mcei_vn_t *vn)
+{
+    char t[48];
+    mcei_log("node %d overflowed its %zu-byte stack at virtual time %s "
+             "(raise --mce-stack-size)",
+             vn->id, mcei_fiber_stack_size(&vn->fiber),
+             mcei_time_format(vn->clock, t, sizeof(t)));
+    mcei_engine_abort(1);
+}
+
+/* Nodes run in (clock, node) order and send at their clocks, so a
+ * window's injections usually arrive sorted already: check before
+ * sorting. */
+static int inj_sorted(mcei_msg_t *const *m, size_t n)
+{
+    for (size_t i = 1; i < n; i++)
+        if (!mcei_order_less(m[i - 1]->w.ts, &m[i - 1]->w, m[i]->w.ts,
+                             &m[i]->w))
+            return 0;
+    return 1;
+}
+
 static void run_window(mcei_engine_t *eng)
 {
-    mcei_vn_t *vn;
-    while ((vn = mcei_heap_top(&eng->runq)) != NULL &&
-           vn->runq_key < eng->horizon) {
-        mcei_heap_pop(&eng->runq);
+    const mcei_rentry_t *e;
+    while ((e = mcei_runq_top(&eng->runq)) != NULL && e->t < eng->horizon) {
+        mcei_vn_t *vn = &eng->vns[e->local];
+        mcei_runq_pop(&eng->runq);
         vn->in_runq = 0;
         mcei_priv_switch((size_t)vn->local);
         eng->current = vn;
@@ -947,6 +990,8 @@ static void run_window(mcei_engine_t *eng)
         if (eng->on_resume != NULL)
             eng->on_resume(vn);
         mcei_fiber_switch(&eng->sched, &vn->fiber);
+        if (!mcei_fiber_intact(&vn->fiber))
+            stack_overflow(vn);
         eng->current = NULL;
     }
 }
@@ -968,10 +1013,13 @@ static int report_states(mcei_engine_t *eng, const char *headline)
         mcei_vn_t *vn = &eng->vns[i];
         mine[n].node = vn->id;
         if (vn->state == MCEI_VN_BLOCKED) {
+            char what[128] = "?";
+            if (vn->wait_what_fn != NULL)
+                vn->wait_what_fn(vn->wait_what_arg, what, sizeof(what));
             snprintf(mine[n].text, sizeof(mine[n].text),
                      "node %d: blocked in %s waiting for %s since virtual "
                      "time %s",
-                     vn->id, vn->wait_call ? vn->wait_call : "?", vn->wait_what,
+                     vn->id, vn->wait_call ? vn->wait_call : "?", what,
                      mcei_time_format(vn->wait_since, t, sizeof(t)));
         } else if (vn->state != MCEI_VN_DONE && vn->polling) {
             char t2[48];
@@ -1129,9 +1177,12 @@ static void cleanup(mcei_engine_t *eng)
         eng->free_msgs = m->next;
         free(m);
     }
+    mcei_fiber_stacks_fini();
     free(eng->vns);
     free(eng->inj);
-    mcei_heap_fini(&eng->runq);
+    mcei_runq_fini(&eng->runq);
+    free(eng->local_of);
+    eng->local_of = NULL;
     mcei_heap_fini(&eng->timers);
     mcei_fiber_destroy(&eng->sched);
     mcei_machine_free(&eng->machine);
@@ -1222,22 +1273,20 @@ int mcei_engine_run(void)
         mcei_window_info_t mine = {0}, all;
         mcei_msg_t **msgs;
         size_t nmsgs;
-        mcei_vn_t *top;
+        const mcei_rentry_t *top;
 
         run_window(eng);
         eng->windows++;
 
-        top = mcei_heap_top(&eng->runq);
+        top = mcei_runq_top(&eng->runq);
         mine.ninj = eng->ninj;
-        mine.next = top ? top->runq_key : MCEI_TIME_INF;
+        mine.next = top ? top->t : MCEI_TIME_INF;
         if (eng->timers.count) {
             const mcei_msg_t *tm = mcei_heap_top(&eng->timers);
             mine.next = mcei_time_min(mine.next, tm->arrival);
         }
-        for (int i = 0; i < eng->nlocal; i++) {
-            mine.blocked += eng->vns[i].state == MCEI_VN_BLOCKED;
-            mine.done += eng->vns[i].state == MCEI_VN_DONE;
-        }
+        mine.blocked = (uint64_t)eng->nblocked;
+        mine.done = (uint64_t)eng->ndone;
         window_limits(eng, &mine);
         if (eng->use_mpi && eng->nranks > 1) {
             if (mcei_transport_window(eng, &mine, &all, &msgs, &nmsgs) !=
@@ -1248,7 +1297,7 @@ int mcei_engine_run(void)
             msgs = eng->inj;
             nmsgs = eng->ninj;
         }
-        if (nmsgs > 1)
+        if (nmsgs > 1 && !inj_sorted(msgs, nmsgs))
             qsort(msgs, nmsgs, sizeof(*msgs), inj_less);
         for (size_t i = 0; i < nmsgs; i++)
             if ((rc = eng->net.ops->inject(&eng->net, msgs[i])) != MCE_OK)

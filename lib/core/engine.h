@@ -23,6 +23,9 @@ typedef enum mcei_vn_state {
 
 /* A blocked node's condition, re-checked after every arrival it processes. */
 typedef int (*mcei_ready_fn)(mcei_vn_t *vn, void *arg);
+/* Formats what a blocked node waits for (only when a deadlock is reported,
+ * never on the hot path); @p arg is what mcei_wait_for was given. */
+typedef void (*mcei_what_fn)(const void *arg, char *buf, size_t len);
 
 typedef struct mcei_msgq {
     mcei_msg_t *head, *tail;
@@ -48,7 +51,10 @@ struct mcei_vn {
     mcei_ready_fn ready;
     void *ready_arg;
     const char *wait_call;
-    char wait_what[96];
+    /* What is waited for, kept as data and formatted only for a deadlock
+     * report (the blocked node's frame stays alive while it is blocked). */
+    mcei_what_fn wait_what_fn;
+    const void *wait_what_arg;
     mce_time_t wait_since;
     /* statistics */
     mce_time_t t_compute, t_wait, t_comm, t_stolen;
@@ -138,10 +144,11 @@ struct mcei_engine {
     mcei_costs_t costs;
     int rank, nranks, nodes, nlocal;
     int use_mpi;
-    mcei_vn_t *vns; /* nlocal entries */
+    mcei_vn_t *vns;    /* nlocal entries */
+    int32_t *local_of; /* node -> index in vns, or -1 on another rank */
     mcei_vn_t *current;
     mcei_fiber_t sched;
-    mcei_heap_t runq;   /* runnable nodes by (clock, id) */
+    mcei_runq_t runq;   /* runnable nodes by (clock, id), keys inline */
     mcei_heap_t timers; /* local timers beyond the current horizon */
     mce_time_t window_start, horizon, lookahead;
     mcei_msg_t **inj; /* this window's injections */
@@ -151,6 +158,7 @@ struct mcei_engine {
     char **user_argv;
     int started, finished;
     uint64_t windows, msgs_total, switches;
+    int nblocked, ndone; /* local nodes in those states (no scan per window) */
     struct timespec wall_start;
     mcei_personality_t personality;
     void *proto_state; /* the machine protocol's global state */
@@ -188,9 +196,16 @@ void mcei_charge(mcei_vn_t *vn, mce_time_t t);
 void mcei_poll_begin(mcei_vn_t *vn, const char *call);
 void mcei_poll_end(mcei_vn_t *vn);
 /* Block until ready(vn, arg) holds, processing arrivals in time order.
- * @p call and @p what describe the wait for the deadlock report. */
+ * @p call and @p what describe the wait for the deadlock report; @p what
+ * is kept by pointer, so it must live until mcei_wait returns (a string
+ * literal or a buffer in the caller's frame). */
 void mcei_wait(mcei_vn_t *vn, mcei_ready_fn ready, void *arg, const char *call,
                const char *what);
+/* The same, with what is waited for as data: @p what(@p what_arg, ...)
+ * formats it only if a deadlock is reported.  @p what_arg must live until
+ * mcei_wait_for returns.  Hot paths use this: no formatting per call. */
+void mcei_wait_for(mcei_vn_t *vn, mcei_ready_fn ready, void *arg,
+                   const char *call, mcei_what_fn what, const void *what_arg);
 /* Inject a message sent now by @p vn; copies the payload. */
 int mcei_send(mcei_vn_t *vn, int dst, uint32_t ctx, int64_t type,
               const void *buf, size_t size, const uint64_t aux[2],

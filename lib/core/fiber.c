@@ -1,12 +1,17 @@
 /* Context switching: a few instructions of assembly on x86-64, ucontext
  * elsewhere.  Stacks are mmap'ed with a PROT_NONE guard below them so an
- * overflow faults instead of corrupting a neighbour's stack. */
+ * overflow faults instead of corrupting a neighbour's stack; that takes
+ * two memory mappings per stack, and the kernel allows about 65,530
+ * (vm.max_map_count), so beyond its budget stacks are pooled: many per
+ * mapping, each with a canary zone below it that is checked at every
+ * switch, each chunk of them above a PROT_NONE guard. */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
 #include "fiber.h"
 
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -121,6 +126,51 @@ void mcei_fiber_init_main(mcei_fiber_t *f)
 #endif
 }
 
+/* The initial context of @p f: fn(arg) on the stack [lo, top). */
+static int fiber_setup(mcei_fiber_t *f, char *lo, char *top, mcei_fiber_fn fn,
+                       void *arg)
+{
+    f->stack_lo = lo;
+    f->stack_len = (size_t)(top - lo);
+    f->fn = fn;
+    f->arg = arg;
+    f->vg_id = VALGRIND_STACK_REGISTER(lo, top);
+#ifdef MCEI_ASM_SWITCH
+    {
+        /* Frame popped by mcei_ctx_switch: fp control, r15..rbp, return
+         * address = trampoline, which calls r12(r13) on a 16-aligned stack. */
+        uint64_t *sp = (uint64_t *)(void *)top;
+        uint32_t csr[2];
+        sp -= 2; /* keep 16-byte alignment after "ret" */
+        __asm__ volatile("stmxcsr %0" : "=m"(csr[0]));
+        __asm__ volatile("fnstcw %0" : "=m"(csr[1]));
+        *--sp = (uint64_t)(uintptr_t)mcei_ctx_trampoline;
+        *--sp = 0;                                /* rbp */
+        *--sp = 0;                                /* rbx */
+        *--sp = (uint64_t)(uintptr_t)fiber_entry; /* r12 */
+        *--sp = (uint64_t)(uintptr_t)f;           /* r13 */
+        *--sp = 0;                                /* r14 */
+        *--sp = 0;                                /* r15 */
+        --sp;
+        memcpy(sp, csr, sizeof(csr));
+        f->sp = sp;
+    }
+#else
+    {
+        ucontext_t *uc = calloc(1, sizeof(*uc));
+        if (uc == NULL)
+            return MCE_ERR_NOMEM;
+        getcontext(uc);
+        uc->uc_stack.ss_sp = lo;
+        uc->uc_stack.ss_size = f->stack_len;
+        uc->uc_link = NULL;
+        makecontext(uc, uctx_entry, 0);
+        f->uctx = uc;
+    }
+#endif
+    return MCE_OK;
+}
+
 int mcei_fiber_create(mcei_fiber_t *f, size_t stack_size, mcei_fiber_fn fn,
                       void *arg)
 {
@@ -140,53 +190,161 @@ int mcei_fiber_create(mcei_fiber_t *f, size_t stack_size, mcei_fiber_fn fn,
     f->map = map;
     f->map_len = len + MCEI_GUARD_LEN;
     f->guard_len = MCEI_GUARD_LEN;
-    f->fn = fn;
-    f->arg = arg;
-    f->vg_id = VALGRIND_STACK_REGISTER(map + MCEI_GUARD_LEN, map + f->map_len);
-#ifdef MCEI_ASM_SWITCH
-    {
-        /* Frame popped by mcei_ctx_switch: fp control, r15..rbp, return
-         * address = trampoline, which calls r12(r13) on a 16-aligned stack. */
-        uint64_t *top = (uint64_t *)(void *)(map + f->map_len);
-        uint64_t *sp = top - 2; /* keep 16-byte alignment after "ret" */
-        uint32_t csr[2];
-        __asm__ volatile("stmxcsr %0" : "=m"(csr[0]));
-        __asm__ volatile("fnstcw %0" : "=m"(csr[1]));
-        *--sp = (uint64_t)(uintptr_t)mcei_ctx_trampoline;
-        *--sp = 0;                                /* rbp */
-        *--sp = 0;                                /* rbx */
-        *--sp = (uint64_t)(uintptr_t)fiber_entry; /* r12 */
-        *--sp = (uint64_t)(uintptr_t)f;           /* r13 */
-        *--sp = 0;                                /* r14 */
-        *--sp = 0;                                /* r15 */
-        --sp;
-        memcpy(sp, csr, sizeof(csr));
-        f->sp = sp;
+    f->size = len;
+    if (fiber_setup(f, map + MCEI_GUARD_LEN, map + f->map_len, fn, arg) !=
+        MCE_OK) {
+        munmap(map, f->map_len);
+        memset(f, 0, sizeof(*f));
+        return MCE_ERR_NOMEM;
     }
-#else
-    {
-        ucontext_t *uc = calloc(1, sizeof(*uc));
-        if (uc == NULL) {
-            munmap(map, f->map_len);
+    return MCE_OK;
+}
+
+/* ---- stacks within the mapping budget ------------------------------------ */
+
+/* Pooled stacks per chunk: an overflow that runs down through its
+ * neighbours' stacks meets the chunk's guard within this many stacks. */
+#define MCEI_POOL_CHUNK 64
+/* Mappings left for everything else (malloc'ed large payloads, MPI,
+ * privatisation, the program's own). */
+#define MCEI_MAP_HEADROOM 8192
+#define MCEI_CANARY_LEN   (MCEI_CANARY_WORDS * sizeof(uint64_t))
+
+static struct {
+    size_t n, size, slot_len, chunk_len, nchunks;
+    char **chunks; /* pooled: guard + pad page + slots, each */
+    int pooled;
+} stacks;
+
+static size_t kernel_map_limit(void)
+{
+    unsigned long v = 65530; /* the kernel's default */
+    FILE *fp = fopen("/proc/sys/vm/max_map_count", "r");
+    if (fp != NULL) {
+        if (fscanf(fp, "%lu", &v) != 1)
+            v = 65530;
+        fclose(fp);
+    }
+    return (size_t)v;
+}
+
+static size_t maps_in_use(void)
+{
+    size_t n = 0;
+    int c;
+    FILE *fp = fopen("/proc/self/maps", "r");
+    if (fp == NULL)
+        return 1024; /* unknown: assume a typical process */
+    while ((c = getc(fp)) != EOF)
+        n += c == '\n';
+    fclose(fp);
+    return n;
+}
+
+int mcei_fiber_stacks_init(size_t n, size_t stack_size, char *err,
+                           size_t errlen)
+{
+    size_t ps = mcei_fiber_page_size();
+    size_t size = (stack_size + ps - 1) / ps * ps;
+    size_t limit = kernel_map_limit(), used = maps_in_use(), guarded;
+    const char *force = getenv("MCEMU_POOLED_STACKS"); /* tests */
+
+    memset(&stacks, 0, sizeof(stacks));
+    stacks.n = n;
+    stacks.size = size;
+    if (__builtin_mul_overflow(n, (size_t)2, &guarded) ||
+        __builtin_add_overflow(guarded, used + MCEI_MAP_HEADROOM, &guarded))
+        guarded = SIZE_MAX;
+    if (guarded <= limit && !(force != NULL && force[0] == '1'))
+        return MCE_OK;
+    /* Slots: the stack, then the canary zone of the slot above in the
+     * same page as this stack's top, so it costs no memory of its own. */
+    stacks.slot_len = (size + MCEI_CANARY_LEN + ps - 1) / ps * ps;
+    stacks.nchunks = (n + MCEI_POOL_CHUNK - 1) / MCEI_POOL_CHUNK;
+    if (2 * stacks.nchunks + used + MCEI_MAP_HEADROOM > limit) {
+        snprintf(err, errlen,
+                 "%zu stacks need %zu memory mappings even pooled, above the "
+                 "kernel's limit vm.max_map_count = %zu (%zu in use): raise it "
+                 "(sysctl vm.max_map_count) or run more MPI ranks",
+                 n, 2 * stacks.nchunks, limit, used);
+        return MCE_ERR_NOMEM;
+    }
+    if (__builtin_mul_overflow(stacks.slot_len, (size_t)MCEI_POOL_CHUNK,
+                               &stacks.chunk_len) ||
+        __builtin_add_overflow(stacks.chunk_len, MCEI_GUARD_LEN + ps,
+                               &stacks.chunk_len)) {
+        snprintf(err, errlen, "stack size %zu overflows", size);
+        return MCE_ERR_OVERFLOW;
+    }
+    stacks.chunks = calloc(stacks.nchunks, sizeof(*stacks.chunks));
+    if (stacks.chunks == NULL) {
+        snprintf(err, errlen, "out of memory for %zu stacks", n);
+        return MCE_ERR_NOMEM;
+    }
+    stacks.pooled = 1;
+    return MCE_OK;
+}
+
+int mcei_fiber_pooled(void)
+{
+    return stacks.pooled;
+}
+
+int mcei_fiber_create_slot(mcei_fiber_t *f, size_t slot, mcei_fiber_fn fn,
+                           void *arg)
+{
+    size_t ps = mcei_fiber_page_size();
+    size_t c = slot / MCEI_POOL_CHUNK, j = slot % MCEI_POOL_CHUNK;
+    char *chunk, *base, *lo, *top;
+    uint64_t *canary;
+
+    if (!stacks.pooled)
+        return mcei_fiber_create(f, stacks.size, fn, arg);
+    if (slot >= stacks.n)
+        return MCE_ERR_INVAL;
+    memset(f, 0, sizeof(*f));
+    if ((chunk = stacks.chunks[c]) == NULL) {
+        chunk = mmap(NULL, stacks.chunk_len, PROT_READ | PROT_WRITE,
+                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK,
+                     -1, 0);
+        if (chunk == MAP_FAILED)
+            return MCE_ERR_NOMEM;
+        if (mprotect(chunk, MCEI_GUARD_LEN, PROT_NONE) != 0) {
+            munmap(chunk, stacks.chunk_len);
             return MCE_ERR_NOMEM;
         }
-        getcontext(uc);
-        uc->uc_stack.ss_sp = map + MCEI_GUARD_LEN;
-        uc->uc_stack.ss_size = len;
-        uc->uc_link = NULL;
-        makecontext(uc, uctx_entry, 0);
-        f->uctx = uc;
+        stacks.chunks[c] = chunk;
     }
-#endif
-    return MCE_OK;
+    /* chunk: guard | pad page (slot 0's canary) | slot 0 | slot 1 | ...;
+     * slot j: stack [lo, top), then slot j+1's canary zone. */
+    base = chunk + MCEI_GUARD_LEN + ps;
+    lo = base + j * stacks.slot_len;
+    top = lo + stacks.slot_len - MCEI_CANARY_LEN;
+    canary = (uint64_t *)(void *)(lo - MCEI_CANARY_LEN);
+    for (size_t i = 0; i < MCEI_CANARY_WORDS; i++)
+        canary[i] = MCEI_CANARY;
+    f->canary = canary;
+    f->chunk_lo = chunk;
+    f->guard_len = MCEI_GUARD_LEN;
+    f->size = stacks.size;
+    return fiber_setup(f, lo, top, fn, arg);
+}
+
+void mcei_fiber_stacks_fini(void)
+{
+    for (size_t c = 0; c < stacks.nchunks && stacks.chunks != NULL; c++)
+        if (stacks.chunks[c] != NULL)
+            munmap(stacks.chunks[c], stacks.chunk_len);
+    free(stacks.chunks);
+    memset(&stacks, 0, sizeof(stacks));
 }
 
 void mcei_fiber_destroy(mcei_fiber_t *f)
 {
-    if (f->map != NULL) {
+    if (f->stack_lo != NULL)
         VALGRIND_STACK_DEREGISTER(f->vg_id);
-        munmap(f->map, f->map_len);
-    }
+    if (f->map != NULL)
+        munmap(f->map, f->map_len); /* pooled stacks go with their chunk */
     free(f->uctx);
     memset(f, 0, sizeof(*f));
 }
@@ -195,10 +353,9 @@ void mcei_fiber_switch(mcei_fiber_t *from, mcei_fiber_t *to)
 {
     MCEI_ASSERT(from != to);
 #ifdef MCEI_ASAN
-    if (to->map)
-        __sanitizer_start_switch_fiber(&from->asan_fake,
-                                       to->map + to->guard_len,
-                                       to->map_len - to->guard_len);
+    if (to->stack_lo)
+        __sanitizer_start_switch_fiber(&from->asan_fake, to->stack_lo,
+                                       to->stack_len);
     else
         __sanitizer_start_switch_fiber(&from->asan_fake, to->asan_bottom,
                                        to->asan_size);
@@ -217,6 +374,14 @@ void mcei_fiber_switch(mcei_fiber_t *from, mcei_fiber_t *to)
 int mcei_fiber_is_overflow(const mcei_fiber_t *f, const void *addr)
 {
     const char *a = addr;
+    if (f->canary != NULL) {
+        /* Pooled: anywhere from the chunk's guard up to the stack (the
+         * neighbours' stacks below it included), or a damaged canary. */
+        if (a >= f->chunk_lo && a < f->stack_lo)
+            return 1;
+        return f->canary[0] != MCEI_CANARY ||
+               f->canary[MCEI_CANARY_WORDS - 1] != MCEI_CANARY;
+    }
     /* Only the guard itself: below it lies another node's stack. */
     if (f->map == NULL)
         return 0;
@@ -225,5 +390,5 @@ int mcei_fiber_is_overflow(const mcei_fiber_t *f, const void *addr)
 
 size_t mcei_fiber_stack_size(const mcei_fiber_t *f)
 {
-    return f->map_len - f->guard_len;
+    return f->size;
 }

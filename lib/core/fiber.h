@@ -1,4 +1,4 @@
-/* User-level execution contexts with guard-paged stacks. */
+/* User-level execution contexts with overflow-checked stacks. */
 #ifndef MCEI_FIBER_H
 #define MCEI_FIBER_H
 
@@ -9,9 +9,17 @@ typedef void (*mcei_fiber_fn)(void *arg);
 typedef struct mcei_fiber {
     void *sp;   /* saved stack pointer (assembly switch) */
     void *uctx; /* ucontext_t when the portable switch is used */
-    char *map;  /* whole mapping: guard + stack */
+    char *map;  /* own mapping (guard + stack); NULL when pooled */
     size_t map_len;
     size_t guard_len;
+    char *stack_lo;   /* lowest usable byte */
+    size_t stack_len; /* usable bytes from stack_lo */
+    size_t size;      /* the size asked for, page-rounded (for reports) */
+    /* Pooled stacks: the canary zone right below stack_lo (checked at
+     * every switch) and the lowest address of the chunk, guard included:
+     * a fault from there up to the stack is an overflow. */
+    const uint64_t *canary;
+    const char *chunk_lo;
     mcei_fiber_fn fn;
     void *arg;
     unsigned vg_id;    /* valgrind stack id */
@@ -27,9 +35,40 @@ void mcei_fiber_init_main(mcei_fiber_t *f);
 int mcei_fiber_create(mcei_fiber_t *f, size_t stack_size, mcei_fiber_fn fn,
                       void *arg);
 void mcei_fiber_destroy(mcei_fiber_t *f);
+
+/* Stacks for @p n fibers of @p stack_size bytes, laid out within the
+ * kernel's budget of memory mappings (vm.max_map_count): one guarded
+ * mapping per fiber when it allows (two mappings each), else pooled
+ * stacks, many per mapping, each below a canary zone checked at every
+ * switch and each chunk above a PROT_NONE guard.  Fails, with the limit
+ * named in @p err, when neither fits. */
+int mcei_fiber_stacks_init(size_t n, size_t stack_size, char *err,
+                           size_t errlen);
+/* Fiber number @p slot (< n) of mcei_fiber_stacks_init. */
+int mcei_fiber_create_slot(mcei_fiber_t *f, size_t slot, mcei_fiber_fn fn,
+                           void *arg);
+void mcei_fiber_stacks_fini(void);
+/* 1 when the pooled layout is in use. */
+int mcei_fiber_pooled(void);
+
+#define MCEI_CANARY       0x5354414b43414e59ULL /* "STAKCANY" */
+#define MCEI_CANARY_WORDS 32 /* 256 bytes below each pooled stack */
+
+/* Overflow check after @p f switched away: its saved stack pointer is
+ * within its stack and the ends of its canary zone are intact.  Always 1
+ * for a stack with its own guard (an overflow faults there). */
+static inline int mcei_fiber_intact(const mcei_fiber_t *f)
+{
+    const uint64_t *c = f->canary;
+    if (c == NULL)
+        return 1;
+    return (f->sp == NULL || (const char *)f->sp >= f->stack_lo) &&
+           c[0] == MCEI_CANARY && c[MCEI_CANARY_WORDS / 2] == MCEI_CANARY &&
+           c[MCEI_CANARY_WORDS - 1] == MCEI_CANARY;
+}
 /* Save the current context into @p from and resume @p to. */
 void mcei_fiber_switch(mcei_fiber_t *from, mcei_fiber_t *to);
-/* Does @p addr fall in the guard region (or just below the stack)? */
+/* Is a fault at @p addr (or a damaged canary) an overflow of @p f? */
 int mcei_fiber_is_overflow(const mcei_fiber_t *f, const void *addr);
 size_t mcei_fiber_stack_size(const mcei_fiber_t *f);
 size_t mcei_fiber_page_size(void);

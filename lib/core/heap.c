@@ -2,6 +2,7 @@
 #include "heap.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 void mcei_heap_init(mcei_heap_t *h, mcei_heap_less_fn less)
 {
@@ -66,4 +67,245 @@ void *mcei_heap_pop(mcei_heap_t *h)
     /* heap order: nothing left may come before what is returned */
     MCEI_ASSERT(n == 0 || !h->less(h->items[0], top));
     return top;
+}
+
+void mcei_kheap_init(mcei_kheap_t *h)
+{
+    h->e = NULL;
+    h->count = h->cap = 0;
+}
+
+void mcei_kheap_fini(mcei_kheap_t *h)
+{
+    free(h->e);
+    mcei_kheap_init(h);
+}
+
+int mcei_kheap_push(mcei_kheap_t *h, uint64_t k0, uint64_t k1, uint64_t k2,
+                    void *item)
+{
+    mcei_kentry_t x = {k0, k1, k2, item};
+    size_t i;
+    if (h->count == h->cap) {
+        size_t ncap = h->cap ? 2 * h->cap : 64;
+        mcei_kentry_t *n = realloc(h->e, ncap * sizeof(*n));
+        if (n == NULL)
+            return MCE_ERR_NOMEM;
+        h->e = n;
+        h->cap = ncap;
+    }
+    i = h->count++;
+    while (i > 0) {
+        size_t p = (i - 1) / 2;
+        if (!mcei_kentry_less(&x, &h->e[p]))
+            break;
+        h->e[i] = h->e[p];
+        i = p;
+    }
+    h->e[i] = x;
+    return MCE_OK;
+}
+
+void mcei_kheap_pop(mcei_kheap_t *h)
+{
+    /* Bottom-up: the hole at the root goes down the smaller children to
+     * a leaf (one comparison per level), then the last entry rises from
+     * there (usually not far).  Half the comparisons of the textbook. */
+    size_t i = 0, n = --h->count;
+    mcei_kentry_t last = h->e[n];
+    mcei_kentry_t *e = h->e;
+    if (n == 0)
+        return;
+    for (;;) {
+        size_t l = 2 * i + 1, r = l + 1;
+        if (r < n) {
+            size_t m = mcei_kentry_less(&e[r], &e[l]) ? r : l;
+            e[i] = e[m];
+            i = m;
+        } else {
+            if (l < n) {
+                e[i] = e[l];
+                i = l;
+            }
+            break;
+        }
+    }
+    while (i > 0) {
+        size_t p = (i - 1) / 2;
+        if (!mcei_kentry_less(&last, &e[p]))
+            break;
+        e[i] = e[p];
+        i = p;
+    }
+    e[i] = last;
+}
+
+/* Children per entry: 4 (one cache line of them) measured no better than
+ * 2 on the 64- to 1024-node rings. */
+#define MCEI_RHEAP_D 2
+
+void mcei_rheap_init(mcei_rheap_t *h)
+{
+    h->e = NULL;
+    h->count = h->cap = 0;
+}
+
+void mcei_rheap_fini(mcei_rheap_t *h)
+{
+    free(h->e);
+    mcei_rheap_init(h);
+}
+
+int mcei_rheap_push(mcei_rheap_t *h, uint64_t t, uint32_t id, uint32_t local)
+{
+    mcei_rentry_t x = {t, id, local};
+    size_t i;
+    if (h->count == h->cap) {
+        size_t ncap = h->cap ? 2 * h->cap : 64;
+        mcei_rentry_t *n = realloc(h->e, ncap * sizeof(*n));
+        if (n == NULL)
+            return MCE_ERR_NOMEM;
+        h->e = n;
+        h->cap = ncap;
+    }
+    i = h->count++;
+    while (i > 0) {
+        size_t p = (i - 1) / MCEI_RHEAP_D;
+        if (!mcei_rentry_less(&x, &h->e[p]))
+            break;
+        h->e[i] = h->e[p];
+        i = p;
+    }
+    h->e[i] = x;
+    return MCE_OK;
+}
+
+void mcei_rheap_pop(mcei_rheap_t *h)
+{
+    /* Bottom-up, as mcei_kheap_pop. */
+    size_t i = 0, n = --h->count;
+    mcei_rentry_t last = h->e[n];
+    mcei_rentry_t *e = h->e;
+    if (n == 0)
+        return;
+    for (;;) {
+        size_t c = MCEI_RHEAP_D * i + 1, m = c,
+               end = c + MCEI_RHEAP_D < n ? c + MCEI_RHEAP_D : n;
+        if (c >= n)
+            break;
+        for (size_t k = c + 1; k < end; k++)
+            if (mcei_rentry_less(&e[k], &e[m]))
+                m = k;
+        e[i] = e[m];
+        i = m;
+    }
+    while (i > 0) {
+        size_t p = (i - 1) / MCEI_RHEAP_D;
+        if (!mcei_rentry_less(&last, &e[p]))
+            break;
+        e[i] = e[p];
+        i = p;
+    }
+    e[i] = last;
+}
+
+void mcei_runq_init(mcei_runq_t *q)
+{
+    memset(q, 0, sizeof(*q));
+    mcei_rheap_init(&q->heap);
+}
+
+void mcei_runq_fini(mcei_runq_t *q)
+{
+    mcei_rheap_fini(&q->heap);
+    free(q->run);
+    free(q->batch);
+    mcei_runq_init(q);
+}
+
+int mcei_runq_push(mcei_runq_t *q, uint64_t t, uint32_t id, uint32_t local)
+{
+    if (q->nbatch == q->batch_cap) {
+        size_t ncap = q->batch_cap ? 2 * q->batch_cap : 64;
+        mcei_rentry_t *n = realloc(q->batch, ncap * sizeof(*n));
+        if (n == NULL)
+            return MCE_ERR_NOMEM;
+        q->batch = n;
+        q->batch_cap = ncap;
+    }
+    q->batch[q->nbatch].t = t;
+    q->batch[q->nbatch].id = id;
+    q->batch[q->nbatch].local = local;
+    q->nbatch++;
+    return MCE_OK;
+}
+
+/* Insertion sort of @p e, giving up (0) after @p budget moves. */
+static int sort_few_moves(mcei_rentry_t *e, size_t n, size_t budget)
+{
+    for (size_t i = 1; i < n; i++) {
+        mcei_rentry_t x = e[i];
+        size_t j = i;
+        while (j > 0 && mcei_rentry_less(&x, &e[j - 1])) {
+            if (budget-- == 0) {
+                e[j] = x; /* fill the hole: a permutation again */
+                return 0;
+            }
+            e[j] = e[j - 1];
+            j--;
+        }
+        e[j] = x;
+    }
+    return 1;
+}
+
+/* Place the staged batch: as the new run, or into the heap. */
+static int runq_settle(mcei_runq_t *q)
+{
+    if (q->nbatch == 0)
+        return MCE_OK;
+    if (q->run_head == q->run_n &&
+        sort_few_moves(q->batch, q->nbatch, 8 * q->nbatch + 64)) {
+        mcei_rentry_t *r = q->run;
+        size_t cap = q->run_cap;
+        q->run = q->batch;
+        q->run_cap = q->batch_cap;
+        q->run_head = 0;
+        q->run_n = q->nbatch;
+        q->batch = r;
+        q->batch_cap = cap;
+        q->nbatch = 0;
+        return MCE_OK;
+    }
+    for (size_t i = 0; i < q->nbatch; i++)
+        if (mcei_rheap_push(&q->heap, q->batch[i].t, q->batch[i].id,
+                            q->batch[i].local) != MCE_OK)
+            return MCE_ERR_NOMEM; /* the rest stays staged */
+    q->nbatch = 0;
+    return MCE_OK;
+}
+
+const mcei_rentry_t *mcei_runq_top(mcei_runq_t *q)
+{
+    const mcei_rentry_t *h, *r;
+    if (runq_settle(q) != MCE_OK)
+        mcei_fatal("out of memory in the scheduler");
+    h = mcei_rheap_top(&q->heap);
+    r = q->run_head < q->run_n ? &q->run[q->run_head] : NULL;
+    if (r == NULL)
+        return h;
+    if (h == NULL || !mcei_rentry_less(h, r))
+        return r;
+    return h;
+}
+
+void mcei_runq_pop(mcei_runq_t *q)
+{
+    const mcei_rentry_t *h = mcei_rheap_top(&q->heap);
+    const mcei_rentry_t *r =
+        q->run_head < q->run_n ? &q->run[q->run_head] : NULL;
+    if (r != NULL && (h == NULL || !mcei_rentry_less(h, r)))
+        q->run_head++;
+    else
+        mcei_rheap_pop(&q->heap);
 }

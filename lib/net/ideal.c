@@ -10,14 +10,8 @@
 
 typedef struct ideal {
     mce_time_t latency, per_byte;
-    mcei_heap_t pending;
+    mcei_kheap_t pending; /* (arrival, source, sequence), keys inline */
 } ideal_t;
-
-static int pending_less(const void *a, const void *b)
-{
-    const mcei_msg_t *x = a, *y = b;
-    return mcei_order_less(x->arrival, &x->w, y->arrival, &y->w);
-}
 
 static int ideal_init(mcei_net_t *net, mcei_machine_t *m, char *err,
                       size_t errlen)
@@ -41,7 +35,7 @@ static int ideal_init(mcei_net_t *net, mcei_machine_t *m, char *err,
         free(s);
         return MCE_ERR_MACHINE;
     }
-    mcei_heap_init(&s->pending, pending_less);
+    mcei_kheap_init(&s->pending);
     net->priv = s;
     return MCE_OK;
 }
@@ -51,7 +45,7 @@ static void ideal_fini(mcei_net_t *net)
     ideal_t *s = net->priv;
     if (s == NULL)
         return;
-    mcei_heap_fini(&s->pending);
+    mcei_kheap_fini(&s->pending);
     free(s);
     net->priv = NULL;
 }
@@ -86,22 +80,25 @@ static int ideal_inject(mcei_net_t *net, mcei_msg_t *msg)
     if (rc != MCE_OK)
         return rc;
     msg->arrival = a;
-    return mcei_heap_push(&s->pending, msg);
+    /* the order of mcei_order_less; sources are never negative */
+    return mcei_kheap_push(&s->pending, a, (uint64_t)msg->w.src, msg->w.seq,
+                           msg);
 }
 
 static mce_time_t ideal_next_event(const mcei_net_t *net)
 {
     const ideal_t *s = net->priv;
-    const mcei_msg_t *m = mcei_heap_top(&s->pending);
-    return m ? m->arrival : MCEI_TIME_INF;
+    const mcei_kentry_t *e = mcei_kheap_top(&s->pending);
+    return e ? e->k0 : MCEI_TIME_INF;
 }
 
 static int ideal_advance(mcei_net_t *net, mce_time_t horizon)
 {
     ideal_t *s = net->priv;
-    mcei_msg_t *m;
-    while ((m = mcei_heap_top(&s->pending)) != NULL && m->arrival < horizon) {
-        mcei_heap_pop(&s->pending);
+    const mcei_kentry_t *e;
+    while ((e = mcei_kheap_top(&s->pending)) != NULL && e->k0 < horizon) {
+        mcei_msg_t *m = e->item;
+        mcei_kheap_pop(&s->pending);
         net->deliver(net->deliver_ctx, m, m->arrival);
     }
     return MCE_OK;

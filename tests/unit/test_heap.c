@@ -245,6 +245,176 @@ static void test_heap_interleaved(void **state)
     free(model);
 }
 
+/* The keyed heap: entries come back in lexicographic (k0, k1, k2) order,
+ * each exactly once, with pushes and pops interleaved (keys drawn from
+ * small ranges so that ties on k0 and k1 are common). */
+static int cmp_kentry(const void *a, const void *b)
+{
+    const mcei_kentry_t *x = a, *y = b;
+    return mcei_kentry_less(x, y) ? -1 : mcei_kentry_less(y, x) ? 1 : 0;
+}
+
+static void test_kheap_order(void **state)
+{
+    enum { N = 5000 };
+    mcei_kentry_t *ref = malloc(N * sizeof(*ref)),
+                  *out = malloc(N * sizeof(*out));
+    int *seen = calloc(N, sizeof(*seen));
+    mcei_kheap_t h;
+    size_t nout = 0;
+    (void)state;
+    assert_non_null(ref);
+    assert_non_null(out);
+    assert_non_null(seen);
+    rng_seed(7);
+    mcei_kheap_init(&h);
+    assert_null(mcei_kheap_top(&h));
+    for (size_t i = 0; i < N; i++) {
+        ref[i].k0 = rng_next() % 16;
+        ref[i].k1 = rng_next() % 4;
+        ref[i].k2 = rng_next();
+        ref[i].item = &seen[i];
+        assert_int_equal(
+            mcei_kheap_push(&h, ref[i].k0, ref[i].k1, ref[i].k2, ref[i].item),
+            MCE_OK);
+    }
+    while (h.count > 0) {
+        const mcei_kentry_t *t = mcei_kheap_top(&h);
+        out[nout++] = *t;
+        (*(int *)t->item)++;
+        mcei_kheap_pop(&h);
+    }
+    assert_int_equal(nout, N);
+    qsort(ref, N, sizeof(*ref), cmp_kentry);
+    for (size_t i = 0; i < N; i++) {
+        assert_int_equal(out[i].k0, ref[i].k0);
+        assert_int_equal(out[i].k1, ref[i].k1);
+        assert_int_equal(out[i].k2, ref[i].k2);
+        assert_int_equal(seen[i], 1);
+    }
+    mcei_kheap_fini(&h);
+    free(ref);
+    free(out);
+    free(seen);
+}
+
+/* The run queue's heap: (t, id) order, every entry back once. */
+static void test_rheap_order(void **state)
+{
+    enum { N = 5000 };
+    mcei_rentry_t *ref = malloc(N * sizeof(*ref));
+    int *seen = calloc(N, sizeof(*seen));
+    mcei_rheap_t h;
+    size_t k = 0;
+    (void)state;
+    assert_non_null(ref);
+    assert_non_null(seen);
+    rng_seed(11);
+    mcei_rheap_init(&h);
+    assert_null(mcei_rheap_top(&h));
+    for (uint32_t i = 0; i < N; i++) {
+        ref[i].t = rng_next() % 32;
+        ref[i].id = rng_next() % 1000;
+        ref[i].local = i;
+        assert_int_equal(mcei_rheap_push(&h, ref[i].t, ref[i].id, i), MCE_OK);
+        /* interleave: pop one after every third push */
+        if (i % 3 == 2) {
+            const mcei_rentry_t *t = mcei_rheap_top(&h);
+            for (size_t j = 0; j < h.count; j++)
+                assert_false(mcei_rentry_less(&h.e[j], t));
+            seen[t->local]++;
+            mcei_rheap_pop(&h);
+            k++;
+        }
+    }
+    {
+        mcei_rentry_t prev = {0, 0, 0};
+        int first = 1;
+        while (h.count > 0) {
+            mcei_rentry_t t = *mcei_rheap_top(&h);
+            if (!first)
+                assert_false(mcei_rentry_less(&t, &prev));
+            prev = t;
+            first = 0;
+            seen[t.local]++;
+            mcei_rheap_pop(&h);
+            k++;
+        }
+    }
+    assert_int_equal(k, N);
+    for (size_t i = 0; i < N; i++)
+        assert_int_equal(seen[i], 1);
+    mcei_rheap_fini(&h);
+    free(ref);
+    free(seen);
+}
+
+/* The run queue (staged batches, sorted runs and the heap) against a
+ * reference list: every pop is the smallest (t, id) queued, each entry
+ * comes back once, whether batches arrive nearly sorted (a run) or
+ * shuffled (the heap), with pushes between pops. */
+static void runq_case(int shuffled)
+{
+    enum { N = 4000 };
+    mcei_rentry_t *ref = malloc(N * sizeof(*ref));
+    int *seen = calloc(N, sizeof(*seen));
+    mcei_runq_t q;
+    uint32_t next = 0;
+    size_t k = 0, nref = 0;
+    uint64_t base = 0;
+    assert_non_null(ref);
+    assert_non_null(seen);
+    rng_seed(shuffled ? 5 : 9);
+    mcei_runq_init(&q);
+    assert_null(mcei_runq_top(&q));
+    while (k < N) {
+        uint32_t b = rng_next() % 40;
+        for (uint32_t j = 0; j < b && next < N; j++, next++) {
+            mcei_rentry_t e = {base + (shuffled ? rng_next() % 8 : j / 8),
+                               /* unique, as node numbers are */
+                               shuffled ? next * 7919u % N : next, next};
+            ref[nref++] = e;
+            assert_int_equal(mcei_runq_push(&q, e.t, e.id, e.local), MCE_OK);
+        }
+        for (uint32_t j = rng_next() % 50; j > 0; j--) {
+            const mcei_rentry_t *t = mcei_runq_top(&q);
+            size_t m = 0;
+            if (t == NULL) {
+                assert_int_equal(nref, 0);
+                break;
+            }
+            for (size_t r = 1; r < nref; r++)
+                if (mcei_rentry_less(&ref[r], &ref[m]))
+                    m = r;
+            assert_int_equal(t->local, ref[m].local);
+            base = t->t;
+            seen[t->local]++;
+            ref[m] = ref[--nref];
+            mcei_runq_pop(&q);
+            k++;
+        }
+    }
+    assert_int_equal(k, N);
+    assert_null(mcei_runq_top(&q));
+    for (size_t i = 0; i < N; i++)
+        assert_int_equal(seen[i], 1);
+    mcei_runq_fini(&q);
+    free(ref);
+    free(seen);
+}
+
+static void test_runq_sorted(void **state)
+{
+    (void)state;
+    runq_case(0);
+}
+
+static void test_runq_shuffled(void **state)
+{
+    (void)state;
+    runq_case(1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -254,6 +424,10 @@ int main(void)
         cmocka_unit_test(test_heap_duplicates),
         cmocka_unit_test(test_heap_growth),
         cmocka_unit_test(test_heap_interleaved),
+        cmocka_unit_test(test_kheap_order),
+        cmocka_unit_test(test_rheap_order),
+        cmocka_unit_test(test_runq_sorted),
+        cmocka_unit_test(test_runq_shuffled),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

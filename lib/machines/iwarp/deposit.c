@@ -364,7 +364,15 @@ static int check_handle(dep_node_t *d, int handle, char *why, size_t len)
 typedef struct {
     dep_buf_t *b;
     unsigned n;
+    int handle; /* for the deadlock report */
 } dwait_t;
+
+/* What iwarp_dep_wait waits for, formatted only for a deadlock report. */
+static void dwait_what(const void *arg, char *buf, size_t len)
+{
+    const dwait_t *w = arg;
+    snprintf(buf, len, "%u arrival(s) in buffer %d", w->n, w->handle);
+}
 
 static int ready_count(mcei_vn_t *vn, void *arg)
 {
@@ -378,15 +386,14 @@ int mcei_iw_dep_wait(mcei_vn_t *vn, int handle, unsigned count, int rearm,
 {
     dep_node_t *d = dn(vn);
     dwait_t w;
-    char what[64];
     int rc = check_handle(d, handle, why, len);
     if (rc != MCE_OK)
         return rc;
     mcei_sync(vn);
     w.b = &d->buf[handle];
     w.n = count;
-    snprintf(what, sizeof(what), "%u arrival(s) in buffer %d", count, handle);
-    mcei_wait(vn, ready_count, &w, "iwarp_dep_wait", what);
+    w.handle = handle;
+    mcei_wait_for(vn, ready_count, &w, "iwarp_dep_wait", dwait_what, &w);
     advance_to(vn, w.b->last);
     if (rearm && w.b->spooled)
         charge_comm(vn, k.rearm);

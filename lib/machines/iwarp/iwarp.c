@@ -279,9 +279,17 @@ static int seg_news(mcei_vn_t *vn, void *arg)
 /* The exact time word @p k of connection @p key started into its first
  * link (@p start 1) or had fully entered it (@p start 0), waiting until it
  * is known: on return it is at most the node's clock.  @p call and
- * @p what describe the wait. */
+ * @p what(@p what_arg) describe the wait (formatted only for a deadlock
+ * report). */
+/* A literal or caller-frame string as a wait description. */
+static void str_what(const void *arg, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s", (const char *)arg);
+}
+
 static mce_time_t seg_wait(mcei_vn_t *vn, int pct, int64_t key, uint64_t k,
-                           int start, const char *call, const char *what)
+                           int start, const char *call, mcei_what_fn what,
+                           const void *what_arg)
 {
     iw_node_t *nd = node_of(vn);
     iw_pct_t *p = &nd->pct[pct];
@@ -312,9 +320,10 @@ static mce_time_t seg_wait(mcei_vn_t *vn, int pct, int64_t key, uint64_t k,
                      " words in its path: the reader is not reading)",
                      pct, p->endpoint % costs.width, p->endpoint / costs.width,
                      in);
-            what = full;
+            mcei_wait(vn, seg_news, &w, call, full);
+            continue;
         }
-        mcei_wait(vn, seg_news, &w, call, what);
+        mcei_wait_for(vn, seg_news, &w, call, what, what_arg);
     }
 }
 
@@ -376,7 +385,7 @@ static mce_time_t wait_room(mcei_vn_t *vn, int pct)
              p->endpoint % costs.width, p->endpoint / costs.width);
     return seg_wait(vn, pct, own_key(vn, pct),
                     p->words - (uint64_t)costs.pct_words, 1, "iwarp_gate_write",
-                    what);
+                    str_what, what);
 }
 
 void mcei_iw_flush(mcei_vn_t *vn)
@@ -464,7 +473,17 @@ int mcei_iw_gate_write(mcei_vn_t *vn, int gate, const uint32_t *w, size_t n,
 typedef struct rd_wait {
     iw_pct_t *p;
     uint64_t n;
+    size_t words; /* for the deadlock report: the call's count */
+    int gate, pct;
 } rd_wait_t;
+
+/* What a read waits for, formatted only for a deadlock report. */
+static void rd_what(const void *arg, char *buf, size_t len)
+{
+    const rd_wait_t *r = arg;
+    snprintf(buf, len, "%zu word(s) at gate %s (PCT %d)", r->words,
+             gate_name(r->gate), r->pct);
+}
 
 static int enough_words(mcei_vn_t *vn, void *arg)
 {
@@ -494,7 +513,6 @@ int mcei_iw_gate_read(mcei_vn_t *vn, int gate, uint32_t *w, size_t n, int block,
     iw_pct_t *p;
     rd_wait_t r;
     mce_time_t t, ready;
-    char what[96];
     if (rc != MCE_OK)
         return rc;
     if (n == 0)
@@ -507,14 +525,15 @@ int mcei_iw_gate_read(mcei_vn_t *vn, int gate, uint32_t *w, size_t n, int block,
     take_words(vn, pct, n);
     r.p = p;
     r.n = n;
-    snprintf(what, sizeof(what), "%zu word(s) at gate %s (PCT %d)", n,
-             gate_name(gate), pct);
-    mcei_wait(vn, enough_words, &r, call, what);
+    r.words = n;
+    r.gate = gate;
+    r.pct = pct;
+    mcei_wait_for(vn, enough_words, &r, call, rd_what, &r);
     {
         int64_t key;
         mce_time_t delay;
         uint64_t k = nth_word(p, n, &key, &delay);
-        ready = seg_wait(vn, pct, key, k, 0, call, what);
+        ready = seg_wait(vn, pct, key, k, 0, call, rd_what, &r);
         /* the list (and its delay) is known once the time is */
         nth_word(p, n, &key, &delay);
         ready += delay;
@@ -584,7 +603,7 @@ int mcei_iw_spool_put_end(mcei_vn_t *vn, int pct, uint64_t mark, int test,
     } else {
         t = seg_wait(vn, pct, own_key(vn, pct),
                      mark - (uint64_t)costs.pct_words + 1, 1,
-                     "iwarp_spool_wait", "a spool out");
+                     "iwarp_spool_wait", str_what, "a spool out");
     }
     *end = t;
     return 1;
@@ -634,7 +653,7 @@ int mcei_iw_spool_take(mcei_vn_t *vn, int pct, mce_time_t start,
         if (m > vn->clock)
             return 0;
     } else {
-        m = seg_wait(vn, pct, key, k, 0, "iwarp_spool_wait",
+        m = seg_wait(vn, pct, key, k, 0, "iwarp_spool_wait", str_what,
                      "the words of a spool in");
         nth_word(p, n, &key, &delay);
     }

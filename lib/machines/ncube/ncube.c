@@ -497,21 +497,26 @@ static int user_ready(mcei_vn_t *vn, void *arg)
     return mcei_match(vn, a->src, a->type, MCEI_CTX_USER) != NULL;
 }
 
+/* What nread waits for, formatted only for a deadlock report. */
+static void user_what(const void *arg, char *buf, size_t len)
+{
+    const match_arg_t *a = arg;
+    char sbuf[16] = "any node", tbuf[16] = "any type";
+    if (a->src >= 0)
+        snprintf(sbuf, sizeof(sbuf), "node %d", a->src);
+    if (a->type >= 0)
+        snprintf(tbuf, sizeof(tbuf), "type %d", a->type);
+    snprintf(buf, len, "a message from %s of %s", sbuf, tbuf);
+}
+
 int mcei_ncube_nread(mcei_vn_t *vn, void *buf, uint32_t cap, int *src,
                      int *type, uint32_t *len)
 {
     match_arg_t a = {.src = *src, .type = *type};
-    char what[96];
     mcei_msg_t *m;
 
-    char sbuf[16] = "any node", tbuf[16] = "any type";
-    if (*src >= 0)
-        snprintf(sbuf, sizeof(sbuf), "node %d", *src);
-    if (*type >= 0)
-        snprintf(tbuf, sizeof(tbuf), "type %d", *type);
-    snprintf(what, sizeof(what), "a message from %s of %s", sbuf, tbuf);
     mcei_sync(vn);
-    mcei_wait(vn, user_ready, &a, "nread", what);
+    mcei_wait_for(vn, user_ready, &a, "nread", user_what, &a);
     m = mcei_match(vn, a.src, a.type, MCEI_CTX_USER);
     uint32_t n = (uint32_t)m->w.size, ncopy = n < cap ? n : cap;
     mce_time_t c = costs.nread_trap + (mce_time_t)ncopy * costs.copy_per_byte;

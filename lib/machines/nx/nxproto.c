@@ -484,25 +484,41 @@ static int finish_req(mcei_vn_t *vn, nx_req_t *r, mcei_nx_info_t *info)
     return rc;
 }
 
+/* What msgwait waits for, formatted only for a deadlock report. */
+typedef struct wait_what {
+    long id, typesel, nodesel;
+    int kind;
+} wait_what_t;
+
+static void wait_what(const void *arg, char *buf, size_t len)
+{
+    const wait_what_t *w = arg;
+    if (w->kind == R_RECV)
+        snprintf(buf, len,
+                 "message id %ld: a message of type %ld from node %ld", w->id,
+                 w->typesel, w->nodesel);
+    else
+        snprintf(buf, len, "message id %ld (%s)", w->id,
+                 w->kind == R_SEND ? "send" : "merged");
+}
+
 int mcei_nx_wait(mcei_vn_t *vn, long id, mcei_nx_info_t *info)
 {
     nx_node_t *nd = node_of(vn);
     nx_req_t *r = find(nd, id);
-    char what[96];
+    wait_what_t what;
     mce_time_t from;
     if (r == NULL || r->ignore || r->handler != NULL)
         return MCE_ERR_NOT_FOUND;
     mcei_sync(vn);
     from = vn->clock;
-    if (r->kind == R_RECV)
-        snprintf(what, sizeof(what),
-                 "message id %ld: a message of type %ld from node %ld", id,
-                 r->typesel, r->nodesel);
-    else
-        snprintf(what, sizeof(what), "message id %ld (%s)", id,
-                 r->kind == R_SEND ? "send" : "merged");
+    what.id = id;
+    what.typesel = r->typesel;
+    what.nodesel = r->nodesel;
+    what.kind = (int)r->kind;
     nd->waiting = 1;
-    mcei_wait(vn, req_done, (void *)(intptr_t)id, "msgwait", what);
+    mcei_wait_for(vn, req_done, (void *)(intptr_t)id, "msgwait", wait_what,
+                  &what);
     nd->waiting = 0;
     r = find(nd, id);
     if (r->done_at > vn->clock) /* completed in our future (not waited) */
@@ -607,6 +623,13 @@ typedef struct probe_arg {
     long typesel, nodesel, ptypesel;
 } probe_arg_t;
 
+static void probe_what(const void *arg, char *buf, size_t len)
+{
+    const probe_arg_t *a = arg;
+    snprintf(buf, len, "a message of type %ld from node %ld", a->typesel,
+             a->nodesel);
+}
+
 static mcei_msg_t *probe_find(mcei_vn_t *vn, const probe_arg_t *a)
 {
     for (mcei_msg_t *m = vn->inbox.head; m != NULL; m = m->next)
@@ -628,12 +651,9 @@ int mcei_nx_probe(mcei_vn_t *vn, uint32_t ctx, long typesel, long nodesel,
     mcei_msg_t *m;
     mcei_sync(vn);
     if (block) {
-        char what[96];
         mce_time_t from = vn->clock;
-        snprintf(what, sizeof(what), "a message of type %ld from node %ld",
-                 typesel, nodesel);
         nd->waiting = 1;
-        mcei_wait(vn, probe_ready, &a, "cprobe", what);
+        mcei_wait_for(vn, probe_ready, &a, "cprobe", probe_what, &a);
         nd->waiting = 0;
         after_idle(vn, from);
         if (nx.irq && nx.irq_msg && vn->busy_until > vn->clock)
