@@ -15,7 +15,7 @@ build=${BUILD_DIR:-$top/_build}
 deps() {
     pkgs="build-essential autoconf automake libtool pkg-config openmpi-bin
           libopenmpi-dev libhwloc-dev hwloc libcmocka-dev valgrind gfortran
-          binutils"
+          binutils clang"
     missing=""
     for p in $pkgs; do
         dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" ||
@@ -58,6 +58,16 @@ run_check() {
     fi
 }
 
+# fuzz_quick DIR: the libFuzzer harnesses of tests/fuzz, 10 s each (about
+# 30 s with their build), when configure found clang with libFuzzer
+# (doc/USER-GUIDE.md 13.2).  Any crash or sanitizer report fails.
+fuzz_quick() {
+    if ! make -C "$1" fuzz-quick FUZZ_QUICK_SECONDS=10; then
+        echo "build.sh: fuzzing found a failure; logs in $1/fuzz-work" >&2
+        exit 1
+    fi
+}
+
 # count DIR KEY: a figure from DIR/test-suite.log ("# PASS:  12")
 count() {
     sed -n "s/^# $2: *//p" "$1/test-suite.log" | head -n 1
@@ -91,6 +101,7 @@ check)
     configure "$build-sanitizers" --enable-sanitizers
     make -C "$build-sanitizers" -j"$jobs"
     run_check "$build-sanitizers" "sanitizer build"
+    fuzz_quick "$build"
     # 3. the distribution tarball builds and passes on its own
     make -C "$build" -j"$jobs" distcheck DISTCHECK_CONFIGURE_FLAGS=--enable-werror
     p=$(( $(count "$build" PASS) + $(count "$build-sanitizers" PASS) ))
