@@ -25,8 +25,10 @@ for h in $harnesses; do
     mkdir -p "fuzz-work/$h"
     log=fuzz-work/$h.log
     start=$(date +%s)
+    dict=
+    [ -f "$src/tests/fuzz/$h.dict" ] && dict=-dict=$src/tests/fuzz/$h.dict
     "$bin" -max_total_time="$secs" -runs=$((secs * 200000)) -timeout=10 \
-        -rss_limit_mb=2048 -print_final_stats=1 \
+        -rss_limit_mb=2048 -print_final_stats=1 $dict \
         -artifact_prefix="fuzz-work/$h-" "fuzz-work/$h" "$src/tests/fuzz/corpus/$h" \
         > "$log" 2>&1
     rc=$?
