@@ -31,6 +31,13 @@ ok_case cancel2 2
 ok_case gopovf 2
 ok_case gcolxovf 2
 ok_case negptype 2
+ok_case nullbuf 2
+ok_case nullbuf 4
+ok_case handler 2
+$MPIRUN -np 2 $T "$P/nx_robust" handler --mce-nodes=2 > "$TMP/o" 2>&1
+expect_eq "nx handler making NX calls, 2 ranks: status" $? 0
+expect_eq "nx handler making NX calls, 2 ranks: every node ok" \
+    "$(grep -c '^nx_robust: handler node [01] ok$' "$TMP/o")" 2
 
 $T "$P/nx_robust" gopovf_plain --mce-nodes=2 > "$TMP/o" 2>&1
 expect_eq "nx gdsum overflow (plain form): status" $? 1
