@@ -17,7 +17,7 @@ build=${BUILD_DIR:-$top/_build}
 deps() {
     pkgs="build-essential autoconf automake libtool pkg-config openmpi-bin
           libopenmpi-dev libhwloc-dev hwloc libcmocka-dev valgrind gfortran
-          binutils"
+          binutils clang"
     missing=""
     for p in $pkgs; do
         dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" ||
@@ -60,6 +60,16 @@ run_check() {
                 { echo "== ${f%.trs}.log"; cat "${f%.trs}.log"; }
         done
         failed_runs="$failed_runs, $2"
+    fi
+}
+
+# fuzz_quick DIR: the libFuzzer harnesses of tests/fuzz, 10 s each (about
+# 30 s with their build), when configure found clang with libFuzzer
+# (doc/USER-GUIDE.md 13.2).  Any crash or sanitizer report fails.
+fuzz_quick() {
+    if ! make -C "$1" fuzz-quick FUZZ_QUICK_SECONDS=10; then
+        echo "build.sh: fuzzing found a failure; logs in $1/fuzz-work" >&2
+        failed_runs="$failed_runs, fuzzing"
     fi
 }
 
@@ -114,6 +124,8 @@ check)
     configure "$build-sanitizers" --enable-sanitizers --with-tests=sanitizer
     make -C "$build-sanitizers" -j"$jobs"
     run_check "$build-sanitizers" "sanitizer build"
+    # 2b. the fuzz harnesses, briefly
+    fuzz_quick "$build"
     t2=$(date +%s)
     # 3. the distribution tarball builds, installs and passes the quick
     #    tests on its own; built the way CI builds nothing else: with the

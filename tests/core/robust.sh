@@ -31,6 +31,13 @@ ok_case cancel2 2
 ok_case gopovf 2
 ok_case gcolxovf 2
 ok_case negptype 2
+ok_case nullbuf 2
+ok_case nullbuf 4
+ok_case handler 2
+$MPIRUN -np 2 $T "$P/nx_robust" handler --mce-nodes=2 > "$TMP/o" 2>&1
+expect_eq "nx handler making NX calls, 2 ranks: status" $? 0
+expect_eq "nx handler making NX calls, 2 ranks: every node ok" \
+    "$(grep -c '^nx_robust: handler node [01] ok$' "$TMP/o")" 2
 
 $T "$P/nx_robust" gopovf_plain --mce-nodes=2 > "$TMP/o" 2>&1
 expect_eq "nx gdsum overflow (plain form): status" $? 1
@@ -171,6 +178,16 @@ expect_grep "TCS cost of 2^64 - 1 clocks: overflow reported" \
 TCS_CASE=many TCS_MANY=100000 $T "$P/tcs_cases" --mce-tcs=link > "$TMP/o" 2>&1
 expect_eq "100000 TCS tasks: link status" $? 0
 expect_grep "100000 TCS tasks: linked" "^summary: 100000 tasks, depth 0" "$TMP/o"
+
+# Task offsets near INT_MAX and INT_MIN wrap round the torus like small
+# ones (the sum with the parent's offset overflowed: found by the fuzz
+# harness tests/fuzz/fuzz_tcs.c).
+TCS_CASE=wrap $T "$P/tcs_cases" --mce-tcs=link > "$TMP/o" 2>&1
+expect_eq "TCS offset INT_MAX - 5: link status" $? 0
+expect_grep "TCS offset INT_MAX - 5: wraps to x = 2 in the parent" \
+    "^task 'c' parent 'p' depth 1 cells 1: 1x1 at (3,0)$" "$TMP/o"
+expect_grep "TCS offset INT_MIN + 3: wraps to x = 3 in the parent" \
+    "^task 'e' parent 'p' depth 1 cells 1: 1x1 at (4,0)$" "$TMP/o"
 
 # ---- hangs by design: the livelock guard and the run limits ----------------
 

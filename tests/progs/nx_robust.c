@@ -21,7 +21,15 @@
  *   compute_forever  msgdone and compute for a message never sent: only
  *               --mce-max-vtime ends it;
  *   spin        node 0 loops without any call: only --mce-max-wall;
- *   crash       node 1 gets SIGFPE: the crash line names it. */
+ *   crash       node 1 gets SIGFPE: the crash line names it;
+ *   nullbuf     NULL buffers with a positive count fail with EINVAL in
+ *               every send and receive form, nothing sent or posted (the
+ *               next message arrives intact); a NULL buffer of 0 bytes is
+ *               a valid empty message;
+ *   handler     node 0's hrecv handler makes NX calls: it answers with
+ *               csend, its own id is unknown to msgwait, a nested flick
+ *               runs no handler twice, and a receive inside it gets a
+ *               second message; node 1 checks both answers. */
 #include <errno.h>
 #include <signal.h>
 #include <stdint.h>
@@ -122,6 +130,73 @@ static void cancel_twice(void)
               errno);
     } else if (me == 1) {
         crecv(1, big, sizeof(big));
+    }
+}
+
+static void null_buffers(void)
+{
+    long peer = me ^ 1, v = 7 + me, got = 0, rc_, info[8];
+    if (me > 1)
+        return;
+#define NULL_FAILS(call)                                                       \
+    do {                                                                       \
+        errno = 0;                                                             \
+        rc_ = (call);                                                          \
+        CHECK(rc_ == -1 && errno == EINVAL, "%s: %ld errno %d", #call, rc_,    \
+              errno);                                                          \
+    } while (0)
+    NULL_FAILS(_csend(3, NULL, 8, peer, 0));
+    NULL_FAILS(_isend(3, NULL, 8, peer, 0));
+    NULL_FAILS(_crecv(3, NULL, 8));
+    NULL_FAILS(_irecv(3, NULL, 8));
+    NULL_FAILS(_crecvx(3, NULL, 8, peer, 0, info));
+    NULL_FAILS(_csendrecv(3, NULL, 8, peer, 0, 3, &got, sizeof(got)));
+    NULL_FAILS(_csendrecv(3, &v, sizeof(v), peer, 0, 3, NULL, 8));
+#undef NULL_FAILS
+    /* An empty message may have no buffer. */
+    csend(4, NULL, 0, peer, 0);
+    crecv(4, NULL, 0);
+    CHECK(infocount() == 0 && infonode() == peer, "empty message: %ld from %ld",
+          infocount(), infonode());
+    /* Nothing was sent or posted by the failed calls: the next type-3
+     * message is the peer's value. */
+    csend(3, &v, sizeof(v), peer, 0);
+    crecv(3, &got, sizeof(got));
+    CHECK(got == 7 + peer, "got %ld", got);
+    CHECK(iprobe(-1) == 0, "a message left over");
+}
+
+static long h_id, h_calls, h_got, h_inner;
+static void on_ask(long type, long count, long node, long ptype)
+{
+    long answer = 1000 + h_got, rc_;
+    (void)count;
+    (void)ptype;
+    h_calls++;
+    /* Its own id cannot be waited for, even inside it. */
+    errno = 0;
+    rc_ = _msgwait(h_id);
+    CHECK(rc_ == -1 && errno == EINVAL, "msgwait(own id) %ld", rc_);
+    flick(); /* handlers do not nest */
+    crecv(21, &h_inner, sizeof(h_inner));
+    csend(type + 10, &answer, sizeof(answer), node, 0);
+}
+
+static void handler_calls(void)
+{
+    if (me == 0) {
+        h_id = hrecv(20, &h_got, sizeof(h_got), on_ask);
+        while (h_calls == 0)
+            flick();
+        CHECK(h_calls == 1, "handler ran %ld times", h_calls);
+        CHECK(h_got == 5 && h_inner == 6, "handler got %ld, inner %ld", h_got,
+              h_inner);
+    } else if (me == 1) {
+        long ask = 5, inner = 6, answer = 0;
+        csend(20, &ask, sizeof(ask), 0, 0);
+        csend(21, &inner, sizeof(inner), 0, 0);
+        crecv(30, &answer, sizeof(answer));
+        CHECK(answer == 1005, "answer %ld", answer);
     }
 }
 
@@ -242,6 +317,10 @@ int main(int argc, char **argv)
         if (me == 0)
             while (forever)
                 ;
+    } else if (strcmp(c, "nullbuf") == 0) {
+        null_buffers();
+    } else if (strcmp(c, "handler") == 0) {
+        handler_calls();
     } else if (strcmp(c, "crash") == 0) {
         /* raised: a division by zero is caught first under UBSan */
         if (me == 1)

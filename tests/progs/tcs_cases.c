@@ -2,6 +2,7 @@
  * variable TCS_CASE picks one; each refusal case breaks one rule of the
  * linker (doc/design/iwarp-tcs.md, section 8.3), "kappa" fits with DQ
  * congestion.  main runs only when the link succeeds. */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -139,6 +140,16 @@ static void list(tcs_decl_t *d)
     tcs_netgroup(d, row, "h", &m, 1);
 }
 
+/* Offsets near INT_MAX and INT_MIN wrap round the torus like small ones
+ * (the sum with the parent's offset overflowed: found by fuzzing):
+ * INT_MAX - 5 = 2 (mod 8) and INT_MIN + 3 = 3 (mod 8) from p's (1,0). */
+static void wrap(tcs_decl_t *d)
+{
+    tcs_task_t p = tcs_task(d, "p", TCS_NONE, 1, 0, 4, 1, f0, 0, 0);
+    tcs_task(d, "c", p, INT_MAX - 5, 0, 1, 1, f1, 0, 0);
+    tcs_task(d, "e", p, INT_MIN + 3, INT_MIN, 1, 1, f2, 0, 0);
+}
+
 static void declerr(tcs_decl_t *d)
 {
     tcs_task(d, "big", TCS_NONE, 0, 0, 9, 1, f0, 0, 0);
@@ -181,6 +192,7 @@ void tcs_declare(tcs_decl_t *d)
         {"slots", slots},         {"kappa", kappa},
         {"declerr", declerr},     {"pctsfree", pctsfree},
         {"list", list},           {"many", many},
+        {"wrap", wrap},
     };
     const char *c = getenv("TCS_CASE");
     for (size_t i = 0; c != NULL && i < sizeof(cases) / sizeof(cases[0]); i++)

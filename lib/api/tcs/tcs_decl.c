@@ -243,7 +243,7 @@ MCE_EXPORT tcs_task_t tcs_task(tcs_decl_t *d, const char *name,
 {
     static const char call[] = "tcs_task";
     const mcei_tcs_machine_t *mc = &d->mc;
-    int *cells, x0 = x, y0 = y, id;
+    int *cells, x0, y0, id;
     if (parent != TCS_NONE && !task_ok(d, call, parent))
         return TCS_EDECL;
     if (w < 1 || h < 1 || w > mc->width || h > mc->height) {
@@ -252,6 +252,10 @@ MCE_EXPORT tcs_task_t tcs_task(tcs_decl_t *d, const char *name,
                    "array",
                    name ? name : "?", w, h, mc->width, mc->height);
     }
+    /* Reduced before the parent's offset is added: x near INT_MAX must
+     * wrap round the torus, not overflow. */
+    x0 = x % mc->width;
+    y0 = y % mc->height;
     if (parent != TCS_NONE && d->tasks[parent].rect) {
         x0 += d->tasks[parent].x;
         y0 += d->tasks[parent].y;
