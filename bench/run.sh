@@ -41,7 +41,12 @@ ring_rate() {
 echo "== mcemu benchmarks ($(nproc) cores) =="
 sw=$("$B/bench/ctxswitch" 10000000)
 echo "$sw"
-floor=$(echo "$sw" | sed -n 's/.* \([0-9.]*\) ns per switch/\1/p' | head -1)
+# the floor in the same clock as the ring's rates below
+if [ -x /usr/bin/time ]; then
+    floor=$(echo "$sw" | sed -n 's/.*(\([0-9.]*\) ns CPU).*/\1/p' | head -1)
+else
+    floor=$(echo "$sw" | sed -n 's/.* \([0-9.]*\) ns per switch.*/\1/p' | head -1)
+fi
 
 # ---- the ring, mcemu and SMPI side by side ----------------------------------
 # Time of ROUNDS rounds less that of one round (start-up excluded the same
@@ -94,24 +99,28 @@ record() { # FN NODES ROUNDS
 }
 best() { sort -n "$T/best.$1.$2" 2>/dev/null | tail -1; }
 
+# SMPICC=none (or any compiler that is not there) skips the comparison.
+SMPICC=${SMPICC:-smpicc}
 have_smpi=0
-if command -v smpicc > /dev/null 2>&1 && command -v smpirun > /dev/null 2>&1 &&
-    smpicc -O2 -o "$T/smpi_ring" "$S/smpi_ring.c" > "$T/smpicc.log" 2>&1; then
+if command -v "$SMPICC" > /dev/null 2>&1 && command -v smpirun > /dev/null 2>&1 &&
+    "$SMPICC" -O2 -o "$T/smpi_ring" "$S/smpi_ring.c" > "$T/smpicc.log" 2>&1; then
     have_smpi=1
     echo "SMPI: $(smpirun -version 2>/dev/null | head -1) (same ring under smpirun, alternated with mcemu, best of 2 each)"
 else
-    echo "SMPI: smpicc not installed (Debian: libsimgrid-dev): mcemu's figures only"
+    echo "SMPI: $SMPICC not installed or failing (Debian: libsimgrid-dev): mcemu's figures only"
 fi
 echo "ring, 8-byte messages, one process (mcemu: default settings, privatisation on; rates per $clock second):"
 printf "  %6s %14s %9s %10s %14s %8s\n" nodes "mcemu msgs/s" "ns/msg" "x floor" "SMPI msgs/s" "ratio"
-for spec in 64:8000 256:2000 1024:500 4096:125; do
+# 2.56 M messages per mcemu run, a twentieth of that under SMPI (it is
+# slower): runs of a fraction of a second to a few seconds, long enough
+# for the 10 ms resolution of the CPU time.
+for spec in 64:40000 256:10000 1024:2500 4096:625; do
     n=${spec%%:*} r=${spec#*:}
     reps=1; [ $have_smpi = 1 ] && { reps=2; platform "$n"; }
     i=0
     while [ $i -lt $reps ]; do
         record mce_wall "$n" "$r"
-        # SMPI gets a tenth of the rounds (it is ~10x slower), at least 3
-        [ $have_smpi = 1 ] && record smpi_wall "$n" $(( r / 10 > 3 ? r / 10 : 3 ))
+        [ $have_smpi = 1 ] && record smpi_wall "$n" $(( r / 20 > 3 ? r / 20 : 3 ))
         i=$((i + 1))
     done
     m=$(best mce_wall "$n")
@@ -127,18 +136,23 @@ ring_rate "ring 64 nodes, --mce-privatize=off" 64 40000 env MCE_PRIVATIZE=off
 ring_rate "ring 64 nodes, 2 ranks" 64 5000 "$MPIEXEC" -np 2
 
 # ---- privatisation cost by size of the globals ------------------------------
-echo "privatisation, 64 nodes, cost per switch over --mce-privatize=off (bench/privswitch.c):"
-for s in 4k 64k 1m 16m; do
-    on=$("$B/bench/priv_$s" 2000 --mce-nodes=64 --mce-verbose 2>/dev/null | grep wall_s=)
-    off=$("$B/bench/priv_$s" 2000 shared --mce-nodes=64 --mce-privatize=off \
-        --mce-verbose 2>/dev/null | grep wall_s=)
-    echo "$s $on|$off" | sed 's/ mcemu: rank 0: .*context_switches=\([0-9]*\) wall_s=\([0-9.]*\) peak_rss_kib=\([0-9]*\)|.*wall_s=\([0-9.]*\).*/ \1 \2 \3 \4/' |
-        awk '{ printf "  globals %-4s: %8.0f ns per switch (shared: %6.0f ns), peak RSS %d KiB\n",
-            $1, ($3 - $5) / $2 * 1e9, $5 / $2 * 1e9, $4 }'
+echo "privatisation, 64 nodes, cost per switch over --mce-privatize=off (bench/privswitch.c; $clock time):"
+for spec in 4k:40000 64k:4000 1m:4000 16m:2000; do
+    s=${spec%%:*} r=${spec#*:}
+    on=$(timed "$B/bench/priv_$s" "$r" --mce-nodes=64 --mce-verbose)
+    sw=$(sed -n 's/.*context_switches=\([0-9]*\).*/\1/p' "$T/out")
+    rss=$(sed -n 's/.*peak_rss_kib=\([0-9]*\).*/\1/p' "$T/out")
+    off=$(timed "$B/bench/priv_$s" "$r" shared --mce-nodes=64 \
+        --mce-privatize=off)
+    awk -v s="$s" -v on="$on" -v off="$off" -v sw="$sw" -v rss="$rss" 'BEGIN {
+        printf "  globals %-4s: %8.0f ns per switch (shared: %6.0f ns), peak RSS %d KiB\n",
+            s, (on - off) / sw * 1e9, off / sw * 1e9, rss }'
 done
-ib=$("$B/apps/iwarp/iwarp_barrier" --scheme=cube --signal=dep --cells=64 \
-    --mce-verbose 2>/dev/null | sed -n 's/.*context_switches=\([0-9]*\) wall_s=\([0-9.]*\).*/\1 \2/p')
-echo "$ib" | awk '{ printf "  iwarp_barrier (78 KB of globals), 64 cells, dep: %.0f ns per switch all told\n", $2 / $1 * 1e9 }'
+ib=$(timed "$B/apps/iwarp/iwarp_barrier" --scheme=cube --signal=dep --cells=64 \
+    --runs=200 --mce-verbose)
+sw=$(sed -n 's/.*context_switches=\([0-9]*\).*/\1/p' "$T/out")
+awk -v t="$ib" -v sw="$sw" 'BEGIN {
+    printf "  iwarp_barrier (78 KB of globals), 64 cells, dep, 200 runs: %.0f ns per switch all told\n", t / sw * 1e9 }'
 
 # sobel_edge 512x512 on 64 NCUBE nodes (both schemes): wall time, 1 and 2 ranks.
 sobel_wall() {

@@ -309,3 +309,106 @@ void mcei_runq_pop(mcei_runq_t *q)
     else
         mcei_rheap_pop(&q->heap);
 }
+
+void mcei_kq_init(mcei_kq_t *q)
+{
+    memset(q, 0, sizeof(*q));
+    mcei_kheap_init(&q->heap);
+}
+
+void mcei_kq_fini(mcei_kq_t *q)
+{
+    mcei_kheap_fini(&q->heap);
+    free(q->run);
+    free(q->batch);
+    mcei_kq_init(q);
+}
+
+int mcei_kq_push(mcei_kq_t *q, uint64_t k0, uint64_t k1, uint64_t k2,
+                 void *item)
+{
+    if (q->nbatch == q->batch_cap) {
+        size_t ncap = q->batch_cap ? 2 * q->batch_cap : 64;
+        mcei_kentry_t *n = realloc(q->batch, ncap * sizeof(*n));
+        if (n == NULL)
+            return MCE_ERR_NOMEM;
+        q->batch = n;
+        q->batch_cap = ncap;
+    }
+    q->batch[q->nbatch].k0 = k0;
+    q->batch[q->nbatch].k1 = k1;
+    q->batch[q->nbatch].k2 = k2;
+    q->batch[q->nbatch].item = item;
+    q->nbatch++;
+    return MCE_OK;
+}
+
+/* Insertion sort of @p e, giving up (0) after @p budget moves. */
+static int ksort_few_moves(mcei_kentry_t *e, size_t n, size_t budget)
+{
+    for (size_t i = 1; i < n; i++) {
+        mcei_kentry_t x = e[i];
+        size_t j = i;
+        while (j > 0 && mcei_kentry_less(&x, &e[j - 1])) {
+            if (budget-- == 0) {
+                e[j] = x; /* fill the hole: a permutation again */
+                return 0;
+            }
+            e[j] = e[j - 1];
+            j--;
+        }
+        e[j] = x;
+    }
+    return 1;
+}
+
+/* Place the staged batch: as the new run, or into the heap. */
+static int kq_settle(mcei_kq_t *q)
+{
+    if (q->nbatch == 0)
+        return MCE_OK;
+    if (q->run_head == q->run_n &&
+        ksort_few_moves(q->batch, q->nbatch, 8 * q->nbatch + 64)) {
+        mcei_kentry_t *r = q->run;
+        size_t cap = q->run_cap;
+        q->run = q->batch;
+        q->run_cap = q->batch_cap;
+        q->run_head = 0;
+        q->run_n = q->nbatch;
+        q->batch = r;
+        q->batch_cap = cap;
+        q->nbatch = 0;
+        return MCE_OK;
+    }
+    for (size_t i = 0; i < q->nbatch; i++)
+        if (mcei_kheap_push(&q->heap, q->batch[i].k0, q->batch[i].k1,
+                            q->batch[i].k2, q->batch[i].item) != MCE_OK)
+            return MCE_ERR_NOMEM; /* the rest stays staged */
+    q->nbatch = 0;
+    return MCE_OK;
+}
+
+const mcei_kentry_t *mcei_kq_top(mcei_kq_t *q)
+{
+    const mcei_kentry_t *h, *r;
+    if (kq_settle(q) != MCE_OK)
+        mcei_fatal("out of memory in the scheduler");
+    h = mcei_kheap_top(&q->heap);
+    r = q->run_head < q->run_n ? &q->run[q->run_head] : NULL;
+    if (r == NULL)
+        return h;
+    if (h == NULL || !mcei_kentry_less(h, r))
+        return r;
+    return h;
+}
+
+void mcei_kq_pop(mcei_kq_t *q)
+{
+    const mcei_kentry_t *h = mcei_kheap_top(&q->heap);
+    const mcei_kentry_t *r =
+        q->run_head < q->run_n ? &q->run[q->run_head] : NULL;
+    if (r != NULL && (h == NULL || !mcei_kentry_less(h, r)))
+        q->run_head++;
+    else
+        mcei_kheap_pop(&q->heap);
+}

@@ -105,4 +105,23 @@ const mcei_rentry_t *mcei_runq_top(mcei_runq_t *q);
 /* Remove the entry mcei_runq_top returned. */
 void mcei_runq_pop(mcei_runq_t *q);
 
+/* The same staging over an mcei_kheap (the ideal network's messages). */
+typedef struct mcei_kq {
+    mcei_kheap_t heap;
+    mcei_kentry_t *run, *batch;
+    size_t run_head, run_n, run_cap, nbatch, batch_cap;
+} mcei_kq_t;
+
+void mcei_kq_init(mcei_kq_t *q);
+void mcei_kq_fini(mcei_kq_t *q);
+int mcei_kq_push(mcei_kq_t *q, uint64_t k0, uint64_t k1, uint64_t k2,
+                 void *item);
+const mcei_kentry_t *mcei_kq_top(mcei_kq_t *q);
+void mcei_kq_pop(mcei_kq_t *q);
+/* Entries queued (run, heap and staged). */
+static inline size_t mcei_kq_count(const mcei_kq_t *q)
+{
+    return q->heap.count + (q->run_n - q->run_head) + q->nbatch;
+}
+
 #endif

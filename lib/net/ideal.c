@@ -10,7 +10,7 @@
 
 typedef struct ideal {
     mce_time_t latency, per_byte;
-    mcei_kheap_t pending; /* (arrival, source, sequence), keys inline */
+    mcei_kq_t pending; /* (arrival, source, sequence), keys inline */
 } ideal_t;
 
 static int ideal_init(mcei_net_t *net, mcei_machine_t *m, char *err,
@@ -35,7 +35,7 @@ static int ideal_init(mcei_net_t *net, mcei_machine_t *m, char *err,
         free(s);
         return MCE_ERR_MACHINE;
     }
-    mcei_kheap_init(&s->pending);
+    mcei_kq_init(&s->pending);
     net->priv = s;
     return MCE_OK;
 }
@@ -45,7 +45,7 @@ static void ideal_fini(mcei_net_t *net)
     ideal_t *s = net->priv;
     if (s == NULL)
         return;
-    mcei_kheap_fini(&s->pending);
+    mcei_kq_fini(&s->pending);
     free(s);
     net->priv = NULL;
 }
@@ -81,14 +81,13 @@ static int ideal_inject(mcei_net_t *net, mcei_msg_t *msg)
         return rc;
     msg->arrival = a;
     /* the order of mcei_order_less; sources are never negative */
-    return mcei_kheap_push(&s->pending, a, (uint64_t)msg->w.src, msg->w.seq,
-                           msg);
+    return mcei_kq_push(&s->pending, a, (uint64_t)msg->w.src, msg->w.seq, msg);
 }
 
 static mce_time_t ideal_next_event(const mcei_net_t *net)
 {
-    const ideal_t *s = net->priv;
-    const mcei_kentry_t *e = mcei_kheap_top(&s->pending);
+    ideal_t *s = net->priv; /* the queue settles its staged entries */
+    const mcei_kentry_t *e = mcei_kq_top(&s->pending);
     return e ? e->k0 : MCEI_TIME_INF;
 }
 
@@ -96,9 +95,9 @@ static int ideal_advance(mcei_net_t *net, mce_time_t horizon)
 {
     ideal_t *s = net->priv;
     const mcei_kentry_t *e;
-    while ((e = mcei_kheap_top(&s->pending)) != NULL && e->k0 < horizon) {
+    while ((e = mcei_kq_top(&s->pending)) != NULL && e->k0 < horizon) {
         mcei_msg_t *m = e->item;
-        mcei_kheap_pop(&s->pending);
+        mcei_kq_pop(&s->pending);
         net->deliver(net->deliver_ctx, m, m->arrival);
     }
     return MCE_OK;
@@ -107,7 +106,7 @@ static int ideal_advance(mcei_net_t *net, mce_time_t horizon)
 static size_t ideal_in_flight(const mcei_net_t *net)
 {
     const ideal_t *s = net->priv;
-    return s->pending.count;
+    return mcei_kq_count(&s->pending);
 }
 
 const mcei_net_ops_t mcei_net_ideal_ops = {

@@ -415,6 +415,51 @@ static void test_runq_shuffled(void **state)
     runq_case(1);
 }
 
+/* The staged queue over the keyed heap, against a reference list. */
+static void test_kq(void **state)
+{
+    enum { N = 3000 };
+    mcei_kentry_t *ref = malloc(N * sizeof(*ref));
+    mcei_kq_t q;
+    uint64_t next = 0, base = 0;
+    size_t k = 0, nref = 0;
+    (void)state;
+    assert_non_null(ref);
+    rng_seed(3);
+    mcei_kq_init(&q);
+    assert_null(mcei_kq_top(&q));
+    while (k < N) {
+        uint32_t b = rng_next() % 30, shuffled = rng_next() % 2;
+        for (uint32_t j = 0; j < b && next < N; j++, next++) {
+            mcei_kentry_t e = {base + (shuffled ? rng_next() % 4 : j / 4),
+                               shuffled ? rng_next() % 16 : j % 16, next, NULL};
+            ref[nref++] = e;
+            assert_int_equal(mcei_kq_push(&q, e.k0, e.k1, e.k2, NULL), MCE_OK);
+        }
+        assert_int_equal(mcei_kq_count(&q), nref);
+        for (uint32_t j = rng_next() % 40; j > 0; j--) {
+            const mcei_kentry_t *t = mcei_kq_top(&q);
+            size_t m = 0;
+            if (t == NULL) {
+                assert_int_equal(nref, 0);
+                break;
+            }
+            for (size_t r = 1; r < nref; r++)
+                if (mcei_kentry_less(&ref[r], &ref[m]))
+                    m = r;
+            assert_int_equal(t->k2, ref[m].k2);
+            base = t->k0;
+            ref[m] = ref[--nref];
+            mcei_kq_pop(&q);
+            k++;
+        }
+    }
+    assert_int_equal(k, N);
+    assert_int_equal(mcei_kq_count(&q), 0);
+    mcei_kq_fini(&q);
+    free(ref);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -428,6 +473,7 @@ int main(void)
         cmocka_unit_test(test_rheap_order),
         cmocka_unit_test(test_runq_sorted),
         cmocka_unit_test(test_runq_shuffled),
+        cmocka_unit_test(test_kq),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
