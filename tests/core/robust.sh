@@ -34,6 +34,10 @@ ok_case negptype 2
 ok_case nullbuf 2
 ok_case nullbuf 4
 ok_case handler 2
+$T "$P/nx_robust" nullbuf_plain --mce-nodes=2 > "$TMP/o" 2>&1
+expect_eq "nx csend of a NULL buffer (plain form): status" $? 1
+expect_grep "nx csend of a NULL buffer: message names the call and the node" \
+    "node 0 at virtual time .*: NX csend: NULL buffer of 8 bytes" "$TMP/o"
 $MPIRUN -np 2 $T "$P/nx_robust" handler --mce-nodes=2 > "$TMP/o" 2>&1
 expect_eq "nx handler making NX calls, 2 ranks: status" $? 0
 expect_eq "nx handler making NX calls, 2 ranks: every node ok" \
@@ -151,6 +155,31 @@ expect_eq "vx ntest bad type: every node ok" \
     "$(grep -c 'vx_misuse: node [0-9]* ok' "$TMP/o")" 8
 expect_grep "vx ntest bad type: diagnostic" \
     "node 0: ntest: type 65536 is not 16-bit or -1" "$TMP/o"
+
+# NULL buffers with a length, lengths, nodes, types and masks at the
+# ends of int: each call fails alone with its message (the flag stays,
+# nothing is sent) and the next message arrives intact, on 2 and 8 nodes.
+for n in 2 8; do
+    $T "$P/vx_misuse" nullbuf --mce-nodes=$n > "$TMP/o" 2>&1
+    expect_eq "vx nullbuf on $n nodes: status" $? 0
+    expect_eq "vx nullbuf on $n nodes: every node ok" \
+        "$(grep -c 'vx_misuse: node [0-9]* ok' "$TMP/o")" $n
+done
+while read -r want; do
+    expect_grep "vx nullbuf: '$want'" "^mcemu: node 7: $want\$" "$TMP/o"
+done <<'EOF'
+nwrite: NULL buffer of 8 bytes
+nread: NULL buffer of 8 bytes
+nwrite: negative length -2147483648
+nwrite: destination -2147483648 out of range (0..7, or 0xffff)
+nwrite: type -1 is not 16-bit
+send: NULL buffer of 8 bytes
+send: NULL flag
+rcvreq: NULL buffer of 8 bytes
+rcvreq: source 2147483647 out of range
+bcast: NULL buffer of 8 bytes
+bcast: mask 0x80000000 names no dimension or one beyond the cube's 3
+EOF
 
 # ---- iWarp and TCS ----------------------------------------------------------
 

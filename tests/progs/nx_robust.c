@@ -26,6 +26,7 @@
  *               every send and receive form, nothing sent or posted (the
  *               next message arrives intact); a NULL buffer of 0 bytes is
  *               a valid empty message;
+ *   nullbuf_plain  csend of a NULL buffer of 8 bytes: the run ends;
  *   handler     node 0's hrecv handler makes NX calls: it answers with
  *               csend, its own id is unknown to msgwait, a nested flick
  *               runs no handler twice, and a receive inside it gets a
@@ -319,6 +320,9 @@ int main(int argc, char **argv)
                 ;
     } else if (strcmp(c, "nullbuf") == 0) {
         null_buffers();
+    } else if (strcmp(c, "nullbuf_plain") == 0) {
+        if (me == 0)
+            csend(3, NULL, 8, 1, 0);
     } else if (strcmp(c, "handler") == 0) {
         handler_calls();
     } else if (strcmp(c, "crash") == 0) {
