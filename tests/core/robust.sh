@@ -196,6 +196,27 @@ expect_grep "iwarp_align(2^60): overflow reported" \
     "iwarp_align: clock 1152921504606846976 is beyond the virtual clock's range" \
     "$TMP/o"
 
+# Every iWarp call with PCTs, gates, CAM entries, spools, cells, handles
+# and lengths out of range or NULL buffers, on two cells: each fails alone
+# with its code and one diagnostic naming the cell and the call; a
+# deposit each way afterwards arrives intact.
+$T "$P/iw_errors" --badargs > "$TMP/o" 2>&1
+expect_eq "iwarp bad arguments: status" $? 0
+expect_eq "iwarp bad arguments: both cells ok" \
+    "$(grep -c '^iw_errors: badargs cell [01] ok$' "$TMP/o")" 2
+expect_eq "iwarp bad arguments: one diagnostic per failed call (cell (1,0))" \
+    "$(grep -c '^mcemu: cell (1,0): iwarp_' "$TMP/o")" 36
+while read -r want; do
+    expect_grep "iwarp bad arguments: '$want'" "^mcemu: cell (0,0): $want\$" \
+        "$TMP/o"
+done <<'EOF'
+iwarp_pct_config: no PCT 2147483647 (the cell has PCTs 0..19)
+iwarp_gate_bind: no gate 7 (IW_R0, IW_R1, IW_W0 or IW_W1)
+iwarp_cam_set: no CAM entry 2147483647: the address-match CAM has 4 entries (0..3)
+iwarp_dep_send: no destination cell 2147483647 (another cell, 0..63)
+iwarp_rts_send: no data
+EOF
+
 # A TCS run-time cost of 2^64 - 1 clocks: the overflow is reported.
 $T "$P/tcs_rt" --mce-set=tcs.barrier_lookup=18446744073709551615 \
     > "$TMP/o" 2>&1
