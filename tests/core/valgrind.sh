@@ -94,7 +94,7 @@ vg_row "Vertex livelock report" 3 "node 0: polling in ntest since" \
 vg_row "iwarp_compute overflow" 1 "iwarp_compute: 1125899906842624 clocks" \
     "$P/iw_errors" --compute-big
 export TCS_CASE=wrap
-vg_row "TCS offsets near INT_MAX" 0 "1x1 at (3,0)" \
+vg_row "TCS offsets near INT_MAX" 0 "'e' parent 'p' depth 1 cells 1: 1x1 at (3,0)" \
     "$P/tcs_cases" --mce-tcs=link
 unset TCS_CASE
 vg_row "--mce-max-vtime" 4 "virtual-time limit --mce-max-vtime" \
