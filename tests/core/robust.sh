@@ -34,6 +34,13 @@ ok_case negptype 2
 ok_case nullbuf 2
 ok_case nullbuf 4
 ok_case handler 2
+# Calls after the nodes ended (from an atexit function): clean failures.
+ok_case afterexit 2
+expect_grep "nx calls after exit fail" \
+    "^nx_robust: after exit: _csend -1 EINVAL, _crecv -1 EINVAL, mynode -1$" \
+    "$TMP/o"
+expect_grep "nx calls after exit: message" \
+    "^mcemu: NX csend: called outside a node program$" "$TMP/o"
 $T "$P/nx_robust" nullbuf_plain --mce-nodes=2 > "$TMP/o" 2>&1
 expect_eq "nx csend of a NULL buffer (plain form): status" $? 1
 expect_grep "nx csend of a NULL buffer: message names the call and the node" \
