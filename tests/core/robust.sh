@@ -231,6 +231,25 @@ expect_eq "TCS cost of 2^64 - 1 clocks: status" $? 1
 expect_grep "TCS cost of 2^64 - 1 clocks: overflow reported" \
     "TCS: 18446744073709551615 clocks overflow the virtual clock" "$TMP/o"
 
+# The TCS run time with NULL contexts and buffers, tasks, netgroups, ports
+# and spools that do not exist: each call fails alone with its code and a
+# diagnostic (tcs_write and tcs_read of a NULL buffer dereferenced it),
+# and a word from cell 0 to cell 1 afterwards arrives intact.
+TCS_CASE=badargs $T "$P/tcs_rt" > "$TMP/o" 2>&1
+expect_eq "TCS run-time bad arguments: status" $? 0
+expect_eq "TCS run-time bad arguments: both cells ok" \
+    "$(grep -c '^tcs_rt: badargs cell [01] ok$' "$TMP/o")" 2
+while read -r want; do
+    expect_grep "TCS run-time bad arguments: '$want'" "^mcemu: $want\$" "$TMP/o"
+done <<'EOF'
+cell (0,0): tcs_write: need a buffer and at most 2^28 words, not 1 at NULL
+cell (1,0): tcs_read: need a buffer and at most 2^28 words, not 1 at NULL
+cell (0,0): tcs_run: task 999 is not a top-level task of the declaration
+cell (0,0): tcs_switch: netgroup 999 is not a netgroup of task 't'
+cell (0,0): tcs_write: 99 is not a port handle of task 't' on this cell
+cell (1,0): tcs_start: not a task context of this cell (the ctx argument of the task's code)
+EOF
+
 # 100,000 top-level tasks link (the linker was quadratic: hours).
 TCS_CASE=many TCS_MANY=100000 $T "$P/tcs_cases" --mce-tcs=link > "$TMP/o" 2>&1
 expect_eq "100000 TCS tasks: link status" $? 0
