@@ -17,7 +17,7 @@ build=${BUILD_DIR:-$top/_build}
 deps() {
     pkgs="build-essential autoconf automake libtool pkg-config openmpi-bin
           libopenmpi-dev libhwloc-dev hwloc libcmocka-dev valgrind gfortran
-          binutils clang"
+          binutils clang libclang-rt-dev"
     missing=""
     for p in $pkgs; do
         dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" ||
@@ -64,8 +64,9 @@ run_check() {
 }
 
 # fuzz_quick DIR: the libFuzzer harnesses of tests/fuzz, 10 s each (about
-# 30 s with their build), when configure found clang with libFuzzer
-# (doc/USER-GUIDE.md 13.2).  Any crash or sanitizer report fails.
+# 40 s with their build), when configure found clang with libFuzzer
+# (clang, and libclang-rt-dev for -fsanitize=fuzzer: doc/USER-GUIDE.md
+# 13.2).  Any crash or sanitizer report fails.
 fuzz_quick() {
     if ! make -C "$1" fuzz-quick FUZZ_QUICK_SECONDS=10; then
         echo "build.sh: fuzzing found a failure; logs in $1/fuzz-work" >&2

@@ -191,7 +191,9 @@ MCE_EXPORT int tcs_write(tcs_ctx_t *ctx, int port, const uint32_t *w, size_t n);
 /** Read @p n words from an input port (gate R0). */
 MCE_EXPORT int tcs_read(tcs_ctx_t *ctx, int port, uint32_t *w, size_t n);
 /** Spool @p n words out of / into a port (iwarp_spool_out/in on its PCT);
- * >= 0: a handle for tcs_spool_wait. */
+ * >= 0: a handle for tcs_spool_wait.  Errors of the port are TCS_E*
+ * codes, those of the spool itself (a NULL buffer, no such spool) the
+ * IW_E* codes of iwarp_spool_out/in/wait. */
 MCE_EXPORT int tcs_spool_out(tcs_ctx_t *ctx, int port, const void *buf,
                              size_t n);
 MCE_EXPORT int tcs_spool_in(tcs_ctx_t *ctx, int port, void *buf, size_t n);

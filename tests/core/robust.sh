@@ -34,6 +34,17 @@ ok_case negptype 2
 ok_case nullbuf 2
 ok_case nullbuf 4
 ok_case handler 2
+# Calls after the nodes ended (from an atexit function): clean failures.
+ok_case afterexit 2
+expect_grep "nx calls after exit fail" \
+    "^nx_robust: after exit: _csend -1 EINVAL, _crecv -1 EINVAL, mynode -1$" \
+    "$TMP/o"
+expect_grep "nx calls after exit: message" \
+    "^mcemu: NX csend: called outside a node program$" "$TMP/o"
+$T "$P/nx_robust" nullbuf_plain --mce-nodes=2 > "$TMP/o" 2>&1
+expect_eq "nx csend of a NULL buffer (plain form): status" $? 1
+expect_grep "nx csend of a NULL buffer: message names the call and the node" \
+    "node 0 at virtual time .*: NX csend: NULL buffer of 8 bytes" "$TMP/o"
 $MPIRUN -np 2 $T "$P/nx_robust" handler --mce-nodes=2 > "$TMP/o" 2>&1
 expect_eq "nx handler making NX calls, 2 ranks: status" $? 0
 expect_eq "nx handler making NX calls, 2 ranks: every node ok" \
@@ -152,6 +163,31 @@ expect_eq "vx ntest bad type: every node ok" \
 expect_grep "vx ntest bad type: diagnostic" \
     "node 0: ntest: type 65536 is not 16-bit or -1" "$TMP/o"
 
+# NULL buffers with a length, lengths, nodes, types and masks at the
+# ends of int: each call fails alone with its message (the flag stays,
+# nothing is sent) and the next message arrives intact, on 2 and 8 nodes.
+for n in 2 8; do
+    $T "$P/vx_misuse" nullbuf --mce-nodes=$n > "$TMP/o" 2>&1
+    expect_eq "vx nullbuf on $n nodes: status" $? 0
+    expect_eq "vx nullbuf on $n nodes: every node ok" \
+        "$(grep -c 'vx_misuse: node [0-9]* ok' "$TMP/o")" $n
+done
+while read -r want; do
+    expect_grep "vx nullbuf: '$want'" "^mcemu: node 7: $want\$" "$TMP/o"
+done <<'EOF'
+nwrite: NULL buffer of 8 bytes
+nread: NULL buffer of 8 bytes
+nwrite: negative length -2147483648
+nwrite: destination -2147483648 out of range (0..7, or 0xffff)
+nwrite: type -1 is not 16-bit
+send: NULL buffer of 8 bytes
+send: NULL flag
+rcvreq: NULL buffer of 8 bytes
+rcvreq: source 2147483647 out of range
+bcast: NULL buffer of 8 bytes
+bcast: mask 0x80000000 names no dimension or one beyond the cube's 3
+EOF
+
 # ---- iWarp and TCS ----------------------------------------------------------
 
 $T "$P/iw_errors" --compute-big > "$TMP/o" 2>&1
@@ -167,6 +203,27 @@ expect_grep "iwarp_align(2^60): overflow reported" \
     "iwarp_align: clock 1152921504606846976 is beyond the virtual clock's range" \
     "$TMP/o"
 
+# Every iWarp call with PCTs, gates, CAM entries, spools, cells, handles
+# and lengths out of range or NULL buffers, on two cells: each fails alone
+# with its code and one diagnostic naming the cell and the call; a
+# deposit each way afterwards arrives intact.
+$T "$P/iw_errors" --badargs > "$TMP/o" 2>&1
+expect_eq "iwarp bad arguments: status" $? 0
+expect_eq "iwarp bad arguments: both cells ok" \
+    "$(grep -c '^iw_errors: badargs cell [01] ok$' "$TMP/o")" 2
+expect_eq "iwarp bad arguments: one diagnostic per failed call (cell (1,0))" \
+    "$(grep -c '^mcemu: cell (1,0): iwarp_' "$TMP/o")" 36
+while read -r want; do
+    expect_grep "iwarp bad arguments: '$want'" "^mcemu: cell (0,0): $want\$" \
+        "$TMP/o"
+done <<'EOF'
+iwarp_pct_config: no PCT 2147483647 (the cell has PCTs 0..19)
+iwarp_gate_bind: no gate 7 (IW_R0, IW_R1, IW_W0 or IW_W1)
+iwarp_cam_set: no CAM entry 2147483647: the address-match CAM has 4 entries (0..3)
+iwarp_dep_send: no destination cell 2147483647 (another cell, 0..63)
+iwarp_rts_send: no data
+EOF
+
 # A TCS run-time cost of 2^64 - 1 clocks: the overflow is reported.
 $T "$P/tcs_rt" --mce-set=tcs.barrier_lookup=18446744073709551615 \
     > "$TMP/o" 2>&1
@@ -174,20 +231,39 @@ expect_eq "TCS cost of 2^64 - 1 clocks: status" $? 1
 expect_grep "TCS cost of 2^64 - 1 clocks: overflow reported" \
     "TCS: 18446744073709551615 clocks overflow the virtual clock" "$TMP/o"
 
+# The TCS run time with NULL contexts and buffers, tasks, netgroups, ports
+# and spools that do not exist: each call fails alone with its code and a
+# diagnostic (tcs_write and tcs_read of a NULL buffer dereferenced it),
+# and a word from cell 0 to cell 1 afterwards arrives intact.
+TCS_CASE=badargs $T "$P/tcs_rt" > "$TMP/o" 2>&1
+expect_eq "TCS run-time bad arguments: status" $? 0
+expect_eq "TCS run-time bad arguments: both cells ok" \
+    "$(grep -c '^tcs_rt: badargs cell [01] ok$' "$TMP/o")" 2
+while read -r want; do
+    expect_grep "TCS run-time bad arguments: '$want'" "^mcemu: $want\$" "$TMP/o"
+done <<'EOF'
+cell (0,0): tcs_write: need a buffer and at most 2^28 words, not 1 at NULL
+cell (1,0): tcs_read: need a buffer and at most 2^28 words, not 1 at NULL
+cell (0,0): tcs_run: task 999 is not a top-level task of the declaration
+cell (0,0): tcs_switch: netgroup 999 is not a netgroup of task 't'
+cell (0,0): tcs_write: 99 is not a port handle of task 't' on this cell
+cell (1,0): tcs_start: not a task context of this cell (the ctx argument of the task's code)
+EOF
+
 # 100,000 top-level tasks link (the linker was quadratic: hours).
 TCS_CASE=many TCS_MANY=100000 $T "$P/tcs_cases" --mce-tcs=link > "$TMP/o" 2>&1
 expect_eq "100000 TCS tasks: link status" $? 0
 expect_grep "100000 TCS tasks: linked" "^summary: 100000 tasks, depth 0" "$TMP/o"
 
-# Task offsets near INT_MAX and INT_MIN wrap round the torus like small
-# ones (the sum with the parent's offset overflowed: found by the fuzz
-# harness tests/fuzz/fuzz_tcs.c).
+# Task offsets near INT_MAX wrap round the torus like small ones (the
+# sum with the parent's offset overflowed: found by the fuzz harness
+# tests/fuzz/fuzz_tcs.c).  The parent is the whole array from (1,1).
 TCS_CASE=wrap $T "$P/tcs_cases" --mce-tcs=link > "$TMP/o" 2>&1
-expect_eq "TCS offset INT_MAX - 5: link status" $? 0
-expect_grep "TCS offset INT_MAX - 5: wraps to x = 2 in the parent" \
-    "^task 'c' parent 'p' depth 1 cells 1: 1x1 at (3,0)$" "$TMP/o"
-expect_grep "TCS offset INT_MIN + 3: wraps to x = 3 in the parent" \
-    "^task 'e' parent 'p' depth 1 cells 1: 1x1 at (4,0)$" "$TMP/o"
+expect_eq "TCS offset INT_MAX: link status" $? 0
+expect_grep "TCS x offset INT_MAX: (1 + 7, 1) = (0,1)" \
+    "^task 'c' parent 'p' depth 1 cells 1: 1x1 at (0,1)$" "$TMP/o"
+expect_grep "TCS y offset INT_MAX: (1 + 2, 1 + 7) = (3,0)" \
+    "^task 'e' parent 'p' depth 1 cells 1: 1x1 at (3,0)$" "$TMP/o"
 
 # ---- hangs by design: the livelock guard and the run limits ----------------
 

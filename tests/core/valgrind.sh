@@ -94,9 +94,16 @@ vg_row "Vertex livelock report" 3 "node 0: polling in ntest since" \
 vg_row "iwarp_compute overflow" 1 "iwarp_compute: 1125899906842624 clocks" \
     "$P/iw_errors" --compute-big
 export TCS_CASE=wrap
-vg_row "TCS offsets near INT_MAX" 0 "1x1 at (3,0)" \
+vg_row "TCS offsets near INT_MAX" 0 "'e' parent 'p' depth 1 cells 1: 1x1 at (3,0)" \
     "$P/tcs_cases" --mce-tcs=link
+export TCS_CASE=badargs
+vg_row "TCS run-time bad arguments" 0 "tcs_rt: badargs cell 1 ok" \
+    "$P/tcs_rt"
 unset TCS_CASE
+vg_row "iWarp bad arguments" 0 "iw_errors: badargs cell 1 ok" \
+    "$P/iw_errors" --badargs
+vg_row "Vertex NULL buffers" 0 "node 1: send: NULL buffer of 8 bytes" \
+    "$P/vx_misuse" nullbuf --mce-nodes=2
 vg_row "--mce-max-vtime" 4 "virtual-time limit --mce-max-vtime" \
     "$P/nx_robust" compute_forever --mce-nodes=2 --mce-max-vtime=2s
 finish

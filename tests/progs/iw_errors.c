@@ -7,11 +7,86 @@
  *            and prints the words and the time it has read them;
  *   --compute-big, --align-big  cell (0,0) computes 2^50 clocks or aligns
  *            to clock 2^60: beyond the virtual clock, the run ends with
- *            the call's diagnostic (tests/core/robust.sh). */
+ *            the call's diagnostic (tests/core/robust.sh);
+ *   --badargs  cells (0,0) and (1,0) call everything with PCTs, gates,
+ *            CAM entries, spools, cells, handles and lengths out of range
+ *            and NULL buffers: each call fails alone with its code, and a
+ *            deposit between them afterwards arrives intact (robust.sh). */
+#include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
 #include <iwarp.h>
+
+#define EXPECT(call, want)                                                     \
+    do {                                                                       \
+        int rc_ = (int)(call);                                                 \
+        if (rc_ != (want)) {                                                   \
+            printf("iw_errors: cell %d: %s returned %d, expected %d\n", cell,  \
+                   #call, rc_, (want));                                        \
+            fails++;                                                           \
+        }                                                                      \
+    } while (0)
+
+static int bad_args(int cell)
+{
+    uint32_t w[4] = {1, 2, 3, 4}, got[4] = {0}, hdr = 0;
+    size_t n = 0;
+    int fails = 0, h;
+    EXPECT(iwarp_pct_config(-1, IW_CPU, 0, IW_XP, 0, 1), IW_EINVAL);
+    EXPECT(iwarp_pct_config(INT_MAX, IW_CPU, 0, IW_XP, 0, 1), IW_EINVAL);
+    EXPECT(iwarp_pct_config(0, 9, 0, IW_XP, 0, 1), IW_EINVAL);
+    EXPECT(iwarp_pct_config(0, IW_CPU, 0, IW_XP, 0, INT_MAX), IW_EINVAL);
+    EXPECT(iwarp_pct_release(INT_MIN), IW_EINVAL);
+    EXPECT(iwarp_gate_bind(7, 0), IW_EINVAL);
+    EXPECT(iwarp_gate_bind(IW_W0, -1), IW_EINVAL);
+    EXPECT(iwarp_gate_unbind(-1), IW_EGATE);
+    EXPECT(iwarp_gate_write(IW_W0, 5), IW_EGATE);
+    EXPECT(iwarp_gate_write_block(IW_W0, NULL, 4), IW_EINVAL);
+    EXPECT(iwarp_gate_read_block(IW_R0, NULL, 4), IW_EINVAL);
+    EXPECT(iwarp_gate_read(IW_R0, NULL), IW_EINVAL);
+    EXPECT(iwarp_cam_set(INT_MAX, 1), IW_ECAM);
+    EXPECT(iwarp_cam_clear(-1), IW_ECAM);
+    EXPECT(iwarp_selective_send(1, NULL, 3), IW_EINVAL);
+    EXPECT(iwarp_selective_send(1, w, 99), IW_EINVAL);
+    EXPECT(iwarp_selective_receive(NULL, 2, &hdr, w, 4, &n), IW_EINVAL);
+    EXPECT(iwarp_selective_receive(&hdr, -1, &hdr, w, 4, &n), IW_ECAM);
+    EXPECT(iwarp_spool_out(-1, w, 4), IW_EPCT);
+    EXPECT(iwarp_spool_out(0, NULL, 4), IW_EINVAL);
+    EXPECT(iwarp_spool_in(0, NULL, 4), IW_EINVAL);
+    EXPECT(iwarp_spool_wait(-1), IW_ESPOOL);
+    EXPECT(iwarp_spool_test(INT_MAX), IW_ESPOOL);
+    EXPECT(iwarp_dep_send(1 - cell, 0, 0, w, 4), IW_ENODEP);
+    EXPECT(iwarp_dep_init(), IW_OK);
+    EXPECT(iwarp_dep_buffer(NULL, 16), IW_EINVAL);
+    h = iwarp_dep_buffer(got, sizeof(got));
+    EXPECT(h, 0);
+    EXPECT(iwarp_dep_send(-1, h, 0, w, 4), IW_EINVAL);
+    EXPECT(iwarp_dep_send(INT_MAX, h, 0, w, 4), IW_EINVAL);
+    EXPECT(iwarp_dep_send(1 - cell, h, 0, NULL, 4), IW_EINVAL);
+    EXPECT(iwarp_dep_send(1 - cell, h, 0, w, 3), IW_EINVAL);
+    EXPECT(iwarp_dep_send(1 - cell, h, SIZE_MAX - 3, w, 4), IW_EINVAL);
+    EXPECT(iwarp_dep_wait(-1, 1, 0), IW_EINVAL);
+    EXPECT(iwarp_dep_rearm(77), IW_EINVAL);
+    EXPECT(iwarp_rts_send(-1, 1, w, 4), IW_EINVAL);
+    EXPECT(iwarp_rts_send(cell, 1, w, 4), IW_EINVAL); /* itself */
+    EXPECT(iwarp_rts_send(1 - cell, -1, w, 4), IW_EINVAL);
+    EXPECT(iwarp_rts_send(1 - cell, 1, NULL, 4), IW_EINVAL);
+    /* Nothing was sent: one deposit each way, and only it, arrives. */
+    w[0] = 100 + (uint32_t)cell;
+    EXPECT(iwarp_dep_send(1 - cell, h, 4, w, 4), IW_OK);
+    EXPECT(iwarp_dep_wait(h, 1, 0), IW_OK);
+    if (got[0] != 0 || got[1] != 101 - (uint32_t)cell || got[2] != 0 ||
+        iwarp_dep_count(h) != 1) {
+        printf("iw_errors: cell %d: got %u %u %u, %u deposits\n", cell, got[0],
+               got[1], got[2], iwarp_dep_count(h));
+        fails++;
+    }
+    if (fails == 0)
+        printf("iw_errors: badargs cell %d ok\n", cell);
+    return fails != 0;
+}
 
 int main(int argc, char **argv)
 {
@@ -38,6 +113,8 @@ int main(int argc, char **argv)
     } else if (strcmp(what, "--align-big") == 0 && cell == 0) {
         iwarp_align(1ULL << 60);
         printf("iw_errors: aligned, clock %llu\n", iwarp_vtime());
+    } else if (strcmp(what, "--badargs") == 0 && cell < 2) {
+        return bad_args(cell);
     } else if (strcmp(what, "--data") == 0 && cell < 3) {
         uint32_t w[8] = {11, 22, 33, 44, 55, 66, 77, 88};
         if (cell == 0) {

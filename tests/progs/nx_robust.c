@@ -26,6 +26,9 @@
  *               every send and receive form, nothing sent or posted (the
  *               next message arrives intact); a NULL buffer of 0 bytes is
  *               a valid empty message;
+ *   nullbuf_plain  csend of a NULL buffer of 8 bytes: the run ends;
+ *   afterexit   node 0 registers an atexit function making NX calls: after
+ *               the nodes ended they fail with EINVAL (-1 from mynode);
  *   handler     node 0's hrecv handler makes NX calls: it answers with
  *               csend, its own id is unknown to msgwait, a nested flick
  *               runs no handler twice, and a receive inside it gets a
@@ -200,6 +203,21 @@ static void handler_calls(void)
     }
 }
 
+static void after_exit(void)
+{
+    long v = 1, rc1, rc2, e1, e2;
+    errno = 0;
+    rc1 = _csend(1, &v, sizeof(v), 1, 0);
+    e1 = errno;
+    errno = 0;
+    rc2 = _crecv(1, &v, sizeof(v));
+    e2 = errno;
+    printf("nx_robust: after exit: _csend %ld%s, _crecv %ld%s, mynode %ld\n",
+           rc1, e1 == EINVAL ? " EINVAL" : "", rc2,
+           e2 == EINVAL ? " EINVAL" : "", mynode());
+    fflush(stdout);
+}
+
 int main(int argc, char **argv)
 {
     const char *c = argc > 1 ? argv[1] : "";
@@ -319,6 +337,12 @@ int main(int argc, char **argv)
                 ;
     } else if (strcmp(c, "nullbuf") == 0) {
         null_buffers();
+    } else if (strcmp(c, "nullbuf_plain") == 0) {
+        if (me == 0)
+            csend(3, NULL, 8, 1, 0);
+    } else if (strcmp(c, "afterexit") == 0) {
+        if (me == 0)
+            atexit(after_exit);
     } else if (strcmp(c, "handler") == 0) {
         handler_calls();
     } else if (strcmp(c, "crash") == 0) {

@@ -140,14 +140,15 @@ static void list(tcs_decl_t *d)
     tcs_netgroup(d, row, "h", &m, 1);
 }
 
-/* Offsets near INT_MAX and INT_MIN wrap round the torus like small ones
- * (the sum with the parent's offset overflowed: found by fuzzing):
- * INT_MAX - 5 = 2 (mod 8) and INT_MIN + 3 = 3 (mod 8) from p's (1,0). */
+/* Offsets near INT_MAX wrap round the torus like small ones (the sum
+ * with the parent's offset overflowed: found by fuzzing).  p is the whole
+ * array from (1,1): INT_MAX = 7 (mod 8), so c is at (1 + 7, 1 + 0) =
+ * (0,1) and e at (1 + 2, 1 + 7) = (3,0). */
 static void wrap(tcs_decl_t *d)
 {
-    tcs_task_t p = tcs_task(d, "p", TCS_NONE, 1, 0, 4, 1, f0, 0, 0);
-    tcs_task(d, "c", p, INT_MAX - 5, 0, 1, 1, f1, 0, 0);
-    tcs_task(d, "e", p, INT_MIN + 3, INT_MIN, 1, 1, f2, 0, 0);
+    tcs_task_t p = tcs_task(d, "p", TCS_NONE, 1, 1, 8, 8, f0, 0, 0);
+    tcs_task(d, "c", p, INT_MAX, 0, 1, 1, f1, 0, 0);
+    tcs_task(d, "e", p, 2, INT_MAX, 1, 1, f2, 0, 0);
 }
 
 static void declerr(tcs_decl_t *d)

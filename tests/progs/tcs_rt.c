@@ -12,7 +12,12 @@
  *             'g': cell 0 'o' -> cell 1 'i') started at 1000 and ending
  *             at 3000, and 's' (1 x 1 on (0,0)) started at 5000 and
  *             ending at 6000; each cell prints when the child's code
- *             began and when the parent's resumed. */
+ *             began and when the parent's resumed.
+ *   badargs   task 't' as in "ports", whose code first calls the run time
+ *             with contexts, tasks, netgroups, ports, spools and buffers
+ *             that are NULL or out of range (each fails alone with its
+ *             code), then carries one word from cell 0 to cell 1; main
+ *             first runs tasks that do not exist. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -121,6 +126,60 @@ static void code_lp(tcs_ctx_t *ctx, const void *params)
     fflush(stdout);
 }
 
+#define EXPECT(call, want)                                                     \
+    do {                                                                       \
+        int rc_ = (call);                                                      \
+        if (rc_ != (want)) {                                                   \
+            printf("tcs_rt: %s returned %d, expected %d\n", #call, rc_,        \
+                   (want));                                                    \
+            fails++;                                                           \
+        }                                                                      \
+    } while (0)
+
+static int fails;
+
+static void bad_args(tcs_ctx_t *ctx, const void *params)
+{
+    uint32_t w = 42, got = 0;
+    int me = tcs_rank(ctx), o, i;
+    (void)params;
+    EXPECT(tcs_rank(NULL), TCS_EINVAL);
+    EXPECT(tcs_size(NULL), TCS_EINVAL);
+    EXPECT(tcs_barrier(NULL), TCS_EINVAL);
+    EXPECT(tcs_switch(ctx, 999), TCS_EINVAL);
+    EXPECT(tcs_switch(ctx, -1), TCS_EINVAL);
+    EXPECT(tcs_switch_fast(ctx, 999), TCS_EINVAL);
+    EXPECT(tcs_switch(NULL, g1), TCS_EINVAL);
+    EXPECT(tcs_port_handle(ctx, NULL), TCS_EINVAL);
+    EXPECT(tcs_port_handle(ctx, "nosuch"), TCS_EPORT);
+    EXPECT(tcs_write(ctx, 99, &w, 1), TCS_EPORT);
+    EXPECT(tcs_read(ctx, -1, &w, 1), TCS_EPORT);
+    EXPECT(tcs_spool_wait(ctx, -1), IW_ESPOOL); /* iwarp_spool_wait's */
+    EXPECT(tcs_spool_wait(ctx, 99), IW_ESPOOL);
+    EXPECT(tcs_start(ctx, 999, NULL), TCS_EINVAL);
+    EXPECT(tcs_start(ctx, -1, NULL), TCS_EINVAL);
+    EXPECT(tcs_start(NULL, tp, NULL), TCS_EINVAL);
+    EXPECT(tcs_switch(ctx, g1), TCS_OK);
+    if (me == 0) {
+        o = tcs_port_handle(ctx, "o");
+        EXPECT(tcs_write(ctx, o, NULL, 1), TCS_EINVAL);
+        EXPECT(tcs_spool_out(ctx, o, NULL, 4), IW_EINVAL);
+        EXPECT(tcs_write(ctx, o, &w, 1), TCS_OK);
+    } else {
+        i = tcs_port_handle(ctx, "i");
+        EXPECT(tcs_read(ctx, i, NULL, 1), TCS_EINVAL);
+        EXPECT(tcs_spool_in(ctx, i, NULL, 4), IW_EINVAL);
+        EXPECT(tcs_read(ctx, i, &got, 1), TCS_OK);
+        if (got != 42) {
+            printf("tcs_rt: cell 1 got %u\n", (unsigned)got);
+            fails++;
+        }
+    }
+    if (fails == 0)
+        printf("tcs_rt: badargs cell %d ok\n", me);
+    fflush(stdout);
+}
+
 void tcs_declare(tcs_decl_t *d)
 {
     const char *c = getenv("TCS_CASE");
@@ -140,7 +199,9 @@ void tcs_declare(tcs_decl_t *d)
         tg = tcs_task(d, "g", tc, 0, 0, 1, 1, code_g, 0, 0);
         return;
     }
-    tcs_task_t t = tcs_task(d, "t", TCS_NONE, 0, 0, 2, 1, ports, 0, 0);
+    tcs_task_t t = tcs_task(
+        d, "t", TCS_NONE, 0, 0, 2, 1,
+        c != NULL && strcmp(c, "badargs") == 0 ? bad_args : ports, 0, 0);
     tcs_net_t n1 = tcs_network(d, t, "n1"), n2 = tcs_network(d, t, "n2");
     tcs_connect(d, n1, 0, "o", 1, "i", 0, 0);
     tcs_connect(d, n2, 0, "p", 1, "q", 0, 0);
@@ -153,5 +214,10 @@ int main(int argc, char **argv)
 {
     (void)argc;
     (void)argv;
-    return tcs_run(tp, NULL) == TCS_OK ? 0 : 1;
+    const char *c = getenv("TCS_CASE");
+    if (c != NULL && strcmp(c, "badargs") == 0) {
+        EXPECT(tcs_run(-1, NULL), TCS_EINVAL);
+        EXPECT(tcs_run(999, NULL), TCS_EINVAL);
+    }
+    return tcs_run(tp, NULL) == TCS_OK && fails == 0 ? 0 : 1;
 }

@@ -4,10 +4,12 @@
  * message with no rcvreq posted), "length" (rcvreq length mismatch) or
  * "pool" (a receiver whose pool is full and never reads: deadlock) or
  * "poll" (nodes polling with ntest and ntime forever: livelock).
+ * "nullbuf" checks NULL buffers and extreme arguments, no misuse.
  * "hold" is no misuse: node 0's pool is full, so its acknowledgement of
  * node 1's seventh message is postponed, and the channel from node 0 to
  * node 1 is lost meanwhile (Mudge et al. 1987, section 3): node 0's own
  * message to node 1 cannot leave before node 0 frees a buffer. */
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -37,6 +39,43 @@ int main(int argc, char **argv)
             flagwait(&flag);
         }
         mce_compute(MCE_MS);
+        return 0;
+    }
+    if (argc > 1 && strcmp(argv[1], "nullbuf") == 0) {
+        /* NULL buffers with a length, extreme lengths, nodes and types:
+         * each call fails alone (no flag written, nothing sent), and the
+         * message that follows arrives intact. */
+        char msg[8], got[8] = "";
+        flag = 5;
+        s = t = -1;
+        EXPECT(nwrite(NULL, 8, nb, 1, NULL), VX_EINVAL);
+        EXPECT(nread(NULL, 8, &s, &t, NULL), VX_EINVAL);
+        EXPECT(nwrite(buf, INT_MIN, nb, 1, NULL), VX_EINVAL);
+        EXPECT(nwrite(buf, 4, INT_MIN, 1, NULL), VX_ENODE);
+        EXPECT(nwrite(buf, 4, INT_MAX, 1, NULL), VX_ENODE);
+        EXPECT(nwrite(buf, 4, nb, -1, NULL), VX_EINVAL);
+        EXPECT(send(NULL, 8, nb, 1, &flag), VX_EINVAL);
+        EXPECT(send(buf, 8, nb, 1, NULL), VX_EINVAL);
+        EXPECT(rcvreq(NULL, 8, nb, 1, &flag), VX_EINVAL);
+        EXPECT(rcvreq(buf, 8, INT_MAX, 1, &flag), VX_ENODE);
+        EXPECT(bcast(NULL, 8, 1, 1, &flag), VX_EINVAL);
+        EXPECT(bcast(buf, 8, INT_MIN, 1, &flag), VX_ENOTNN);
+        if (flag != 5) {
+            printf("vx_misuse: node %d: flag written by a failed call\n", me);
+            return 1;
+        }
+        snprintf(msg, sizeof(msg), "from %d", me);
+        EXPECT(nwrite(msg, sizeof(msg), nb, 2, NULL), (int)sizeof(msg));
+        s = nb;
+        t = -1;
+        EXPECT(nread(got, sizeof(got), &s, &t, NULL), (int)sizeof(got));
+        if (t != 2 || strncmp(got, "from ", 5) != 0 || got[5] - '0' != nb) {
+            printf("vx_misuse: node %d: got '%s' type %d\n", me, got, t);
+            return 1;
+        }
+        s = t = -1;
+        EXPECT(ntest(&s, &t), VX_EINVAL); /* nothing else came */
+        printf("vx_misuse: node %d ok\n", me);
         return 0;
     }
     if (argc > 1 && strcmp(argv[1], "poll") == 0) {

@@ -220,8 +220,10 @@ static long send_checks(mcei_vn_t *vn, int under, const char *call, long type,
     if (bad_type(type))
         return nx_fail(vn, under, call, EINVAL,
                        "type %ld out of range (0 .. 0x7fffffff)", type);
-    if (count < 0 || (count > 0 && buf == NULL))
-        return nx_fail(vn, under, call, EINVAL, "invalid count %ld or buffer",
+    if (count < 0)
+        return nx_fail(vn, under, call, EINVAL, "invalid count %ld", count);
+    if (count > 0 && buf == NULL)
+        return nx_fail(vn, under, call, EINVAL, "NULL buffer of %ld bytes",
                        count);
     if (node < (allow_all ? -1 : 0) || node >= mcei_eng->nodes)
         return nx_fail(vn, under, call, EINVAL,
@@ -237,8 +239,10 @@ static long recv_checks(mcei_vn_t *vn, int under, const char *call,
     if (bad_sel(typesel))
         return nx_fail(vn, under, call, EINVAL, "type selector %ld invalid",
                        typesel);
-    if (count < 0 || (count > 0 && buf == NULL))
-        return nx_fail(vn, under, call, EINVAL, "invalid count %ld or buffer",
+    if (count < 0)
+        return nx_fail(vn, under, call, EINVAL, "invalid count %ld", count);
+    if (count > 0 && buf == NULL)
+        return nx_fail(vn, under, call, EINVAL, "NULL buffer of %ld bytes",
                        count);
     if (nodesel < -1 || nodesel >= mcei_eng->nodes)
         return nx_fail(vn, under, call, EINVAL,

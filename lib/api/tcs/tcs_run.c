@@ -802,6 +802,12 @@ static int port_io(const char *call, tcs_ctx_t *ctx, int port, uint32_t *w,
         mcei_leave(vn);
         return TCS_OK;
     }
+    /* The checks of iwarp_gate_write_block and _read_block, which these
+     * calls bypass (a NULL buffer was dereferenced: issue 19). */
+    if (w == NULL || n > ((size_t)1 << 28))
+        return fail(vn, call, TCS_EINVAL,
+                    "need a buffer and at most 2^28 words, not %zu%s", n,
+                    w == NULL ? " at NULL" : "");
     rc = dir == TCS_OUT
              ? mcei_iw_gate_write(vn, gate, w, n, n > 1, why, sizeof(why))
              : mcei_iw_gate_read(vn, gate, w, n, n > 1, why, sizeof(why));

@@ -42,6 +42,20 @@ static int fail(mcei_vn_t *vn, const char *call, int code, const char *fmt, ...)
     return code;
 }
 
+/* The buffer, length and flag checks of the transfer calls: 0, or the
+ * failure, its message naming the argument that is wrong. */
+static int bad_buffer(mcei_vn_t *vn, const char *call, const void *buf,
+                      int nbytes, int need_flag, const int *flag)
+{
+    if (nbytes < 0)
+        return fail(vn, call, VX_EINVAL, "negative length %d", nbytes);
+    if (nbytes > 0 && buf == NULL)
+        return fail(vn, call, VX_EINVAL, "NULL buffer of %d bytes", nbytes);
+    if (need_flag && flag == NULL)
+        return fail(vn, call, VX_EINVAL, "NULL flag");
+    return 0;
+}
+
 static int neighbour_error(mcei_vn_t *vn, const char *call, int rc, int who)
 {
     if (rc == MCE_ERR_NODE)
@@ -65,8 +79,8 @@ MCE_EXPORT int mce_vx_nwrite(const void *buf, int nbytes, int dest, int type,
     int rc;
     if (vn == NULL)
         return VX_EINVAL;
-    if (nbytes < 0 || (nbytes > 0 && buf == NULL))
-        return fail(vn, "nwrite", VX_EINVAL, "invalid length %d", nbytes);
+    if ((rc = bad_buffer(vn, "nwrite", buf, nbytes, 0, NULL)) != 0)
+        return rc;
     if ((dest < 0 || dest >= mcei_eng->nodes) && dest != VX_BROADCAST)
         return fail(vn, "nwrite", VX_ENODE,
                     "destination %d out of range (0..%d, or 0xffff)", dest,
@@ -91,13 +105,13 @@ MCE_EXPORT int mce_vx_nread(void *buf, int nbytes, int *src, int *type,
 {
     mcei_vn_t *vn = enter("nread", NULL);
     uint32_t len;
-    int s, t;
+    int s, t, rc;
     if (vn == NULL)
         return VX_EINVAL;
-    if (nbytes < 0 || (nbytes > 0 && buf == NULL) || src == NULL ||
-        type == NULL)
-        return fail(vn, "nread", VX_EINVAL,
-                    "invalid buffer, length %d or selector pointers", nbytes);
+    if ((rc = bad_buffer(vn, "nread", buf, nbytes, 0, NULL)) != 0)
+        return rc;
+    if (src == NULL || type == NULL)
+        return fail(vn, "nread", VX_EINVAL, "NULL selector pointer");
     s = *src;
     t = *type;
     if (s < -1 || s >= mcei_eng->nodes)
@@ -201,8 +215,8 @@ MCE_EXPORT int mce_vx_send(const void *buf, int nbytes, int dest, int type,
     int rc;
     if (vn == NULL)
         return VX_EINVAL;
-    if (nbytes < 0 || (nbytes > 0 && buf == NULL) || flag == NULL)
-        return fail(vn, "send", VX_EINVAL, "invalid length %d or flag", nbytes);
+    if ((rc = bad_buffer(vn, "send", buf, nbytes, 1, flag)) != 0)
+        return rc;
     if (dest < 0 || dest >= mcei_eng->nodes)
         return fail(vn, "send", VX_ENODE, "destination %d out of range", dest);
     if (type < 0 || type > VX_TYPE_MAX)
@@ -221,9 +235,8 @@ MCE_EXPORT int mce_vx_rcvreq(void *buf, int nbytes, int src, int type,
     int rc;
     if (vn == NULL)
         return VX_EINVAL;
-    if (nbytes < 0 || (nbytes > 0 && buf == NULL) || flag == NULL)
-        return fail(vn, "rcvreq", VX_EINVAL, "invalid length %d or flag",
-                    nbytes);
+    if ((rc = bad_buffer(vn, "rcvreq", buf, nbytes, 1, flag)) != 0)
+        return rc;
     if (src < 0 || src >= mcei_eng->nodes)
         return fail(vn, "rcvreq", VX_ENODE, "source %d out of range", src);
     if (type < -1 || type > VX_TYPE_MAX)
@@ -243,9 +256,8 @@ MCE_EXPORT int mce_vx_bcast(const void *buf, int nbytes, int mask, int type,
     int rc;
     if (vn == NULL)
         return VX_EINVAL;
-    if (nbytes < 0 || (nbytes > 0 && buf == NULL) || flag == NULL)
-        return fail(vn, "bcast", VX_EINVAL, "invalid length %d or flag",
-                    nbytes);
+    if ((rc = bad_buffer(vn, "bcast", buf, nbytes, 1, flag)) != 0)
+        return rc;
     if (type < 0 || type > VX_TYPE_MAX)
         return fail(vn, "bcast", VX_EINVAL, "type %d is not 16-bit", type);
     rc =
