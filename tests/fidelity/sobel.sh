@@ -5,10 +5,11 @@
 # reference tests/progs/sobel_ref on the same input for 1, 4, 16 and 64
 # nodes with standard and with extended Vertex, and its summary line
 # (digest and vtime_max_ps) and table are the same in one process and on
-# 1, 2 and 4 ranks.  Fidelity: the speedup of extended over standard
-# Vertex against the paper's measurement for a small subimage (1.34) and
-# its statement that the improvement grows with the share of
-# communication.
+# 1, 2 and 4 ranks.  Fidelity: the paper's qualitative statements (the
+# improvement grows with communication's share; extended Vertex
+# calculates a higher fraction of the time; 1.34 at a small subimage),
+# and, reported per subimage size, the speedup of extended over
+# standard Vertex against its measured 1.34 (the size is not printed).
 . "$top_srcdir/tests/lib.sh"
 
 sobel=$B/apps/sobel_edge
@@ -74,43 +75,73 @@ for np in 1 2 4; do
     same_as_ref "64 nodes 512x512 np=$np"
 done
 
-# ---- The paper's measurement (section 5): "For a small subimage size the
-# total program execution speedup was 1.34" (extended over standard
-# Vertex, 16 processors), and "the improvement increases as the
-# communications account for a larger portion of total processing
-# effort".  The paper prints neither the image nor the subimage sizes
-# (Table 3 is withheld): we compare at 32x32-pixel subimages (a 128x128
-# image on the 4x4 grid), the size that the paper's own formula points to
-# (T_exec = T_calc + T_comm with Table 1's costs for the 8 border
-# messages and gamma = 0 gives 1.34 for about 630 pixels at the derived
-# pixel cost; 32x32 is the nearest the grid gives).  The pixel cost is
-# derived in ncube.conf from Table 1 and the operator, not from 1.34.
+# ---- Against the paper (Mudge, Buzzard and Abdel-Rahman 1987, 16
+# processors).  Section 5: "For a small subimage size the total program
+# execution speedup was 1.34.  As expected, the improvement increases as
+# the communications account for a larger portion of total processing
+# effort."  Section 6: extended Vertex lets the nodes "spend a much higher
+# fraction of their total program execution time calculating".
+# The paper prints neither the image nor the subimage sizes (Table 3 is
+# withheld), so no size can be taken from its words: the 1.34 is
+# REPORTED per subimage size (note lines, not a pass or a fail; the
+# user guide, section 17, gives the reasoning).  Checked (pass/fail)
+# are the two qualitative statements, and that the model is consistent
+# with 1.34 at a small subimage: above it at the smallest subimage of
+# the table, below it at the large ones.  The pixel cost is derived in
+# ncube.conf (2 MIPS, 40 instructions), not from 1.34.
 paper_speedup=1.34
-"$sobel" --mce-nodes=16 --sizes=32,64,128,256,512 --output="$TMP/out.pgm" \
-    > "$TMP/tab" 2>&1 || fail "16-node table exited non-zero"
+"$sobel" --mce-nodes=16 --sizes=32,64,96,128,256,512 \
+    --output="$TMP/out.pgm" > "$TMP/tab" 2>&1 ||
+    fail "16-node table exited non-zero"
 rm -f "$TMP/out.pgm"
-# ratio SIZE: standard total / extended total (total_ms columns)
+# ratio IMAGE_SIDE: standard total / extended total (total_ms columns)
 ratio() {
     awk -v img="$1x$1" '$1 == img && $2 == "standard" { s = $3 }
         $1 == img && $2 == "extended" { e = $3 }
         END { if (s > 0 && e > 0) printf "%.4f", s / e }' "$TMP/tab"
 }
-r8=$(ratio 32) r16=$(ratio 64) r32=$(ratio 128) r64=$(ratio 256) r128=$(ratio 512)
-echo "info: speedup ext/std by subimage side: 8: $r8, 16: $r16, 32: $r32, 64: $r64, 128: $r128"
-if awk -v g="$r32" -v w="$paper_speedup" 'BEGIN { d = g - w; if (d < 0) d = -d;
-                                          exit !(g != "" && d <= 0.10 * w) }'; then
-    pass "32x32 subimages: speedup $r32 within 10% of the paper's measured $paper_speedup"
-else
-    fail "32x32 subimages: speedup '$r32', the paper measured $paper_speedup (10%)"
-fi
-# Qualitative: the smaller the subimage (the larger the share of
-# communication), the larger the improvement.
-if awk -v a="$r8" -v b="$r16" -v c="$r32" -v d="$r64" -v e="$r128" \
-    'BEGIN { exit !(a > b && b > c && c > d && d > e && e > 1) }'; then
+# frac IMAGE_SIDE SCHEME: calc_frac column
+frac() {
+    awk -v img="$1x$1" -v sc="$2" '$1 == img && $2 == sc { print $7 }' \
+        "$TMP/tab"
+}
+r8=$(ratio 32) r16=$(ratio 64) r24=$(ratio 96) r32=$(ratio 128)
+r64=$(ratio 256) r128=$(ratio 512)
+# Reported: every subimage size against the paper's 1.34.
+for pair in 8:$r8 16:$r16 24:$r24 32:$r32 64:$r64 128:$r128; do
+    side=${pair%%:*} r=${pair#*:}
+    note "$(awk -v s="$side" -v r="$r" -v w="$paper_speedup" 'BEGIN {
+        d = r / w; printf "report: %sx%s subimages: ext/std %.2f, paper %.2f " \
+            "for \"a small subimage size\": ratio %.2f%s", s, s, r, w, d,
+            (d >= 0.9 && d <= 1.1) ? " (within 10%)" : "" }')"
+done
+# Qualitative (section 5): the smaller the subimage (the larger the
+# share of communication), the larger the improvement.
+if awk -v a="$r8" -v b="$r16" -v c="$r24" -v d="$r32" -v e="$r64" \
+    -v f="$r128" 'BEGIN { exit !(a > b && b > c && c > d && d > e &&
+                              e > f && f > 1) }'; then
     pass "speedup grows as the subimage shrinks ($r128 .. $r8)"
 else
-    fail "speedup not monotone in the subimage size: $r8 $r16 $r32 $r64 $r128"
+    fail "speedup not monotone in the subimage size: $r8 $r16 $r24 $r32 $r64 $r128"
 fi
+# Qualitative (section 5): 1.34 is reached at a small subimage: the
+# smallest subimage exceeds it and the two largest stay below it.
+if awk -v a="$r8" -v e="$r64" -v f="$r128" -v w="$paper_speedup" \
+    'BEGIN { exit !(a > w && e < w && f < w) }'; then
+    pass "1.34 falls among the small subimages (8x8: $r8, 64x64: $r64)"
+else
+    fail "1.34 not among the small subimages: 8x8 $r8, 64x64 $r64, 128x128 $r128"
+fi
+# Qualitative (section 6): extended spends a higher fraction of its
+# time calculating, at every size.
+for side in 32 64 96 128 256 512; do
+    fs=$(frac $side standard) fe=$(frac $side extended)
+    if awk -v s="$fs" -v e="$fe" 'BEGIN { exit !(s != "" && e > s) }'; then
+        pass "${side}x$side image: calc fraction extended $fe > standard $fs"
+    else
+        fail "${side}x$side image: calc fraction extended '$fe', standard '$fs'"
+    fi
+done
 
 # Usage errors end every node with status 2.
 run 0 "$sobel" --mce-nodes=4 --bogus > "$TMP/log" 2>&1
