@@ -11,7 +11,7 @@
  *
  *   complete_exchange --mce-machine=paragon --mce-nodes=64
  *       [--alg=naive,scott,bounded] [--sizes=8640,16384] [--groups=1,2,4,...]
- *       [--forced]
+ *       [--forced] [--naive=index|shifted]
  *
  * By default the barriers come every c permutations for each c dividing
  * n/4 (Table 2's link contention c, c = 3 on 12 x 12), then every (n/4) 2^j
@@ -19,6 +19,14 @@
  * and the bounded algorithm's messages FORCED (section 6: the bounded
  * algorithm "has a completely determined communication requirement and we
  * could thus use FORCED messages"); the naive algorithm stays UNFORCED.
+ *
+ * The naive algorithm "simply transmits blocks of data from each processor
+ * to the remaining processors without regard for link or node contention"
+ * (section 6): by default (--naive=index) every node sends to the others in
+ * node order, 0, 1, ..., N-1 (skipping itself), so all start on node 0.
+ * --naive=shifted sends to me+1, me+2, ... (mod N) instead: each round is a
+ * permutation, a schedule that already avoids node contention, so it is
+ * not the paper's naive algorithm; it is kept for comparison.
  *
  * Node 0 prints, per algorithm, (node contention, link contention) and
  * size: the emulated time (last node's end after a common start) and the
@@ -105,7 +113,7 @@ int main(int argc, char **argv)
 {
     const char *algs = "naive,scott,bounded";
     long sizes[MAXL] = {8640, 32768}, groups[MAXL];
-    int nsizes = 2, ngroups = 0, forced = 0;
+    int nsizes = 2, ngroups = 0, forced = 0, shifted = 0;
     int64_t width = 0;
 
     me = mynode();
@@ -119,6 +127,10 @@ int main(int argc, char **argv)
             ngroups = parse_list(argv[i] + 9, groups, MAXL);
         else if (strcmp(argv[i], "--forced") == 0)
             forced = 1;
+        else if (strcmp(argv[i], "--naive=index") == 0)
+            shifted = 0;
+        else if (strcmp(argv[i], "--naive=shifted") == 0)
+            shifted = 1;
         else
             nsizes = -1;
     }
@@ -127,8 +139,8 @@ int main(int argc, char **argv)
         if (me == 0)
             fprintf(stderr, "usage: complete_exchange [--alg=naive,scott,"
                             "bounded] [--sizes=M,...] [--groups=G,...] "
-                            "[--forced] on an n x n mesh, n a multiple of "
-                            "4\n");
+                            "[--forced] [--naive=index|shifted] on an n x n "
+                            "mesh, n a multiple of 4\n");
         return 2;
     }
     if (mce_machine_param("paragon.width", &width) != MCE_OK || width != side) {
@@ -160,7 +172,8 @@ int main(int argc, char **argv)
     long *ids = calloc((size_t)(2 * N + 2), sizeof(long));
     cx_schedule_t scott, naive;
     if (!sbuf || !rbuf || !ids || cx_scott_collapsible(side, &scott) != CX_OK ||
-        cx_naive(side, &naive) != CX_OK) {
+        (shifted ? cx_naive(side, &naive) : cx_naive_index(side, &naive)) !=
+            CX_OK) {
         fprintf(stderr, "complete_exchange: node %ld: out of memory\n", me);
         return 1;
     }
@@ -168,9 +181,11 @@ int main(int argc, char **argv)
     const char *scheme = forced ? "FORCED" : "UNFORCED";
     if (me == 0)
         printf("complete_exchange: %dx%d mesh, %ld permutations, sync fit "
-               "%.1f us, %s messages for scott and bounded\n"
+               "%.1f us, %s messages for scott and bounded, naive in %s "
+               "order\n"
                "complete_exchange: %-8s %6s %6s %8s %12s %12s %12s\n",
-               side, side, total, sync_us, scheme, "alg", "nodeC", "linkC",
+               side, side, total, sync_us, scheme,
+               shifted ? "shifted (me+k)" : "node", "alg", "nodeC", "linkC",
                "bytes", "emulated_ms", "lower_ms", "upper_ms");
     for (int si = 0; si < nsizes; si++) {
         long m = sizes[si];

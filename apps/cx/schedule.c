@@ -251,6 +251,26 @@ int cx_naive(int n, cx_schedule_t *out)
     return CX_OK;
 }
 
+int cx_naive_index(int n, cx_schedule_t *out)
+{
+    cx_schedule_t s;
+    int rc, N;
+
+    if (!out || n < 2 || n > CX_NAIVE_MAX_N)
+        return CX_EINVAL;
+    N = n * n;
+    rc = cx_schedule_init(&s, n, N - 1, 1);
+    if (rc)
+        return rc;
+    for (int p = 0; p < N - 1; p++) {
+        int *d = s.dest + (size_t)p * (size_t)N;
+        for (int i = 0; i < N; i++)
+            d[i] = p < i ? p : p + 1;
+    }
+    *out = s;
+    return CX_OK;
+}
+
 /* ---------------------------------------------------------------------- */
 /* Collapsing                                                              */
 

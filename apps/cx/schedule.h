@@ -75,6 +75,14 @@ int cx_scott_collapsible(int n, cx_schedule_t *out);
  * (i + k) mod N.  No link-contention bound. */
 int cx_naive(int n, cx_schedule_t *out);
 
+/* The naive algorithm as the paper words it ("simply transmits blocks of
+ * data from each processor to the remaining processors without regard for
+ * link or node contention"): N - 1 steps of width 1 in which node i sends,
+ * in step p (p = 0..N-2), to node p if p < i and to p + 1 otherwise, so
+ * every node addresses node 0 first, then node 1, ...  The steps are not
+ * permutations (node p is every other node's destination in step p). */
+int cx_naive_index(int n, cx_schedule_t *out);
+
 /* Collapse c consecutive steps of s into one (barrier after every c steps):
  * out has ceil(s->nsteps / c) steps and width s->width * c; the last step
  * is the union of the remaining steps when c does not divide s->nsteps. */

@@ -90,17 +90,28 @@ for cfg in "8 64" "12 144"; do
     best=$(awk '$2 == "bounded" { if (b == "" || $6 < b) b = $6 } END { print b }' "$TMP/x$n")
     gain=$(awk -v a="$naive" -v b="$best" 'BEGIN { printf "%.1f", 100 * (a - b) / a }')
     echo "    ${n}x$n: best bounded $best ms, naive $naive ms: $gain % better (paper: over 25 %)"
-    [ $n = 12 ] && { awk -v g="$gain" 'BEGIN { exit !(g > 25) }' &&
-        pass "paper: 12x12 bounded beats naive by over 25 % ($gain %)" ||
-        fail "12x12 bounded beats naive by $gain %, not over 25 %"; }
+    # "improvements of greater than 25% are possible on 8 x 8 and 12 x 12
+    # meshes for most message sizes" (section 7, Figure 11): the paper's
+    # statement, at the size of its slices.
+    awk -v g="$gain" 'BEGIN { exit !(g > 25) }' &&
+        pass "paper: ${n}x$n bounded beats naive by over 25 % ($gain %)" ||
+        fail "${n}x$n bounded beats naive by $gain %, not over 25 %"
 done
 # "outperforms the naive algorithm for all but the smallest message sizes"
-"$cx" $P --mce-nodes=64 --mce-set=paragon.width=8 --sizes=1024 > "$TMP/s" 2>&1
-naive=$(col naive 63 - 1024 6 "$TMP/s")
-best=$(awk '$2 == "bounded" { if (b == "" || $6 < b) b = $6 } END { print b }' "$TMP/s")
+# (abstract).  The paper prints no crossover size: a 64-byte block stands
+# for "the smallest", and a 1 KB one must already go to the bounded
+# algorithm on 8 x 8 ("all but the smallest").
+"$cx" $P --mce-nodes=64 --mce-set=paragon.width=8 --sizes=64,1024 > "$TMP/s" 2>&1
+naive=$(col naive 63 - 64 6 "$TMP/s")
+best=$(awk '$2 == "bounded" && $5 == 64 { if (b == "" || $6 < b) b = $6 } END { print b }' "$TMP/s")
 lt "$naive" "$best" &&
-    pass "paper: naive wins for small messages (1 KB: $naive < $best ms)" ||
-    fail "1 KB messages: naive $naive ms, best bounded $best ms"
+    pass "paper: naive wins for the smallest messages (64 B: $naive < $best ms)" ||
+    fail "64 B messages: naive $naive ms, best bounded $best ms"
+naive=$(col naive 63 - 1024 6 "$TMP/s")
+best=$(awk '$2 == "bounded" && $5 == 1024 { if (b == "" || $6 < b) b = $6 } END { print b }' "$TMP/s")
+lt "$best" "$naive" &&
+    pass "paper: bounded wins from small sizes on (1 KB: $best < $naive ms)" ||
+    fail "1 KB messages: best bounded $best ms, naive $naive ms"
 
 # --- 16 x 16 (Figures 10, 15) ----------------------------------------------
 # "a careful choice of contention levels is necessary ... It is not enough
