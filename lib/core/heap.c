@@ -209,206 +209,135 @@ void mcei_rheap_pop(mcei_rheap_t *h)
     e[i] = last;
 }
 
-void mcei_runq_init(mcei_runq_t *q)
+/* The staged queues (see heap.h): one implementation for both entry
+ * types, expanded below, so that each keeps its inline comparisons.
+ * PFX is the queue's prefix, Q its type, E its entry type, LESS the entry
+ * order, HEAP the heap's prefix; PUSH_E(heap, entry) pushes an entry. */
+#define MCEI_STAGED_QUEUE(PFX, Q, E, LESS, HEAP, PUSH_E)                      \
+    void PFX##_init(Q *q)                                                      \
+    {                                                                          \
+        memset(q, 0, sizeof(*q));                                              \
+        HEAP##_init(&q->heap);                                                 \
+    }                                                                          \
+                                                                               \
+    void PFX##_fini(Q *q)                                                      \
+    {                                                                          \
+        HEAP##_fini(&q->heap);                                                 \
+        free(q->run);                                                          \
+        free(q->batch);                                                        \
+        PFX##_init(q);                                                         \
+    }                                                                          \
+                                                                               \
+    static int PFX##_stage(Q *q, const E *x)                                   \
+    {                                                                          \
+        if (q->nbatch == q->batch_cap) {                                       \
+            size_t ncap = q->batch_cap ? 2 * q->batch_cap : 64;                \
+            E *n = realloc(q->batch, ncap * sizeof(*n));                       \
+            if (n == NULL)                                                     \
+                return MCE_ERR_NOMEM;                                          \
+            q->batch = n;                                                      \
+            q->batch_cap = ncap;                                               \
+        }                                                                      \
+        q->batch[q->nbatch++] = *x;                                            \
+        return MCE_OK;                                                         \
+    }                                                                          \
+                                                                               \
+    /* Insertion sort of @p e, giving up (0) after @p budget moves. */         \
+    static int PFX##_sort_few_moves(E *e, size_t n, size_t budget)             \
+    {                                                                          \
+        for (size_t i = 1; i < n; i++) {                                       \
+            E x = e[i];                                                        \
+            size_t j = i;                                                      \
+            while (j > 0 && LESS(&x, &e[j - 1])) {                             \
+                if (budget-- == 0) {                                           \
+                    e[j] = x; /* fill the hole: a permutation again */         \
+                    return 0;                                                  \
+                }                                                              \
+                e[j] = e[j - 1];                                               \
+                j--;                                                           \
+            }                                                                  \
+            e[j] = x;                                                          \
+        }                                                                      \
+        return 1;                                                              \
+    }                                                                          \
+                                                                               \
+    /* Place the staged batch: as the new run, or into the heap. */           \
+    static int PFX##_settle(Q *q)                                              \
+    {                                                                          \
+        if (q->nbatch == 0)                                                    \
+            return MCE_OK;                                                     \
+        if (q->run_head == q->run_n &&                                         \
+            PFX##_sort_few_moves(q->batch, q->nbatch, 8 * q->nbatch + 64)) {   \
+            E *r = q->run;                                                     \
+            size_t cap = q->run_cap;                                           \
+            q->run = q->batch;                                                 \
+            q->run_cap = q->batch_cap;                                         \
+            q->run_head = 0;                                                   \
+            q->run_n = q->nbatch;                                              \
+            q->batch = r;                                                      \
+            q->batch_cap = cap;                                                \
+            q->nbatch = 0;                                                     \
+            return MCE_OK;                                                     \
+        }                                                                      \
+        for (size_t i = 0; i < q->nbatch; i++)                                 \
+            if (PUSH_E(&q->heap, &q->batch[i]) != MCE_OK) {                    \
+                /* the rest stays staged */                                    \
+                memmove(q->batch, q->batch + i, (q->nbatch - i) * sizeof(E));  \
+                q->nbatch -= i;                                                \
+                return MCE_ERR_NOMEM;                                          \
+            }                                                                  \
+        q->nbatch = 0;                                                         \
+        return MCE_OK;                                                         \
+    }                                                                          \
+                                                                               \
+    const E *PFX##_top(Q *q)                                                   \
+    {                                                                          \
+        const E *h, *r;                                                        \
+        if (PFX##_settle(q) != MCE_OK)                                         \
+            mcei_fatal("out of memory in the scheduler");                      \
+        h = HEAP##_top(&q->heap);                                              \
+        r = q->run_head < q->run_n ? &q->run[q->run_head] : NULL;              \
+        if (r == NULL)                                                         \
+            return h;                                                          \
+        if (h == NULL || !LESS(h, r))                                          \
+            return r;                                                          \
+        return h;                                                              \
+    }                                                                          \
+                                                                               \
+    void PFX##_pop(Q *q)                                                       \
+    {                                                                          \
+        const E *h = HEAP##_top(&q->heap);                                     \
+        const E *r = q->run_head < q->run_n ? &q->run[q->run_head] : NULL;     \
+        if (r != NULL && (h == NULL || !LESS(h, r)))                           \
+            q->run_head++;                                                     \
+        else                                                                   \
+            HEAP##_pop(&q->heap);                                              \
+    }
+
+static int rheap_push_e(mcei_rheap_t *h, const mcei_rentry_t *x)
 {
-    memset(q, 0, sizeof(*q));
-    mcei_rheap_init(&q->heap);
+    return mcei_rheap_push(h, x->t, x->id, x->local);
 }
 
-void mcei_runq_fini(mcei_runq_t *q)
+static int kheap_push_e(mcei_kheap_t *h, const mcei_kentry_t *x)
 {
-    mcei_rheap_fini(&q->heap);
-    free(q->run);
-    free(q->batch);
-    mcei_runq_init(q);
+    return mcei_kheap_push(h, x->k0, x->k1, x->k2, x->item);
 }
+
+MCEI_STAGED_QUEUE(mcei_runq, mcei_runq_t, mcei_rentry_t, mcei_rentry_less,
+                  mcei_rheap, rheap_push_e)
+MCEI_STAGED_QUEUE(mcei_kq, mcei_kq_t, mcei_kentry_t, mcei_kentry_less,
+                  mcei_kheap, kheap_push_e)
 
 int mcei_runq_push(mcei_runq_t *q, uint64_t t, uint32_t id, uint32_t local)
 {
-    if (q->nbatch == q->batch_cap) {
-        size_t ncap = q->batch_cap ? 2 * q->batch_cap : 64;
-        mcei_rentry_t *n = realloc(q->batch, ncap * sizeof(*n));
-        if (n == NULL)
-            return MCE_ERR_NOMEM;
-        q->batch = n;
-        q->batch_cap = ncap;
-    }
-    q->batch[q->nbatch].t = t;
-    q->batch[q->nbatch].id = id;
-    q->batch[q->nbatch].local = local;
-    q->nbatch++;
-    return MCE_OK;
-}
-
-/* Insertion sort of @p e, giving up (0) after @p budget moves. */
-static int sort_few_moves(mcei_rentry_t *e, size_t n, size_t budget)
-{
-    for (size_t i = 1; i < n; i++) {
-        mcei_rentry_t x = e[i];
-        size_t j = i;
-        while (j > 0 && mcei_rentry_less(&x, &e[j - 1])) {
-            if (budget-- == 0) {
-                e[j] = x; /* fill the hole: a permutation again */
-                return 0;
-            }
-            e[j] = e[j - 1];
-            j--;
-        }
-        e[j] = x;
-    }
-    return 1;
-}
-
-/* Place the staged batch: as the new run, or into the heap. */
-static int runq_settle(mcei_runq_t *q)
-{
-    if (q->nbatch == 0)
-        return MCE_OK;
-    if (q->run_head == q->run_n &&
-        sort_few_moves(q->batch, q->nbatch, 8 * q->nbatch + 64)) {
-        mcei_rentry_t *r = q->run;
-        size_t cap = q->run_cap;
-        q->run = q->batch;
-        q->run_cap = q->batch_cap;
-        q->run_head = 0;
-        q->run_n = q->nbatch;
-        q->batch = r;
-        q->batch_cap = cap;
-        q->nbatch = 0;
-        return MCE_OK;
-    }
-    for (size_t i = 0; i < q->nbatch; i++)
-        if (mcei_rheap_push(&q->heap, q->batch[i].t, q->batch[i].id,
-                            q->batch[i].local) != MCE_OK)
-            return MCE_ERR_NOMEM; /* the rest stays staged */
-    q->nbatch = 0;
-    return MCE_OK;
-}
-
-const mcei_rentry_t *mcei_runq_top(mcei_runq_t *q)
-{
-    const mcei_rentry_t *h, *r;
-    if (runq_settle(q) != MCE_OK)
-        mcei_fatal("out of memory in the scheduler");
-    h = mcei_rheap_top(&q->heap);
-    r = q->run_head < q->run_n ? &q->run[q->run_head] : NULL;
-    if (r == NULL)
-        return h;
-    if (h == NULL || !mcei_rentry_less(h, r))
-        return r;
-    return h;
-}
-
-void mcei_runq_pop(mcei_runq_t *q)
-{
-    const mcei_rentry_t *h = mcei_rheap_top(&q->heap);
-    const mcei_rentry_t *r =
-        q->run_head < q->run_n ? &q->run[q->run_head] : NULL;
-    if (r != NULL && (h == NULL || !mcei_rentry_less(h, r)))
-        q->run_head++;
-    else
-        mcei_rheap_pop(&q->heap);
-}
-
-void mcei_kq_init(mcei_kq_t *q)
-{
-    memset(q, 0, sizeof(*q));
-    mcei_kheap_init(&q->heap);
-}
-
-void mcei_kq_fini(mcei_kq_t *q)
-{
-    mcei_kheap_fini(&q->heap);
-    free(q->run);
-    free(q->batch);
-    mcei_kq_init(q);
+    mcei_rentry_t x = {t, id, local};
+    return mcei_runq_stage(q, &x);
 }
 
 int mcei_kq_push(mcei_kq_t *q, uint64_t k0, uint64_t k1, uint64_t k2,
                  void *item)
 {
-    if (q->nbatch == q->batch_cap) {
-        size_t ncap = q->batch_cap ? 2 * q->batch_cap : 64;
-        mcei_kentry_t *n = realloc(q->batch, ncap * sizeof(*n));
-        if (n == NULL)
-            return MCE_ERR_NOMEM;
-        q->batch = n;
-        q->batch_cap = ncap;
-    }
-    q->batch[q->nbatch].k0 = k0;
-    q->batch[q->nbatch].k1 = k1;
-    q->batch[q->nbatch].k2 = k2;
-    q->batch[q->nbatch].item = item;
-    q->nbatch++;
-    return MCE_OK;
-}
-
-/* Insertion sort of @p e, giving up (0) after @p budget moves. */
-static int ksort_few_moves(mcei_kentry_t *e, size_t n, size_t budget)
-{
-    for (size_t i = 1; i < n; i++) {
-        mcei_kentry_t x = e[i];
-        size_t j = i;
-        while (j > 0 && mcei_kentry_less(&x, &e[j - 1])) {
-            if (budget-- == 0) {
-                e[j] = x; /* fill the hole: a permutation again */
-                return 0;
-            }
-            e[j] = e[j - 1];
-            j--;
-        }
-        e[j] = x;
-    }
-    return 1;
-}
-
-/* Place the staged batch: as the new run, or into the heap. */
-static int kq_settle(mcei_kq_t *q)
-{
-    if (q->nbatch == 0)
-        return MCE_OK;
-    if (q->run_head == q->run_n &&
-        ksort_few_moves(q->batch, q->nbatch, 8 * q->nbatch + 64)) {
-        mcei_kentry_t *r = q->run;
-        size_t cap = q->run_cap;
-        q->run = q->batch;
-        q->run_cap = q->batch_cap;
-        q->run_head = 0;
-        q->run_n = q->nbatch;
-        q->batch = r;
-        q->batch_cap = cap;
-        q->nbatch = 0;
-        return MCE_OK;
-    }
-    for (size_t i = 0; i < q->nbatch; i++)
-        if (mcei_kheap_push(&q->heap, q->batch[i].k0, q->batch[i].k1,
-                            q->batch[i].k2, q->batch[i].item) != MCE_OK)
-            return MCE_ERR_NOMEM; /* the rest stays staged */
-    q->nbatch = 0;
-    return MCE_OK;
-}
-
-const mcei_kentry_t *mcei_kq_top(mcei_kq_t *q)
-{
-    const mcei_kentry_t *h, *r;
-    if (kq_settle(q) != MCE_OK)
-        mcei_fatal("out of memory in the scheduler");
-    h = mcei_kheap_top(&q->heap);
-    r = q->run_head < q->run_n ? &q->run[q->run_head] : NULL;
-    if (r == NULL)
-        return h;
-    if (h == NULL || !mcei_kentry_less(h, r))
-        return r;
-    return h;
-}
-
-void mcei_kq_pop(mcei_kq_t *q)
-{
-    const mcei_kentry_t *h = mcei_kheap_top(&q->heap);
-    const mcei_kentry_t *r =
-        q->run_head < q->run_n ? &q->run[q->run_head] : NULL;
-    if (r != NULL && (h == NULL || !mcei_kentry_less(h, r)))
-        q->run_head++;
-    else
-        mcei_kheap_pop(&q->heap);
+    mcei_kentry_t x = {k0, k1, k2, item};
+    return mcei_kq_stage(q, &x);
 }
