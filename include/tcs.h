@@ -89,6 +89,8 @@ typedef void (*tcs_fn)(tcs_ctx_t *ctx, const void *params);
 #define TCS_EOUTSIDE (-5)
 /** No such port of the task on this cell. */
 #define TCS_EPORT (-6)
+/** tcs_spool_*: no free spool, or no such active spool handle. */
+#define TCS_ESPOOL (-7)
 
 /** Port directions. */
 enum { TCS_IN = 0, TCS_OUT = 1 };
@@ -191,9 +193,9 @@ MCE_EXPORT int tcs_write(tcs_ctx_t *ctx, int port, const uint32_t *w, size_t n);
 /** Read @p n words from an input port (gate R0). */
 MCE_EXPORT int tcs_read(tcs_ctx_t *ctx, int port, uint32_t *w, size_t n);
 /** Spool @p n words out of / into a port (iwarp_spool_out/in on its PCT);
- * >= 0: a handle for tcs_spool_wait.  Errors of the port are TCS_E*
- * codes, those of the spool itself (a NULL buffer, no such spool) the
- * IW_E* codes of iwarp_spool_out/in/wait. */
+ * >= 0: a handle for tcs_spool_wait.  Errors are TCS codes: TCS_EPORT,
+ * TCS_EINACTIVE for the port, TCS_EINVAL for a bad argument (a NULL
+ * buffer), TCS_ESPOOL for no free spool or no such handle. */
 MCE_EXPORT int tcs_spool_out(tcs_ctx_t *ctx, int port, const void *buf,
                              size_t n);
 MCE_EXPORT int tcs_spool_in(tcs_ctx_t *ctx, int port, void *buf, size_t n);

@@ -163,6 +163,21 @@ expect_eq "vx ntest bad type: every node ok" \
 expect_grep "vx ntest bad type: diagnostic" \
     "node 0: ntest: type 65536 is not 16-bit or -1" "$TMP/o"
 
+# A receive request still posted when its node exits: the extended
+# message that comes later is dropped with a message naming it, never
+# written into the dead node's stack (1 process and 2 ranks).
+for np in 0 2; do
+    if [ $np = 0 ]; then
+        $T "$P/vx_misuse" exited --mce-nodes=2 > "$TMP/o" 2>&1
+    else
+        $T $MPIRUN -np 2 "$P/vx_misuse" exited --mce-nodes=2 > "$TMP/o" 2>&1
+    fi
+    expect_eq "vx rcvreq at node exit (np=$np): status" $? 0
+    expect_grep "vx rcvreq at node exit (np=$np): dropped, named" \
+        "node 1: Vertex send: extended message (type 1, 10 bytes) from node 0 arrived after node 1 exited: dropped" \
+        "$TMP/o"
+done
+
 # NULL buffers with a length, lengths, nodes, types and masks at the
 # ends of int: each call fails alone with its message (the flag stays,
 # nothing is sent) and the next message arrives intact, on 2 and 8 nodes.
@@ -212,7 +227,7 @@ expect_eq "iwarp bad arguments: status" $? 0
 expect_eq "iwarp bad arguments: both cells ok" \
     "$(grep -c '^iw_errors: badargs cell [01] ok$' "$TMP/o")" 2
 expect_eq "iwarp bad arguments: one diagnostic per failed call (cell (1,0))" \
-    "$(grep -c '^mcemu: cell (1,0): iwarp_' "$TMP/o")" 36
+    "$(grep -c '^mcemu: cell (1,0): iwarp_' "$TMP/o")" 37
 while read -r want; do
     expect_grep "iwarp bad arguments: '$want'" "^mcemu: cell (0,0): $want\$" \
         "$TMP/o"
@@ -222,6 +237,7 @@ iwarp_gate_bind: no gate 7 (IW_R0, IW_R1, IW_W0 or IW_W1)
 iwarp_cam_set: no CAM entry 2147483647: the address-match CAM has 4 entries (0..3)
 iwarp_dep_send: no destination cell 2147483647 (another cell, 0..63)
 iwarp_rts_send: no data
+iwarp_rts_send: a length of 18446744073709551615 bytes (more than any buffer)
 EOF
 
 # A TCS run-time cost of 2^64 - 1 clocks: the overflow is reported.
@@ -288,6 +304,10 @@ expect_grep "poll_iprobe: polled for the default 10 s" \
     "node 0: polling in iprobe since virtual time 0.000000000000 s, now 10.0" "$TMP/o"
 expect_grep "poll_iprobe: the blocked node listed too" \
     "node 1: blocked in msgwait waiting for message id 1" "$TMP/o"
+for c in clock vtime sru_poll; do
+    livelock "iWarp iwarp_$c loop" 0 "iwarp_$c" \
+        "$P/iw_errors" --poll-$(echo $c | sed 's/_poll//') --mce-livelock=10ms
+done
 livelock "Vertex ntest" 0 ntest "$P/vx_misuse" poll --mce-nodes=4 --mce-livelock=10ms
 expect_grep "Vertex ntime" "node 1: polling in ntime since" "$TMP/o"
 livelock "poll_iprobe on 2 ranks" 0 iprobe \

@@ -73,6 +73,7 @@ static int bad_args(int cell)
     EXPECT(iwarp_rts_send(cell, 1, w, 4), IW_EINVAL); /* itself */
     EXPECT(iwarp_rts_send(1 - cell, -1, w, 4), IW_EINVAL);
     EXPECT(iwarp_rts_send(1 - cell, 1, NULL, 4), IW_EINVAL);
+    EXPECT(iwarp_rts_send(1 - cell, 1, w, SIZE_MAX), IW_EINVAL);
     /* Nothing was sent: one deposit each way, and only it, arrives. */
     w[0] = 100 + (uint32_t)cell;
     EXPECT(iwarp_dep_send(1 - cell, h, 4, w, 4), IW_OK);
@@ -113,6 +114,22 @@ int main(int argc, char **argv)
     } else if (strcmp(what, "--align-big") == 0 && cell == 0) {
         iwarp_align(1ULL << 60);
         printf("iw_errors: aligned, clock %llu\n", iwarp_vtime());
+    } else if (strncmp(what, "--poll-", 7) == 0) {
+        /* cell 0 polls forever, the others wait for what never comes: a
+         * livelock the guard must report (--poll-clock, --poll-vtime,
+         * --poll-sru) */
+        uint32_t w;
+        int jam;
+        if (cell == 0)
+            for (;;) {
+                if (strcmp(what, "--poll-clock") == 0)
+                    (void)iwarp_clock();
+                else if (strcmp(what, "--poll-vtime") == 0)
+                    (void)iwarp_vtime();
+                else
+                    (void)iwarp_sru_poll(&w, &jam);
+            }
+        iwarp_sru_recv(&w, &jam);
     } else if (strcmp(what, "--badargs") == 0 && cell < 2) {
         return bad_args(cell);
     } else if (strcmp(what, "--data") == 0 && cell < 3) {

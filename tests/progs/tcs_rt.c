@@ -154,8 +154,8 @@ static void bad_args(tcs_ctx_t *ctx, const void *params)
     EXPECT(tcs_port_handle(ctx, "nosuch"), TCS_EPORT);
     EXPECT(tcs_write(ctx, 99, &w, 1), TCS_EPORT);
     EXPECT(tcs_read(ctx, -1, &w, 1), TCS_EPORT);
-    EXPECT(tcs_spool_wait(ctx, -1), IW_ESPOOL); /* iwarp_spool_wait's */
-    EXPECT(tcs_spool_wait(ctx, 99), IW_ESPOOL);
+    EXPECT(tcs_spool_wait(ctx, -1), TCS_ESPOOL);
+    EXPECT(tcs_spool_wait(ctx, 99), TCS_ESPOOL);
     EXPECT(tcs_start(ctx, 999, NULL), TCS_EINVAL);
     EXPECT(tcs_start(ctx, -1, NULL), TCS_EINVAL);
     EXPECT(tcs_start(NULL, tp, NULL), TCS_EINVAL);
@@ -163,12 +163,12 @@ static void bad_args(tcs_ctx_t *ctx, const void *params)
     if (me == 0) {
         o = tcs_port_handle(ctx, "o");
         EXPECT(tcs_write(ctx, o, NULL, 1), TCS_EINVAL);
-        EXPECT(tcs_spool_out(ctx, o, NULL, 4), IW_EINVAL);
+        EXPECT(tcs_spool_out(ctx, o, NULL, 4), TCS_EINVAL);
         EXPECT(tcs_write(ctx, o, &w, 1), TCS_OK);
     } else {
         i = tcs_port_handle(ctx, "i");
         EXPECT(tcs_read(ctx, i, NULL, 1), TCS_EINVAL);
-        EXPECT(tcs_spool_in(ctx, i, NULL, 4), IW_EINVAL);
+        EXPECT(tcs_spool_in(ctx, i, NULL, 4), TCS_EINVAL);
         EXPECT(tcs_read(ctx, i, &got, 1), TCS_OK);
         if (got != 42) {
             printf("tcs_rt: cell 1 got %u\n", (unsigned)got);

@@ -5,6 +5,9 @@
  * "pool" (a receiver whose pool is full and never reads: deadlock) or
  * "poll" (nodes polling with ntest and ntime forever: livelock).
  * "nullbuf" checks NULL buffers and extreme arguments, no misuse.
+ * "exited": node 1 posts rcvreq into a buffer of its stack and returns;
+ * node 0's extended message then arrives after node 1 exited (dropped
+ * with a message, never written into node 1's dead stack).
  * "hold" is no misuse: node 0's pool is full, so its acknowledgement of
  * node 1's seventh message is postponed, and the channel from node 0 to
  * node 1 is lost meanwhile (Mudge et al. 1987, section 3): node 0's own
@@ -89,6 +92,19 @@ int main(int argc, char **argv)
             while (ntime() >= 0)
                 ;
         }
+        return 0;
+    }
+    if (argc > 1 && strcmp(argv[1], "exited") == 0) {
+        chanmode(nb, VX_EXTENDED);
+        if (me == 1) {
+            char mine[16];
+            rcvreq(mine, 10, 0, 1, &flag);
+            return 0; /* mine and flag die with the node */
+        }
+        mce_compute(10 * MCE_MS); /* long after node 1 exited */
+        if (me == 0)
+            send(buf, 10, 1, 1, &flag);
+        mce_compute(10 * MCE_MS);
         return 0;
     }
     if (argc > 1 && strcmp(argv[1], "length") == 0) {

@@ -111,8 +111,12 @@ MCE_EXPORT unsigned long iwarp_clock(void)
     if (vn == NULL)
         return 0;
     mcei_iw_flush(vn);
+    /* a clock loop is polling: counted by the livelock guard */
+    mcei_poll_begin(vn, "iwarp_clock");
+    mcei_sync(vn); /* lets the guard see a loop of reads */
     mcei_charge(vn, c->timer_read);
     vn->t_comm += c->timer_read;
+    mcei_poll_end(vn);
     tick = c->timer_tick * c->clock;
     mcei_leave(vn);
     return (unsigned long)(vn->clock / tick * c->timer_tick);
@@ -151,6 +155,21 @@ MCE_EXPORT unsigned long long iwarp_vtime(void)
     /* the pending single-word writes end now (their schedule is that of
      * the individual writes, so the time read is exact) */
     mcei_iw_flush(vn);
+    /* Free, as mce_now, but a loop that only reads it would never let
+     * virtual time pass: from the 1000th read in a row with nothing in
+     * between, each read is a poll costing a timer read. */
+    if (vn->clock != vn->now_exit)
+        vn->now_repeats = 0;
+    else if (vn->now_repeats < 1000)
+        vn->now_repeats++;
+    if (vn->now_repeats >= 1000) {
+        mcei_poll_begin(vn, "iwarp_vtime");
+        mcei_sync(vn);
+        mcei_charge(vn, c->timer_read);
+        vn->t_comm += c->timer_read;
+        mcei_poll_end(vn);
+    }
+    vn->now_exit = vn->clock;
     mcei_leave(vn);
     return (unsigned long long)(vn->clock / c->clock);
 }
@@ -344,7 +363,11 @@ static int sru_get(const char *call, uint32_t *word, int *jammed, int wait)
     if (vn == NULL)
         return IW_EMACHINE;
     mcei_iw_flush(vn);
+    if (!wait)
+        mcei_poll_begin(vn, call);
     got = mcei_iw_sru_recv(vn, &w, &j, wait);
+    if (!wait)
+        mcei_poll_end(vn);
     if (got) {
         if (word != NULL)
             *word = w;
@@ -661,8 +684,21 @@ static int spool_end(const char *call, int h, int test)
     if (vn == NULL)
         return IW_EMACHINE;
     mcei_iw_flush(vn);
-    if (mcei_iw_spool_finish(vn, h, test, &done, why, sizeof(why)) != MCE_OK)
+    if (test)
+        mcei_poll_begin(vn, call);
+    if (mcei_iw_spool_finish(vn, h, test, &done, why, sizeof(why)) != MCE_OK) {
+        if (test)
+            mcei_poll_end(vn);
         return fail(vn, c, call, IW_ESPOOL, why);
+    }
+    if (test && !done) {
+        /* a test that finds the spool busy costs a poll, so that a test
+         * loop lets virtual time (and the spool) go on */
+        mcei_charge(vn, mcei_eng->costs.probe_cost);
+        vn->t_comm += mcei_eng->costs.probe_cost;
+    }
+    if (test)
+        mcei_poll_end(vn);
     mcei_leave(vn);
     return test ? done : IW_OK;
 }

@@ -842,23 +842,33 @@ static int spool_pct(const char *call, tcs_ctx_t *ctx, int port, int dir)
     return pct;
 }
 
+/* The spool's own errors (IW_E* of iwarp_spool_*) as TCS codes, so that
+ * a caller of tcs_spool_* sees one code space: IW_EINVAL and IW_ESPOOL
+ * would otherwise read as TCS_EINACTIVE (-3) and no TCS code (-7). */
+static int spool_code(int rc)
+{
+    if (rc >= 0)
+        return rc;
+    return rc == IW_ESPOOL ? TCS_ESPOOL : TCS_EINVAL;
+}
+
 MCE_EXPORT int tcs_spool_out(tcs_ctx_t *ctx, int port, const void *buf,
                              size_t n)
 {
     int pct = spool_pct("tcs_spool_out", ctx, port, TCS_OUT);
-    return pct < 0 ? pct : iwarp_spool_out(pct, buf, n);
+    return pct < 0 ? pct : spool_code(iwarp_spool_out(pct, buf, n));
 }
 
 MCE_EXPORT int tcs_spool_in(tcs_ctx_t *ctx, int port, void *buf, size_t n)
 {
     int pct = spool_pct("tcs_spool_in", ctx, port, TCS_IN);
-    return pct < 0 ? pct : iwarp_spool_in(pct, buf, n);
+    return pct < 0 ? pct : spool_code(iwarp_spool_in(pct, buf, n));
 }
 
 MCE_EXPORT int tcs_spool_wait(tcs_ctx_t *ctx, int h)
 {
     (void)ctx;
-    return iwarp_spool_wait(h);
+    return spool_code(iwarp_spool_wait(h));
 }
 
 MCE_EXPORT int tcs_netgroup_paths(tcs_ng_t ng, int *count,

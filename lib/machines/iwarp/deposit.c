@@ -26,6 +26,8 @@
 #include "deposit.h"
 
 #include <inttypes.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -439,6 +441,12 @@ int mcei_iw_rts_send(mcei_vn_t *vn, int dst, int type, const void *buf,
         snprintf(why, len, "need another cell (0..%d) and a non-negative type",
                  mcei_eng->nodes - 1);
         return MCE_ERR_INVAL;
+    }
+    if (bytes > PTRDIFF_MAX) {
+        /* no object is that large: a negative length passed as size_t */
+        snprintf(why, len, "a length of %zu bytes (more than any buffer)",
+                 bytes);
+        return MCE_ERR_SIZE;
     }
     mcei_sync(vn);
     charge_comm(vn, k.rts_send);

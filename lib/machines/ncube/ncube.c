@@ -341,10 +341,34 @@ static void on_data(mcei_vn_t *vn, mcei_msg_t *m, int d)
     mcei_msg_release(m);
 }
 
+/* Receive requests a node left posted: gone with the node. */
+static void drop_xreqs(node_t *nd)
+{
+    for (int d = 0; d < MCEI_NCUBE_MAXDIM; d++) {
+        while (nd->xhead[d] != NULL) {
+            xreq_t *r = nd->xhead[d];
+            nd->xhead[d] = r->next;
+            free(r);
+        }
+        nd->xtail[d] = NULL;
+    }
+}
+
 static void on_xdata(mcei_vn_t *vn, mcei_msg_t *m, int d)
 {
     node_t *nd = node_of(vn);
     int type = (int)m->w.aux[0];
+    if (vn->state == MCEI_VN_DONE) {
+        /* The program's buffers and flags may be gone with the node: the
+         * DMA has nowhere to go.  Say so rather than write into them. */
+        drop_xreqs(nd);
+        mcei_log("node %d: Vertex send: extended message (type %d, %" PRIu64
+                 " bytes) from node %d arrived after node %d exited: "
+                 "dropped",
+                 vn->id, type, m->w.size, m->w.src, vn->id);
+        mcei_msg_release(m);
+        return;
+    }
     mcei_vn_steal(vn, m->arrival, costs.xdma_recv_interrupt);
     if (nd->mode[d] != 1)
         mcei_vn_fatal_at(vn, m->arrival,
@@ -775,6 +799,7 @@ static void ncube_node_fini(mcei_vn_t *vn)
     node_t *nd = node_of(vn);
     if (nd == NULL)
         return;
+    drop_xreqs(nd);
     mcei_vx_pool_fini(&nd->pool);
     free(nd);
     vn->proto = NULL;
