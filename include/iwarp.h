@@ -137,6 +137,9 @@ MCE_EXPORT int iwarp_selective_receive(const uint32_t *headers, int nh,
                                        size_t cap, size_t *n);
 /** This cell's position on the ring (0 .. cells-1). */
 MCE_EXPORT int iwarp_ring_position(void);
+/** Emulator helper: ring messages this cell's pathway passed on unmatched
+ * (express) so far; with the selective sends, the wires travelled. */
+MCE_EXPORT unsigned long iwarp_ring_forwarded(void);
 
 /* Spools: block transfers between memory and a PCT beside the CPU; each
  * active spool steals up to 1/iwarp.spool_steal of the CPU's cycles

@@ -58,6 +58,20 @@ fail() {
     tap_result "not ok" "$*"
 }
 
+# known_fail TEXT: a check that fails today and is kept at the paper's
+# bound: a TAP "not ok ... # TODO" line (automake counts it as XFAIL, and
+# as XPASS, a failure, once it holds: then make it a plain check).
+known_fail() {
+    checks=$(($(cat "$TMP/.checks") + 1))
+    echo "$checks" > "$TMP/.checks"
+    printf 'not ok %d - %s # TODO known failure\n' "$checks" \
+        "$(printf '%s' "$1" | sed 's/#/\\#/g')" >&3
+}
+# check_or_known WHAT AWK-CONDITION: pass, or a known failure
+check_or_known() {
+    if awk "BEGIN { exit !($2) }"; then pass "$1"; else known_fail "$1"; fi
+}
+
 # note TEXT: an informational line in the TAP stream (a "# " comment).
 note() { printf '%s\n' "$*" | sed 's/^/# /' >&3; }
 

@@ -42,8 +42,18 @@ static const char *const algs[] = {"bcast", "ring1", "ring2", "ring3"};
 
 enum { T_REACHED = 1, T_COMPLETE, T_CLASS, T_ID };
 
-static int alg = RING2, n = 8, bits, idx, myid, subset, nsub = 1;
+/* lbits: log2 of the ring's cell count N (the Ids' width); plist: the
+ * ring positions of this cell's subset, in ring order. */
+static int alg = RING2, n = 8, lbits, idx, myid, subset, nsub = 1;
 static int cells, entries = 4;
+static int plist[64];
+
+/* instrumentation, not sent: selective sends in each phase, polling
+ * sends, the causal depth (longest chain of messages leading here) and
+ * the depth and time at which this cell won Phase 1 */
+static unsigned sends1, sends2, polls, depth, depth_win;
+static unsigned long long t_win;
+static int won_p1;
 
 static void die(const char *msg)
 {
@@ -65,11 +75,13 @@ static uint32_t hdr(int tag, int x)
     return (uint32_t)(subset + 1) << 20 | (uint32_t)tag << 12 | (uint32_t)x;
 }
 
+/* F 4.3.1: the processor at ring position x has Id bitrev(x) over
+ * log2 N bits (N = all cells on the ring). */
 static int bitrev(int x)
 {
     int r = 0;
-    for (int i = 0; i < bits; i++)
-        r |= ((x >> i) & 1) << (bits - 1 - i);
+    for (int i = 0; i < lbits; i++)
+        r |= ((x >> i) & 1) << (lbits - 1 - i);
     return r;
 }
 
@@ -81,10 +93,25 @@ static int ceil_log2(int v)
     return l;
 }
 
+/* F Algorithm 3: c(k) = ceil(log N) - ceil(log(N - k)) */
 static int class_of(int id)
 {
-    int N = 1 << bits;
-    return ceil_log2(N) - ceil_log2(N - id);
+    return ceil_log2(cells) - ceil_log2(cells - id);
+}
+
+/* The causal depth travels in the high half of the Id word (the Ids and
+ * counts need at most 6 bits): no extra word, no extra time. */
+static uint32_t stamp(uint32_t w0)
+{
+    return w0 | (uint32_t)depth << 16;
+}
+
+static uint32_t unstamp(uint32_t w0)
+{
+    unsigned d = w0 >> 16;
+    if (d + 1 > depth)
+        depth = d + 1;
+    return w0 & 0xffffu;
 }
 
 /* ---- Algorithm 1 on the SRU ------------------------------------------- */
@@ -97,20 +124,25 @@ static void bcast_barrier(void)
     uint32_t reached = hdr(T_REACHED, 0), complete = hdr(T_COMPLETE, 0), w;
     uint32_t mine = reached | (uint32_t)myid;
     int i = 0, jam;
+    sends1++;
     check(iwarp_sru_send(mine), "iwarp_sru_send");
     do {
         check(iwarp_sru_recv(&w, &jam), "iwarp_sru_recv");
-        if (jam == 2)
+        if (jam == 2) {
+            sends1++;
             check(iwarp_sru_send(mine), "iwarp_sru_send");
-        else if (!jam && (w & ~0xfffu) == reached)
+        } else if (!jam && (w & ~0xfffu) == reached)
             i++;
     } while (i < n && !(!jam && w == complete));
     if (i == n) {
+        sends2++;
         check(iwarp_sru_send(complete), "iwarp_sru_send");
         do {
             check(iwarp_sru_recv(&w, &jam), "iwarp_sru_recv");
-            if (jam == 2)
+            if (jam == 2) {
+                sends2++;
                 check(iwarp_sru_send(complete), "iwarp_sru_send");
+            }
         } while (jam || w != complete);
     }
 }
@@ -138,8 +170,14 @@ static void set_mask(void)
         check(iwarp_cam_set(e, mask[e]), "iwarp_cam_set");
 }
 
-static void ssend(uint32_t h, const uint32_t *w, size_t k)
+static void ssend(uint32_t h, uint32_t *w, size_t k, int phase)
 {
+    if (k > 0)
+        w[0] = stamp(w[0]);
+    if (phase == 1)
+        sends1++;
+    else
+        sends2++;
     check(iwarp_selective_send(h, w, k), "iwarp_selective_send");
 }
 
@@ -149,24 +187,37 @@ static uint32_t srecv(const uint32_t *set, int ns, uint32_t *w)
     size_t k;
     check(iwarp_selective_receive(set, ns, &h, w, 7, &k),
           "iwarp_selective_receive");
+    if (k > 0)
+        w[0] = unstamp(w[0]);
     return h;
 }
 
-/* RING2: notify the participants at offsets 1..m downstream: the one
+/* RING2: notify the @p m participants next downstream of this cell, from
+ * the participant set @p set (Ids; position = bitrev(Id)): the one
  * halfway (offset 1 + m/2) with the far half, then the nearest with the
- * near half. */
-static void ring2_notify(int m)
+ * near half.  The far message goes first so that it passes the nearest
+ * participant before that one's pathway is split by its own message. */
+static void ring2_notify(int m, uint64_t set)
 {
-    uint32_t w[1];
-    int far = 1 + m / 2;
+    uint32_t w[3];
+    int far = 1 + m / 2, list[64], k = 0, me = 0;
     if (m < 1)
         return;
+    for (int x = 0; x < cells; x++)
+        if (set >> bitrev(x) & 1) {
+            if (x == iwarp_ring_position())
+                me = k;
+            list[k++] = x;
+        }
+    w[1] = (uint32_t)set;
+    w[2] = (uint32_t)(set >> 32);
     if (m >= 2) {
         w[0] = (uint32_t)(m - far);
-        ssend(hdr(T_ID, bitrev((idx + far) % n)), w, 1);
+        ssend(hdr(T_ID, bitrev(list[(me + far) % k])), w, 3, 2);
     }
     w[0] = (uint32_t)(m >= 2 ? far - 2 : 0);
-    ssend(hdr(T_ID, bitrev((idx + 1) % n)), w, 1);
+    w[1] = (uint32_t)set;
+    ssend(hdr(T_ID, bitrev(list[(me + 1) % k])), w, 3, 2);
 }
 
 static void ring_barrier(void)
@@ -179,7 +230,7 @@ static void ring_barrier(void)
     m[1] = 0;
     m[2] = (uint32_t)set;
     m[3] = (uint32_t)(set >> 32);
-    ssend(reached, m, len);
+    ssend(reached, m, len, 1);
     for (;;) {
         int idr;
         h = srecv(mask, nmask, w);
@@ -202,7 +253,8 @@ static void ring_barrier(void)
             m[1] = 0;
             m[2] = (uint32_t)set;
             m[3] = (uint32_t)(set >> 32);
-            ssend(reached, m, len);
+            polls++;
+            ssend(reached, m, len, 1);
         } else {
             m[0] = (uint32_t)idr;
             m[1] = (uint32_t)i;
@@ -210,38 +262,44 @@ static void ring_barrier(void)
             m[3] = (uint32_t)(set >> 32);
             /* a loser listens to Phase 2 only */
             check(iwarp_cam_clear(0), "iwarp_cam_clear");
-            ssend(reached, m, len);
+            ssend(reached, m, len, 1);
             break;
         }
+    }
+    if (won) {
+        won_p1 = 1;
+        depth_win = depth;
+        t_win = iwarp_vtime();
     }
     /* Phase 2: the mask without reached(b) */
     if (alg == RING1) {
         uint32_t set1[1] = {hdr(T_COMPLETE, 0)};
         if (won) {
             w[0] = (uint32_t)myid;
-            ssend(set1[0], w, 1);
+            ssend(set1[0], w, 1, 2);
             return;
         }
         if (!have)
             srecv(set1, 1, w);
-        ssend(set1[0], w, 1);
+        ssend(set1[0], w, 1, 2);
     } else if (alg == RING2) {
         uint32_t set1[1] = {hdr(T_ID, myid)};
         if (won) {
             uint64_t all = 0;
             for (int x = 0; x < n; x++)
-                all |= (uint64_t)1 << bitrev(x);
+                all |= (uint64_t)1 << bitrev(plist[x]);
             if (set != all) {
                 fprintf(stderr, "subset_barrier: winner saw Ids %llx\n",
                         (unsigned long long)set);
                 exit(1);
             }
-            ring2_notify(n - 1);
+            ring2_notify(n - 1, set);
             return;
         }
         if (!have)
             srecv(set1, 1, w);
-        ring2_notify((int)w[0]);
+        ring2_notify((int)w[0],
+                     (uint64_t)w[1] | (uint64_t)w[2] << 32);
     } else {
         int c = class_of(myid), got0 = 0;
         uint32_t set1[2] = {hdr(T_CLASS, 0), hdr(T_CLASS, c)};
@@ -253,7 +311,7 @@ static void ring_barrier(void)
         }
         for (int l = c; l >= 0; l--) {
             w[0] = (uint32_t)myid;
-            ssend(hdr(T_CLASS, l), w, 1);
+            ssend(hdr(T_CLASS, l), w, 1, 2);
         }
         while (!got0) {
             h = srecv(set1, ns, w);
@@ -340,16 +398,55 @@ static int steps(int hops, int words)
 
 /* ---- main --------------------------------------------------------------- */
 
+/* The longest increasing run of Ids along the ring (F Lemma 4-5): its
+ * first @p want positions into plist; returns the run's length. */
+static int increasing_run(int want)
+{
+    int len[64] = {0}, prev[64], best = 0, x, k;
+    for (int i = 0; i < cells; i++) {
+        len[i] = 1;
+        prev[i] = -1;
+        for (int j = 0; j < i; j++)
+            if (bitrev(j) < bitrev(i) && len[j] + 1 > len[i]) {
+                len[i] = len[j] + 1;
+                prev[i] = j;
+            }
+        if (len[i] > len[best])
+            best = i;
+    }
+    k = len[best];
+    for (x = best; x >= 0; x = prev[x])
+        if (len[x] <= want)
+            plist[len[x] - 1] = x;
+    return k;
+}
+
+/* Word @p k of every cell's report, gathered on cell 0 through the SRU
+ * (one cell every 1500 clocks: more than a message and its software). */
+static void gather(unsigned long long t, uint32_t mine, uint32_t *all)
+{
+    uint32_t w;
+    int jam, cell = iwarp_cell();
+    iwarp_align(t + 1500ull * (unsigned long long)cell);
+    check(iwarp_sru_broadcast(mine), "gather");
+    if (cell == 0)
+        for (int c = 0; c < cells; c++) {
+            check(iwarp_sru_recv(&w, &jam), "gather");
+            all[c] = w;
+        }
+}
+
 int main(int argc, char **argv)
 {
     const char *layout = "contiguous";
-    int strag = 0, inter = 0, pos, part, maxsub = 0;
+    int strag = 0, lay = 0, stride = 1, pos, part, maxsub = 0, late = -1;
     long delay = 200000;
     const char *mode = "barrier";
     int hops = 1, words = 2;
     unsigned long long t0 = 4000, tin, tout, t1;
     int64_t v;
     cells = iwarp_width() * iwarp_height();
+    lbits = ceil_log2(cells);
     if (mce_machine_param("cam.entries", &v) == 0)
         entries = (int)v;
     for (int i = 1; i < argc; i++) {
@@ -370,14 +467,23 @@ int main(int argc, char **argv)
                 nsub = atoi(a + 10);
         } else if (strncmp(a, "--layout=", 9) == 0) {
             layout = a + 9;
-            if (strcmp(layout, "contiguous") && strcmp(layout, "interleaved"))
-                die("--layout: contiguous or interleaved");
-            inter = layout[0] == 'i';
+            if (strcmp(layout, "contiguous") == 0)
+                lay = 0;
+            else if (strcmp(layout, "interleaved") == 0)
+                lay = 1;
+            else if (strncmp(layout, "every=", 6) == 0)
+                lay = 2, stride = atoi(layout + 6);
+            else if (strcmp(layout, "worst") == 0)
+                lay = 3;
+            else
+                die("--layout: contiguous, interleaved, every=S or worst");
         } else if (strcmp(a, "--straggler") == 0) {
             strag = 1;
         } else if (strncmp(a, "--straggler=", 12) == 0) {
             strag = 1;
             delay = atol(a + 12);
+        } else if (strncmp(a, "--late=", 7) == 0) {
+            late = atoi(a + 7);
         } else if (strncmp(a, "--hops=", 7) == 0) {
             hops = atoi(a + 7);
         } else if (strncmp(a, "--words=", 8) == 0) {
@@ -386,8 +492,10 @@ int main(int argc, char **argv)
             mode = a + 7;
         } else {
             die("usage: subset_barrier [--alg=bcast|ring1|ring2|ring3] "
-                "[--n=N] [--subsets=K|max] [--layout=contiguous|interleaved] "
-                "[--straggler[=D]] [--mode=barrier|sru-test|cam-test|steps] "
+                "[--n=N] [--subsets=K|max] "
+                "[--layout=contiguous|interleaved|every=S|worst] "
+                "[--straggler[=D]] [--late=I] "
+                "[--mode=barrier|sru-test|cam-test|steps] "
                 "[--hops=H] [--words=K]");
         }
     }
@@ -402,31 +510,66 @@ int main(int argc, char **argv)
     }
     if (strcmp(mode, "barrier") != 0)
         die("--mode: barrier, sru-test, cam-test or steps");
-    if (n < 2 || n > cells || n > 64)
-        die("--n: 2 .. 64 participants (at most the cell count)");
+    if (n < 2 || n > cells || cells > 64)
+        die("--n: 2 .. cells participants, at most 64 cells");
     if (maxsub)
-        nsub = cells / n;
+        nsub = lay == 2 ? stride : cells / n;
     if (nsub < 1 || nsub * n > cells)
         die("--subsets: 1 .. cells / n");
+    if (lay == 2 && (stride < 1 || nsub > stride || n * stride > cells))
+        die("--layout=every=S: subsets <= S, n x S <= cells");
+    if (lay == 3 && nsub != 1)
+        die("--layout=worst: one subset");
     if (delay < 0 || delay % 16)
         die("--straggler=D: a multiple of 16 clocks");
-    bits = ceil_log2(n);
+    if (late < 0)
+        late = n - 1;
+    if (late >= n)
+        die("--late: an index 0 .. n-1 within subset 0");
 
+    /* which subset and index this cell has, and subset 0's positions
+     * (plist, rebuilt below for this cell's own subset) */
     pos = iwarp_ring_position();
-    if (inter) {
-        subset = pos % nsub;
-        idx = pos / nsub;
+    subset = nsub;
+    idx = 0;
+    if (lay == 3) {
+        int k = increasing_run(n);
+        if (n > k) {
+            char msg[120];
+            snprintf(msg, sizeof(msg),
+                     "--layout=worst: the longest increasing run of Ids has "
+                     "%d cells (n = %d)",
+                     k, n);
+            die(msg);
+        }
+        for (int x = 0; x < n; x++)
+            if (plist[x] == pos)
+                subset = 0, idx = x;
     } else {
-        subset = pos / n;
-        idx = pos % n;
+        int s, x;
+        if (lay == 0)
+            s = pos / n, x = pos % n;
+        else if (lay == 1)
+            s = pos % nsub, x = pos / nsub;
+        else
+            s = pos % stride, x = pos / stride;
+        if (s < nsub && x < n)
+            subset = s, idx = x;
+        for (x = 0; x < n; x++)
+            plist[x] = lay == 0   ? (subset < nsub ? subset : 0) * n + x
+                       : lay == 1 ? (subset < nsub ? subset : 0) + x * nsub
+                                  : (subset < nsub ? subset : 0) + x * stride;
     }
-    part = subset < nsub && idx < n;
-    myid = bitrev(idx);
+    part = subset < nsub;
+    myid = bitrev(pos);
+    tin = t0 +
+          (strag && subset == 0 && idx == late ? (unsigned long long)delay : 0);
+    iwarp_align(tin);
+    /* F 2.2: a processor receives messages only after it has reached the
+     * barrier: the CAM is loaded on arrival (a CAM loaded early would
+     * hold the others' messages at a cell that is still computing) */
     if (part && alg != BCAST)
         set_mask();
-    tin = t0 + (strag && subset == 0 && idx == n - 1 ? (unsigned long long)delay
-                                                     : 0);
-    iwarp_align(tin);
     if (part) {
         if (alg == BCAST)
             bcast_barrier();
@@ -438,30 +581,53 @@ int main(int argc, char **argv)
         for (int e = 0; e < nmask; e++)
             check(iwarp_cam_clear(e), "iwarp_cam_clear");
 
-    /* Gather the exit times on cell 0 through the SRU, one cell every
-     * 1500 clocks (more than a message and its two software costs). */
+    /* Gather on cell 0: exit times, sends, forwards, depths, win time. */
     t1 = t0 + (unsigned long long)delay + 4000000ull;
     {
-        uint32_t w;
-        int jam, cell = iwarp_cell();
-        unsigned long long last = 0;
-        iwarp_align(t1 + 1500ull * (unsigned long long)cell);
-        check(iwarp_sru_broadcast(part ? (uint32_t)(tout - t0 + 1) : 0),
-              "gather");
-        if (cell == 0) {
+        static uint32_t ex[64], sd[64], fw[64], dp[64], wn[64];
+        unsigned long long step = 1500ull * (unsigned long long)cells + 4000;
+        gather(t1, part ? (uint32_t)(tout - t0 + 1) : 0, ex);
+        gather(t1 + step, sends1 | sends2 << 16, sd);
+        gather(t1 + 2 * step, (uint32_t)iwarp_ring_forwarded(), fw);
+        gather(t1 + 3 * step, part ? depth | depth_win << 16 : 0, dp);
+        gather(t1 + 4 * step, won_p1 ? (uint32_t)(t_win - t0 + 1) : 0, wn);
+        if (iwarp_cell() == 0) {
+            unsigned long long last = 0, first = ~0ull, entry, win = 0;
+            unsigned long m1 = 0, m2 = 0, wires = 0;
+            unsigned d1 = 0, dmax = 0;
             for (int c = 0; c < cells; c++) {
-                check(iwarp_sru_recv(&w, &jam), "gather");
-                if (w > 0 && w - 1 > last)
-                    last = w - 1;
+                if (ex[c] > 0 && ex[c] - 1 > last)
+                    last = ex[c] - 1;
+                if (ex[c] > 0 && ex[c] - 1 < first)
+                    first = ex[c] - 1;
+                m1 += sd[c] & 0xffffu;
+                m2 += sd[c] >> 16;
+                wires += fw[c];
+                if ((dp[c] & 0xffffu) > dmax)
+                    dmax = dp[c] & 0xffffu;
             }
-            {
-                unsigned long long entry =
-                    strag ? (unsigned long long)delay : 0;
-                unsigned long long t = last - entry;
-                printf("subset_barrier: alg=%s n=%d subsets=%d layout=%s "
-                       "straggler=%d time=%llu us=%.2f\n",
-                       algs[alg], n, nsub, layout, strag, t, t / 20.0);
+            wires += m1 + m2;
+            entry = strag ? (unsigned long long)delay : 0;
+            printf("subset_barrier: alg=%s n=%d subsets=%d layout=%s "
+                   "straggler=%d time=%llu us=%.2f",
+                   algs[alg], n, nsub, layout, strag, last - entry,
+                   (last - entry) / 20.0);
+            printf(" spread=%llu messages1=%lu messages2=%lu", last - first,
+                   m1, m2);
+            if (alg != BCAST) {
+                /* one barrier: its winner's depth at the win (the
+                 * rounds of Phase 1), the deepest exit (all rounds) and
+                 * the winner's time after the last entry */
+                printf(" wires=%lu", wires);
+                if (nsub == 1) {
+                    for (int c = 0; c < cells; c++)
+                        if (wn[c] > 0)
+                            d1 = (dp[c] >> 16) - 1, win = wn[c] - 1;
+                    printf(" rounds1=%u depth=%u phase1_end=%llu", d1,
+                           dmax, win - entry);
+                }
             }
+            printf("\n");
         }
     }
     return 0;

@@ -10,14 +10,20 @@
 #        mce-predict subset exactly (and the awk formulas here);
 #   shapes (F 5): RING2 and RING3 grow logarithmically, RING1 and the
 #        broadcast barrier linearly (t(64) - t(32) against t(8) - t(4));
-#        the ring barriers 2-3x faster than the broadcast one (n = 16, 32);
+#        the ring barriers "about 2-3" times faster than the broadcast one
+#        (each algorithm and size, 2..3);
+#   exit spread (F 5): broadcast participants leave within 800 ns;
+#   message counts (F 4.3.4, Theorem 9) and Phase-1 rounds of Theorem 7's
+#        layouts (Lemmas 4-6), against the paper's formulas (awk and
+#        mce-predict subset);
 #   parallel disjoint subsets (k = 64/n barriers of n cells, contiguous):
-#        the ring barriers add at most 40 % (F: "at most 25%"; pairs reach
-#        30-37 %), RING2 from 8 cells on at most 25 %; the broadcast one
-#        grows with the number of barriers;
-#   one straggler (F 5): broadcast = two broadcasts, exactly mce-predict's
-#        2529 clocks (2500 = 125 us plus the bit-boundary starts); RING2
-#        (8 cells) within 35 % of 305 us; broadcast cheaper than the ring;
+#        the ring barriers add at most 25 % (F 5); the broadcast one grows
+#        with the number of barriers;
+#   one straggler (F 5): broadcast = two broadcasts (mce-predict); RING2
+#        against 305 us (a note: the paper gives no subset size), less
+#        than the whole barrier, dearer than the broadcast one;
+#   checks that fail today keep the paper's bound and are TAP TODO
+#        ("known failure") lines;
 #   the summary digest is the same in one process and on 1, 2 and 4 ranks.
 . "$top_srcdir/tests/lib.sh"
 
@@ -105,25 +111,94 @@ for a in bcast ring1 ring2 ring3; do
         ;;
     esac
 done
-for n in 16 32; do
-    b=$(t "$TMP/one" bcast $n 1 contiguous 0)
-    r=$(t "$TMP/one" ring2 $n 1 contiguous 0)
-    if awk -v b=$b -v r=$r 'BEGIN { exit !(b / r >= 2 && b / r <= 3.5) }'; then
-        pass "broadcast/RING2 at $n cells = $(awk -v b=$b -v r=$r 'BEGIN { printf "%.2f", b / r }') (F: about 2-3)"
-    else
-        fail "broadcast/RING2 at $n cells = $b/$r, not 2..3.5"
-    fi
+# F 5 "in general the ring-based synchronization algorithms are about 2-3
+# [times] faster than the broadcast-based": every ring algorithm, every
+# size, the paper's range 2..3 (qualitative statement).
+held=0
+for a in ring1 ring2 ring3; do
+    for n in 2 4 8 16 32 64; do
+        b=$(t "$TMP/one" bcast $n 1 contiguous 0)
+        r=$(t "$TMP/one" $a $n 1 contiguous 0)
+        q=$(awk -v b=$b -v r=$r 'BEGIN { printf "%.2f", b / r }')
+        awk -v q=$q 'BEGIN { exit !(q >= 2 && q <= 3) }' && held=$((held + 1))
+        check_or_known "broadcast/$a at $n cells = $q (F: about 2-3)" "$q >= 2 && $q <= 3"
+    done
 done
-b=$(t "$TMP/one" bcast 64 1 contiguous 0)
-r=$(t "$TMP/one" ring2 64 1 contiguous 0)
-if awk -v b=$b -v r=$r 'BEGIN { exit !(b / r >= 1.5 && b / r <= 5) }'; then
-    pass "broadcast/RING2 at 64 cells = $(awk -v b=$b -v r=$r 'BEGIN { printf "%.2f", b / r }') in [1.5, 5]"
-else
-    fail "broadcast/RING2 at 64 cells = $b/$r, not 1.5..5"
-fi
+echo "    broadcast/ring in 2..3 for $held of 18 sizes"
 bus=$("$mp" subset --alg=bcast --n=64 | tr ' ' '\n' | sed -n 's/^bus_bound_clocks=//p')
+b=$(t "$TMP/one" bcast 64 1 contiguous 0)
 if [ "$b" -ge "$bus" ]; then pass "Algorithm 1 at 64 cells ($b) at least the bus bound ($bus)"; else
     fail "Algorithm 1 at 64 cells ($b) below the bus bound ($bus)"; fi
+
+# ---- exit spread (F 5): broadcast participants leave Phase 2 together ----------
+# "All participating processors leave Phase 2 at the same time ... to
+# synchronize the local timers on all processors to within 800 ns": the
+# last exit minus the first within 800 ns = 16 clocks (paper's figure).
+for n in 2 8 64; do
+    sp=$(sed -n "s/^subset_barrier: alg=bcast n=$n subsets=1 .* spread=\([0-9]*\) .*/\1/p" "$TMP/one")
+    check_or_known "broadcast, $n cells: exit spread $sp clocks within 800 ns (16)" "$sp <= 16"
+    sp=$(sed -n "s/^subset_barrier: alg=ring2 n=$n subsets=1 .* spread=\([0-9]*\) .*/\1/p" "$TMP/one")
+    check_or_known "RING2, $n cells: exit spread $sp clocks above 800 ns (the ring's disadvantage)" "$sp > 16"
+done
+
+# ---- message counts (F 4.3.4, Theorem 9), all arriving together ------------------
+# Phase 1: at least n messages, "2 n plus an additive term" (polling,
+# none when all arrive together); wires at most N (n + 1) for RING1 and
+# N (n + log N) for RING2 and RING3 (t = 0).  awk: the paper's formulas;
+# mce-predict subset prints the same bounds.
+for a in ring1 ring2 ring3; do
+    for n in 2 8 64; do
+        line=$(grep "^subset_barrier: alg=$a n=$n subsets=1 " "$TMP/one")
+        m1=$(echo "$line" | tr ' ' '\n' | sed -n 's/^messages1=//p')
+        wi=$(echo "$line" | tr ' ' '\n' | sed -n 's/^wires=//p')
+        wmax=$(awk -v a=$a -v n=$n 'BEGIN { print 64 * (n + (a == "ring1" ? 1 : 6)) }')
+        pw=$("$mp" subset --alg=$a --n=$n | tr ' ' '\n' | sed -n 's/^wires_max=//p')
+        expect_eq "mce-predict $a n=$n wires bound (Theorem 9, t = 0)" "$pw" "$wmax"
+        check_or_known "$a, $n cells: Phase 1 messages $m1 in [n, 2n] = [$n, $((2 * n))]" "$m1 >= $n && $m1 <= 2 * $n"
+        check_or_known "$a, $n cells: wires $wi at most $wmax (Theorem 9)" "$wi <= $wmax"
+    done
+done
+
+# ---- Theorem 7 layouts: every 2^k-th cell, the worst case -------------------------
+: > "$TMP/lay"
+for a in ring1 ring2 ring3; do
+    for sn in "2 32" "4 16" "8 8" "16 4"; do
+        set -- $sn
+        "$sb" $N --alg=$a --n=$2 --layout=every=$1 >> "$TMP/lay" 2>&1 || fail "$a every=$1 status $?"
+    done
+    "$sb" $N --alg=$a --n=12 --layout=worst >> "$TMP/lay" 2>&1 || fail "$a worst status $?"
+    "$sb" $N --alg=$a --n=12 >> "$TMP/lay" 2>&1 || fail "$a n=12 status $?"
+done
+grep '^subset_barrier:' "$TMP/lay" | sed 's/^/    /'
+# Lemma 6: every (2^k)-th cell participating, none between (T = 0): at
+# most log N - k rounds of Phase 1 (a round: one receive of the conflict
+# tree T_c; the winner's own message coming back is not one)
+for a in ring1 ring2 ring3; do
+    for sn in "2 32" "4 16" "8 8" "16 4"; do
+        set -- $sn
+        r=$(sed -n "s/^subset_barrier: alg=$a n=$2 subsets=1 layout=every=$1 .* rounds1=\([0-9]*\) .*/\1/p" "$TMP/lay")
+        want=$(awk -v s=$1 'BEGIN { print 6 - log(s) / log(2) }')
+        pr=$("$mp" subset --alg=$a --n=$2 --stride=$1 | tr ' ' '\n' | sed -n 's/^rounds1_every_max=//p')
+        expect_eq "mce-predict rounds bound every $1th cell (Lemma 6)" "$pr" "$want"
+        check_or_known "$a, every $1th cell ($2 cells): $r Phase-1 rounds <= log N - k = $want (Lemma 6)" "$r <= $want"
+    done
+done
+# Lemma 4-5: the longest increasing run of bit-reversed Ids along the ring
+# (awk: LIS of bitrev(0..63)): rounds at most min(inc + dec, n + 1) and
+# 2 sqrt(N); Theorem 7 (a) against (c): the worst layout needs more rounds
+# than the same number of contiguous cells
+lis=$(awk 'BEGIN { for (x = 0; x < 64; x++) { r = 0; y = x
+        for (i = 0; i < 6; i++) { r = r * 2 + y % 2; y = int(y / 2) } id[x] = r }
+    best = 0; for (i = 0; i < 64; i++) { l[i] = 1; for (j = 0; j < i; j++)
+        if (id[j] < id[i] && l[j] + 1 > l[i]) l[i] = l[j] + 1; if (l[i] > best) best = l[i] }
+    print best }')
+expect_eq "longest increasing run of bit-reversed Ids (awk) = worst layout size" "$lis" 12
+for a in ring1 ring2 ring3; do
+    rw=$(sed -n "s/^subset_barrier: alg=$a n=12 subsets=1 layout=worst .* rounds1=\([0-9]*\) .*/\1/p" "$TMP/lay")
+    rc=$(sed -n "s/^subset_barrier: alg=$a n=12 subsets=1 layout=contiguous .* rounds1=\([0-9]*\) .*/\1/p" "$TMP/lay")
+    check_or_known "$a worst layout: $rw rounds <= min(inc + dec, n + 1) = 13 and 2 sqrt(N) = 16 (Lemma 4-5)" "$rw <= 13"
+    check_or_known "$a worst layout: $rw rounds > contiguous 12 cells ($rc): Theorem 7 (a) vs (c)" "$rw > $rc"
+done
 
 # ---- several disjoint subsets at once ------------------------------------------
 : > "$TMP/par"
@@ -136,6 +211,9 @@ for a in bcast ring1 ring2 ring3; do
     done
 done
 grep '^subset_barrier:' "$TMP/par" | sed 's/^/    /'
+# F 5: "performing multiple barriers in parallel added (for the considered
+# subsets) at most 25% to the total execution time" (k = 64/2^i barriers
+# of 2^i cells, contiguous segments of the ring)
 for a in ring1 ring2 ring3; do
     worst=0
     for n in 2 4 8 16 32; do
@@ -144,16 +222,7 @@ for a in ring1 ring2 ring3; do
         par=$(t "$TMP/par" $a $n $k contiguous 0)
         pct=$(awk -v o=$one -v p=$par 'BEGIN { printf "%d", (p / o - 1) * 100 + 0.5 }')
         [ "$pct" -gt "$worst" ] && worst=$pct
-        # F: "at most 25%"; here up to 37 % for pairs, whose second
-        # message passes all 62 other (busy) cells; RING2 from 8 cells
-        # on within F's 25 %
-        lim=1.40
-        [ $a = ring2 ] && [ $n -ge 8 ] && lim=1.25
-        if awk -v o=$one -v p=$par -v l=$lim 'BEGIN { exit !(p <= l * o) }'; then
-            pass "$a: $k contiguous barriers of $n cells add $pct % ($one -> $par), at most x $lim"
-        else
-            fail "$a: $k contiguous barriers of $n cells add $pct % ($one -> $par), above x $lim"
-        fi
+        check_or_known "$a: $k contiguous barriers of $n cells add $pct % ($one -> $par), F: at most 25 %" "$par <= 1.25 * $one"
     done
     echo "    $a: parallel subsets add at most $worst %"
 done
@@ -180,35 +249,52 @@ else
 fi
 
 # ---- one straggler -------------------------------------------------------------
+# The straggler (index --late of subset 0) enters 200 000 clocks late.
 : > "$TMP/str"
-for a in bcast ring2; do
-    for n in 8 64; do
-        "$sb" $N --alg=$a --n=$n --straggler >> "$TMP/str" 2>&1 || fail "$a n=$n straggler status $?"
-    done
+for n in 8 64; do
+    "$sb" $N --alg=bcast --n=$n --straggler >> "$TMP/str" 2>&1 || fail "bcast n=$n straggler status $?"
 done
+for n in 2 8 16 32 64; do
+    "$sb" $N --alg=ring2 --n=$n --straggler --late=0 >> "$TMP/str" 2>&1 || fail "ring2 n=$n straggler status $?"
+done
+"$sb" $N --alg=ring2 --n=64 --straggler >> "$TMP/str" 2>&1 || fail "ring2 n=64 straggler (last) status $?"
 grep '^subset_barrier:' "$TMP/str" | sed 's/^/    /'
 pred=$("$mp" subset --alg=bcast | tr ' ' '\n' | sed -n 's/^straggler_emulated_clocks=//p')
 want=$(awk 'BEGIN { c1 = int((337 + 2 + 15) / 16) * 16; c2 = int((337 + 337 + 2 + 15) / 16) * 16; print c1 + 576 + c2 + 576 + 337 }')
 expect_eq "mce-predict broadcast straggler (awk)" "$pred" "$want"
+# (sru.send_sw and recv_sw are derived from the 125 us: this checks the
+# mechanism - two broadcasts - not the figure)
 for n in 8 64; do
     expect_eq "broadcast straggler, $n cells: two broadcasts = mce-predict" \
         "$(t "$TMP/str" bcast $n 1 contiguous 1)" "$pred"
 done
-if awk -v p=$pred 'BEGIN { exit !(p >= 2000 && p <= 3000) }'; then
-    pass "broadcast straggler $pred within 20 % of 2500 (125 us)"
-else
-    fail "broadcast straggler $pred not within 20 % of 2500"
-fi
-r=$(t "$TMP/str" ring2 8 1 contiguous 1)
-if awk -v r=$r 'BEGIN { exit !(r >= 0.65 * 6100 && r <= 1.35 * 6100) }'; then
-    pass "RING2 straggler (8 cells) $r within 35 % of 6100 (305 us)"
-else
-    fail "RING2 straggler (8 cells) $r not within 35 % of 6100"
-fi
+# F 5: the ring "one message plus the cost for Phase 2 (305 us)"; the
+# paper does not say the subset size: the ratio for each, a note.
+for n in 2 8 16 32 64; do
+    r=$(t "$TMP/str" ring2 $n 1 contiguous 1 | head -1)
+    echo "    RING2 straggler, $n cells: $r clocks = $(awk -v r=$r 'BEGIN { printf "%.2f", r / 6100 }') x 305 us"
+done
+# Theorem 7 (b): with all but one long arrived, the time is that of ending
+# Phase 1 plus Phase 2, less than the whole barrier of the same size, and
+# F 5: the broadcast straggler (two broadcasts) is cheaper than the ring's
 for n in 8 64; do
-    r=$(t "$TMP/str" ring2 $n 1 contiguous 1)
-    [ "$pred" -lt "$r" ] && pass "straggler, $n cells: broadcast ($pred) cheaper than RING2 ($r)" ||
-        fail "straggler, $n cells: broadcast ($pred) not cheaper than RING2 ($r)"
+    r=$(t "$TMP/str" ring2 $n 1 contiguous 1 | head -1)
+    full=$(t "$TMP/one" ring2 $n 1 contiguous 0)
+    check_or_known "RING2 straggler, $n cells: $r below the whole barrier $full" "$r < $full"
+    check_or_known "straggler, $n cells: broadcast ($pred) cheaper than RING2 ($r)" "$pred < $r"
+done
+# messages with a straggler: Phase 1 at most 2 n + t / (t_r + t_s) (the
+# polling term), wires at most N (n + log N + t / (t_r + t_s)) (Theorem 9)
+for n in 8 64; do
+    line=$(grep "^subset_barrier: alg=ring2 n=$n subsets=1 .*straggler=1" "$TMP/str" | head -1)
+    m1=$(echo "$line" | tr ' ' '\n' | sed -n 's/^messages1=//p')
+    wi=$(echo "$line" | tr ' ' '\n' | sed -n 's/^wires=//p')
+    ts=$(awk 'BEGIN { print 240 + 4 * 4 + 240 + 20 + 240 }')
+    p=$(awk -v ts=$ts 'BEGIN { print int(200000 / (64 * 4 + ts)) }')
+    pm=$("$mp" subset --alg=ring2 --n=$n --words=4 --spread=200000 | tr ' ' '\n' | sed -n 's/^messages1_max=//p')
+    expect_eq "mce-predict RING2 $n cells Phase-1 messages bound, t = 200000" "$pm" "$((2 * n + p))"
+    check_or_known "RING2 straggler, $n cells: Phase 1 messages $m1 <= 2n + t/(t_r+t_s) = $((2 * n + p))" "$m1 <= 2 * $n + $p"
+    check_or_known "RING2 straggler, $n cells: wires $wi <= N (n + log N + t/(t_r+t_s)) = $((64 * (n + 6 + p)))" "$wi <= 64 * ($n + 6 + $p)"
 done
 
 # ---- determinism: 1, 2 and 4 ranks, block and cyclic -------------------------------

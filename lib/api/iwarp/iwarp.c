@@ -400,6 +400,18 @@ MCE_EXPORT unsigned long iwarp_sru_lost(void)
     return n;
 }
 
+MCE_EXPORT unsigned long iwarp_ring_forwarded(void)
+{
+    const mcei_iw_costs_t *c;
+    mcei_vn_t *vn = enter("iwarp_ring_forwarded", &c);
+    unsigned long n;
+    if (vn == NULL)
+        return 0;
+    n = (unsigned long)mcei_iw_ring_forwarded(vn);
+    mcei_leave(vn);
+    return n;
+}
+
 static int cam_entry(const char *call, int entry, uint32_t header, int valid)
 {
     const mcei_iw_costs_t *c;

@@ -43,6 +43,7 @@ typedef struct cam_node {
     mcei_msg_t *held;
     mcei_msgq_t queue;
     uint64_t queued_words;
+    uint64_t forwarded; /* messages this cell's pathway passed on */
 } cam_node_t;
 
 static struct {
@@ -153,10 +154,14 @@ static int matches(const cam_node_t *c, uint32_t h)
 
 static void forward(mcei_vn_t *vn, mcei_msg_t *m, mce_time_t t)
 {
-    if (m->w.aux[1] != (uint64_t)vn->id &&
-        mcei_send_at(vn, t, successor(vn), MCEI_CTX_PROTOCOL, MCEI_IW_RING,
-                     mcei_msg_data(m), m->w.size, m->w.aux, NULL) != MCE_OK)
-        mcei_vn_fatal_at(vn, t, "iwarp: out of memory forwarding a message");
+    if (m->w.aux[1] != (uint64_t)vn->id) {
+        if (mcei_send_at(vn, t, successor(vn), MCEI_CTX_PROTOCOL, MCEI_IW_RING,
+                         mcei_msg_data(m), m->w.size, m->w.aux,
+                         NULL) != MCE_OK)
+            mcei_vn_fatal_at(vn, t,
+                             "iwarp: out of memory forwarding a message");
+        cn(vn)->forwarded++;
+    }
     mcei_msg_release(m);
 }
 
@@ -384,6 +389,12 @@ int mcei_iw_selective_receive(mcei_vn_t *vn, const uint32_t *headers, int nh,
     c->busy = 0;
     drain(vn, vn->clock);
     return words > cap ? MCE_ERR_TRUNCATE : MCE_OK;
+}
+
+uint64_t mcei_iw_ring_forwarded(mcei_vn_t *vn)
+{
+    mcei_sync(vn);
+    return cn(vn)->forwarded;
 }
 
 int mcei_iw_ring_position(mcei_vn_t *vn)

@@ -33,5 +33,7 @@ int mcei_iw_selective_receive(mcei_vn_t *vn, const uint32_t *headers, int nh,
                               uint32_t *header, uint32_t *w, size_t cap,
                               size_t *n, char *why, size_t len);
 int mcei_iw_ring_position(mcei_vn_t *vn);
+/* Ring messages this cell passed on unmatched (express) so far. */
+uint64_t mcei_iw_ring_forwarded(mcei_vn_t *vn);
 
 #endif
