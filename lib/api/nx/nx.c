@@ -33,6 +33,17 @@ static void restore_msginfo(mcei_vn_t *vn)
 static mcei_vn_t *enter(const char *call)
 {
     mcei_vn_t *vn = mcei_enter();
+    if (mcei_eng == NULL) {
+        /* The program's own main ran instead of mcemu's: nothing was
+         * booted, and carrying on would run one node that is no node. */
+        fprintf(stderr,
+                "mcemu: NX %s: called before mcemu started: the program's "
+                "main bypassed the emulator because the file that defines "
+                "main includes no mcemu header.  Include nx.h in that file, "
+                "or compile it with mcecc -mce-api=nx\n",
+                call);
+        exit(2);
+    }
     if (vn == NULL) {
         mcei_log("NX %s: called outside a node program", call);
         errno = EINVAL;

@@ -4,6 +4,7 @@
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../../core/engine.h"
@@ -14,6 +15,16 @@
 static mcei_vn_t *enter(const char *call, const mcei_ncube_costs_t **c)
 {
     mcei_vn_t *vn = mcei_enter();
+    if (mcei_eng == NULL) {
+        /* The program's own main ran instead of mcemu's (see nx.c). */
+        fprintf(stderr,
+                "mcemu: Vertex %s: called before mcemu started: the "
+                "program's main bypassed the emulator because the file that "
+                "defines main includes no mcemu header.  Include vertex.h in "
+                "that file, or compile it with mcecc -mce-api=vertex\n",
+                call);
+        exit(2);
+    }
     if (vn == NULL) {
         mcei_log("%s: called outside a node program", call);
         return NULL;
