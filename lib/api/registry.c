@@ -112,6 +112,13 @@ static int resolve(mcei_personality_t *out, char *err, size_t errlen)
     return MCE_OK;
 }
 
+int mcei_api_has_entry(void)
+{
+    mcei_personality_t p;
+    char err[256];
+    return resolve(&p, err, sizeof(err)) == MCE_OK;
+}
+
 int mcei_api_register_all(void)
 {
     return mcei_register_api_resolver(resolve);

@@ -23,8 +23,9 @@ static void node_sleep(mcei_vn_t *vn, mce_time_t ps)
                  vn->nsent + vn->nrecv == vn->poll_msgs;
     mce_time_t c;
     if (mcei_time_add(vn->clock, ps, &c) != MCE_OK)
-        mcei_vn_fatal(vn, "sleep: virtual clock overflow (clock %" PRIu64
-                          " ps + %" PRIu64 " ps)",
+        mcei_vn_fatal(vn,
+                      "sleep: virtual clock overflow (clock %" PRIu64
+                      " ps + %" PRIu64 " ps)",
                       vn->clock, ps);
     vn->t_wait += ps;
     vn->clock = c;
@@ -94,10 +95,10 @@ MCE_EXPORT int nanosleep(const struct timespec *req, struct timespec *rem)
             return -1;
         }
         if (mcei_time_mul(MCE_S, (uint64_t)req->tv_sec, &s) != MCE_OK ||
-            mcei_time_add(s, (mce_time_t)req->tv_nsec * MCE_NS, &ps) !=
-                MCE_OK)
-            mcei_vn_fatal(vn, "nanosleep: %lld s do not fit the virtual "
-                              "clock",
+            mcei_time_add(s, (mce_time_t)req->tv_nsec * MCE_NS, &ps) != MCE_OK)
+            mcei_vn_fatal(vn,
+                          "nanosleep: %lld s do not fit the virtual "
+                          "clock",
                           (long long)req->tv_sec);
         node_sleep(vn, ps);
         mcei_leave(vn);
@@ -105,9 +106,8 @@ MCE_EXPORT int nanosleep(const struct timespec *req, struct timespec *rem)
             rem->tv_sec = rem->tv_nsec = 0;
         return 0;
     }
-    if (real_nanosleep == NULL &&
-        (real_nanosleep = (nanosleep_fn)dlsym(RTLD_NEXT, "nanosleep")) ==
-            NULL) {
+    if (real_nanosleep == NULL && (real_nanosleep = (nanosleep_fn)dlsym(
+                                       RTLD_NEXT, "nanosleep")) == NULL) {
         errno = ENOSYS;
         return -1;
     }
