@@ -102,12 +102,20 @@ expect_grep "sleep_poll: pollers woke by virtual time" \
     "sleep_poll: node 3 got 42 after 4 polls at 4 s" "$TMP/o1"
 
 # ---- item 2: main in a file without an mcemu header ----------------------
+# Compiled and linked together: the other file's nx.h names the API.
 build split "$S/split_main.c" "$S/split_work.c"
-$T "$TMP/split" --mce-nodes=4 > "$TMP/o" 2>&1
+layouts split 4 "split: 4 nodes, gisum 10 (want 10)"
+# Compiled apart: -mce-api names it, or the first NX call says what to do.
+(cd "$TMP" && "$MCECC" -c "$S/split_main.c" && "$MCECC" -c "$S/split_work.c" &&
+    "$MCECC" -o split_bare split_main.o split_work.o) > "$TMP/cc" 2>&1
+expect_eq "mcecc -c main without -mce-api, then link" $? 0
+$T "$TMP/split_bare" --mce-nodes=4 > "$TMP/o" 2>&1
 expect_eq "main bypassing mcemu: status" $? 2
 expect_grep "main bypassing mcemu: the fix is named" \
     "compile it with mcecc -mce-api=nx" "$TMP/o"
-build split_api -mce-api=nx "$S/split_main.c" "$S/split_work.c"
+(cd "$TMP" && "$MCECC" -mce-api=nx -c "$S/split_main.c" &&
+    "$MCECC" -o split_api split_main.o split_work.o) > "$TMP/cc" 2>&1
+expect_eq "mcecc -mce-api=nx -c main, then link" $? 0
 layouts split_api 4 "split: 4 nodes, gisum 10 (want 10)"
 
 # ---- item 8: one node per rank -------------------------------------------
