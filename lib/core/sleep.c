@@ -29,7 +29,11 @@ static void node_sleep(mcei_vn_t *vn, mce_time_t ps)
                       vn->clock, ps);
     vn->t_wait += ps;
     vn->clock = c;
+    /* Within a streak the node sleeps as a poller: the guard counts it
+     * while it is stopped here. */
+    vn->polling = streak;
     mcei_sync(vn);
+    vn->polling = 0;
     if (streak)
         vn->poll_work = vn->clock - vn->t_stolen;
 }

@@ -101,6 +101,28 @@ layouts sleep_poll 4 "sleep_poll: node 0 slept 3.500 s"
 expect_grep "sleep_poll: pollers woke by virtual time" \
     "sleep_poll: node 3 got 42 after 4 polls at 4 s" "$TMP/o1"
 
+# A long sleep while the others wait is no livelock; a sleep-polling loop
+# that nothing will ever answer is one.
+cat > "$TMP/sl.c" <<'PROG'
+#include <stdio.h>
+#include <unistd.h>
+#include <nx.h>
+int main() { long v = 1; if (mynode() == 0) { sleep(30); csend(5L, &v, 8L, 1L, 0L); } else { crecv(5L, &v, 8L); printf("t=%.1f\n", dclock()); } return 0; }
+PROG
+build sl "$TMP/sl.c"
+$T "$TMP/sl" --mce-nodes=2 > "$TMP/o" 2>&1
+expect_eq "sleep(30) while the other node waits: status" $? 0
+expect_grep "sleep(30): the receiver's clock" "t=30.0" "$TMP/o"
+cat > "$TMP/ll.c" <<'PROG'
+#include <unistd.h>
+#include <nx.h>
+int main() { if (mynode() == 1) while (!iprobe(5L)) sleep(1); return 0; }
+PROG
+build ll "$TMP/ll.c"
+$T "$TMP/ll" --mce-nodes=2 > "$TMP/o" 2>&1
+expect_eq "sleep polling that nothing answers: livelock status" $? 3
+expect_grep "sleep polling: livelock named" "node 1: polling in iprobe" "$TMP/o"
+
 # ---- item 2: main in a file without an mcemu header ----------------------
 # Compiled and linked together: the other file's nx.h names the API.
 build split "$S/split_main.c" "$S/split_work.c"
