@@ -181,7 +181,14 @@ MCE_EXPORT int mce_machine_param(const char *key, int64_t *value);
 /* The library owns the process's main(); the program's main, renamed
  * mce_user_main, runs once per node.  It is deliberately not declared here
  * so that both "int main(void)" and "int main(int, char **)" compile. */
+#ifdef MCE_MCECC
+/* mcecc renames main in the object instead (see nx.h); the mark names
+ * the personality. */
+static const char mce_user_header_mark[] __attribute__((used, unused)) =
+    "native";
+#else
 #define main mce_user_main
+#endif
 #endif
 
 #ifdef __cplusplus

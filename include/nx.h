@@ -3,8 +3,10 @@
  * @brief Intel NX (iPSC/860 NX/2 and Paragon NX) node API on mcemu.
  *
  * Legacy NX programs include this header and are compiled with `mcecc`
- * (Fortran 77 programs with `mcef77`).  The names are macros over the
- * mce_nx_ functions, so they never clash with the host's C library.
+ * (Fortran 77 programs with `mcef77`).  The names are object-like
+ * macros over the mce_nx_ functions, so they never clash with the host's
+ * C library and old declarations (`extern void csend(), crecv();`,
+ * `extern long isend();`) still compile.
  * Every call has two forms, as on the machines: the plain one prints a
  * diagnostic naming the call and the node and ends the program on error;
  * the `_`-prefixed one (_csend, _crecv, ...) returns -1 and sets errno.
@@ -121,128 +123,132 @@ MCE_NX_DECL2(void, gsendx,
 
 /* ---- legacy names ---------------------------------------------------- */
 #define msginfo                  mce_nx_msginfo
-#define mynode()                 mce_nx_mynode()
-#define numnodes()               mce_nx_numnodes()
-#define myhost()                 mce_nx_myhost()
-#define mypid()                  mce_nx_mypid()
-#define myptype()                mce_nx_myptype()
-#define setptype(p)              mce_nx_setptype(p)
-#define nodedim()                mce_nx_nodedim()
-#define dclock()                 mce_nx_dclock()
-#define mclock()                 mce_nx_mclock()
-#define hwclock(t)               mce_nx_hwclock(t)
-#define flick()                  mce_nx_flick()
-#define csend(t, b, c, n, p)     mce_nx_csend(t, b, c, n, p)
-#define crecv(t, b, c)           mce_nx_crecv(t, b, c)
-#define crecvx(t, b, c, n, p, i) mce_nx_crecvx(t, b, c, n, p, i)
-#define isend(t, b, c, n, p)     mce_nx_isend(t, b, c, n, p)
-#define irecv(t, b, c)           mce_nx_irecv(t, b, c)
-#define irecvx(t, b, c, n, p, i) mce_nx_irecvx(t, b, c, n, p, i)
-#define csendrecv(t, sb, sc, n, p, ts, rb, rc)                                 \
-    mce_nx_csendrecv(t, sb, sc, n, p, ts, rb, rc)
-#define isendrecv(t, sb, sc, n, p, ts, rb, rc)                                 \
-    mce_nx_isendrecv(t, sb, sc, n, p, ts, rb, rc)
-#define msgwait(m)                 mce_nx_msgwait(m)
-#define msgdone(m)                 mce_nx_msgdone(m)
-#define msgcancel(m)               mce_nx_msgcancel(m)
-#define msgignore(m)               mce_nx_msgignore(m)
-#define msgmerge(a, b)             mce_nx_msgmerge(a, b)
-#define cprobe(t)                  mce_nx_cprobe(t)
-#define iprobe(t)                  mce_nx_iprobe(t)
-#define cprobex(t, n, p, i)        mce_nx_cprobex(t, n, p, i)
-#define iprobex(t, n, p, i)        mce_nx_iprobex(t, n, p, i)
-#define infocount()                mce_nx_infocount()
-#define infonode()                 mce_nx_infonode()
-#define infotype()                 mce_nx_infotype()
-#define infoptype()                mce_nx_infoptype()
-#define infopid()                  mce_nx_infopid()
-#define hrecv(t, b, c, h)          mce_nx_hrecv(t, b, c, h)
-#define hrecvx(t, b, c, n, p, h)   mce_nx_hrecvx(t, b, c, n, p, h)
-#define hsend(t, b, c, n, p, h)    mce_nx_hsend(t, b, c, n, p, h)
-#define masktrap(s)                mce_nx_masktrap(s)
-#define gsync()                    mce_nx_gsync()
-#define gdsum(x, n, w)             mce_nx_gdsum(x, n, w)
-#define gssum(x, n, w)             mce_nx_gssum(x, n, w)
-#define gisum(x, n, w)             mce_nx_gisum(x, n, w)
-#define gdprod(x, n, w)            mce_nx_gdprod(x, n, w)
-#define gsprod(x, n, w)            mce_nx_gsprod(x, n, w)
-#define giprod(x, n, w)            mce_nx_giprod(x, n, w)
-#define gdhigh(x, n, w)            mce_nx_gdhigh(x, n, w)
-#define gshigh(x, n, w)            mce_nx_gshigh(x, n, w)
-#define gihigh(x, n, w)            mce_nx_gihigh(x, n, w)
-#define gdlow(x, n, w)             mce_nx_gdlow(x, n, w)
-#define gslow(x, n, w)             mce_nx_gslow(x, n, w)
-#define gilow(x, n, w)             mce_nx_gilow(x, n, w)
-#define giand(x, n, w)             mce_nx_giand(x, n, w)
-#define gior(x, n, w)              mce_nx_gior(x, n, w)
-#define gland(x, n, w)             mce_nx_gland(x, n, w)
-#define glor(x, n, w)              mce_nx_glor(x, n, w)
-#define gopf(x, n, w, f)           mce_nx_gopf(x, n, w, f)
-#define gcol(x, xl, y, yl, c)      mce_nx_gcol(x, xl, y, yl, c)
-#define gcolx(x, xl, y)            mce_nx_gcolx(x, xl, y)
-#define gsendx(t, x, n, nodes, nn) mce_nx_gsendx(t, x, n, nodes, nn)
-#define _mynode()                  mce_nx__mynode()
-#define _numnodes()                mce_nx__numnodes()
-#define _csend(t, b, c, n, p)      mce_nx__csend(t, b, c, n, p)
-#define _crecv(t, b, c)            mce_nx__crecv(t, b, c)
-#define _crecvx(t, b, c, n, p, i)  mce_nx__crecvx(t, b, c, n, p, i)
-#define _isend(t, b, c, n, p)      mce_nx__isend(t, b, c, n, p)
-#define _irecv(t, b, c)            mce_nx__irecv(t, b, c)
-#define _irecvx(t, b, c, n, p, i)  mce_nx__irecvx(t, b, c, n, p, i)
-#define _csendrecv(t, sb, sc, n, p, ts, rb, rc)                                \
-    mce_nx__csendrecv(t, sb, sc, n, p, ts, rb, rc)
-#define _isendrecv(t, sb, sc, n, p, ts, rb, rc)                                \
-    mce_nx__isendrecv(t, sb, sc, n, p, ts, rb, rc)
-#define _msgwait(m)                 mce_nx__msgwait(m)
-#define _msgdone(m)                 mce_nx__msgdone(m)
-#define _msgcancel(m)               mce_nx__msgcancel(m)
-#define _msgignore(m)               mce_nx__msgignore(m)
-#define _msgmerge(a, b)             mce_nx__msgmerge(a, b)
-#define _cprobe(t)                  mce_nx__cprobe(t)
-#define _iprobe(t)                  mce_nx__iprobe(t)
-#define _cprobex(t, n, p, i)        mce_nx__cprobex(t, n, p, i)
-#define _iprobex(t, n, p, i)        mce_nx__iprobex(t, n, p, i)
-#define _hrecv(t, b, c, h)          mce_nx__hrecv(t, b, c, h)
-#define _hrecvx(t, b, c, n, p, h)   mce_nx__hrecvx(t, b, c, n, p, h)
-#define _hsend(t, b, c, n, p, h)    mce_nx__hsend(t, b, c, n, p, h)
-#define _setptype(p)                mce_nx__setptype(p)
-#define _gsync()                    mce_nx__gsync()
-#define _gdsum(x, n, w)             mce_nx__gdsum(x, n, w)
-#define _gisum(x, n, w)             mce_nx__gisum(x, n, w)
-#define _gssum(x, n, w)             mce_nx__gssum(x, n, w)
-#define _gdhigh(x, n, w)            mce_nx__gdhigh(x, n, w)
-#define _gdlow(x, n, w)             mce_nx__gdlow(x, n, w)
-#define _gcol(x, xl, y, yl, c)      mce_nx__gcol(x, xl, y, yl, c)
-#define _gcolx(x, xl, y)            mce_nx__gcolx(x, xl, y)
-#define _gsendx(t, x, n, nodes, nn) mce_nx__gsendx(t, x, n, nodes, nn)
-#define _gopf(x, n, w, f)           mce_nx__gopf(x, n, w, f)
-#define _myhost()                   mce_nx__myhost()
-#define _mypid()                    mce_nx__mypid()
-#define _myptype()                  mce_nx__myptype()
-#define _nodedim()                  mce_nx__nodedim()
-#define _infocount()                mce_nx__infocount()
-#define _infonode()                 mce_nx__infonode()
-#define _infotype()                 mce_nx__infotype()
-#define _infoptype()                mce_nx__infoptype()
-#define _infopid()                  mce_nx__infopid()
-#define _masktrap(s)                mce_nx__masktrap(s)
-#define _gdprod(x, n, w)            mce_nx__gdprod(x, n, w)
-#define _gsprod(x, n, w)            mce_nx__gsprod(x, n, w)
-#define _giprod(x, n, w)            mce_nx__giprod(x, n, w)
-#define _gshigh(x, n, w)            mce_nx__gshigh(x, n, w)
-#define _gihigh(x, n, w)            mce_nx__gihigh(x, n, w)
-#define _gslow(x, n, w)             mce_nx__gslow(x, n, w)
-#define _gilow(x, n, w)             mce_nx__gilow(x, n, w)
-#define _giand(x, n, w)             mce_nx__giand(x, n, w)
-#define _gior(x, n, w)              mce_nx__gior(x, n, w)
-#define _gland(x, n, w)             mce_nx__gland(x, n, w)
-#define _glor(x, n, w)              mce_nx__glor(x, n, w)
+#define mynode mce_nx_mynode
+#define numnodes mce_nx_numnodes
+#define myhost mce_nx_myhost
+#define mypid mce_nx_mypid
+#define myptype mce_nx_myptype
+#define setptype mce_nx_setptype
+#define nodedim mce_nx_nodedim
+#define dclock mce_nx_dclock
+#define mclock mce_nx_mclock
+#define hwclock mce_nx_hwclock
+#define flick mce_nx_flick
+#define csend mce_nx_csend
+#define crecv mce_nx_crecv
+#define crecvx mce_nx_crecvx
+#define isend mce_nx_isend
+#define irecv mce_nx_irecv
+#define irecvx mce_nx_irecvx
+#define csendrecv mce_nx_csendrecv
+#define isendrecv mce_nx_isendrecv
+#define msgwait mce_nx_msgwait
+#define msgdone mce_nx_msgdone
+#define msgcancel mce_nx_msgcancel
+#define msgignore mce_nx_msgignore
+#define msgmerge mce_nx_msgmerge
+#define cprobe mce_nx_cprobe
+#define iprobe mce_nx_iprobe
+#define cprobex mce_nx_cprobex
+#define iprobex mce_nx_iprobex
+#define infocount mce_nx_infocount
+#define infonode mce_nx_infonode
+#define infotype mce_nx_infotype
+#define infoptype mce_nx_infoptype
+#define infopid mce_nx_infopid
+#define hrecv mce_nx_hrecv
+#define hrecvx mce_nx_hrecvx
+#define hsend mce_nx_hsend
+#define masktrap mce_nx_masktrap
+#define gsync mce_nx_gsync
+#define gdsum mce_nx_gdsum
+#define gssum mce_nx_gssum
+#define gisum mce_nx_gisum
+#define gdprod mce_nx_gdprod
+#define gsprod mce_nx_gsprod
+#define giprod mce_nx_giprod
+#define gdhigh mce_nx_gdhigh
+#define gshigh mce_nx_gshigh
+#define gihigh mce_nx_gihigh
+#define gdlow mce_nx_gdlow
+#define gslow mce_nx_gslow
+#define gilow mce_nx_gilow
+#define giand mce_nx_giand
+#define gior mce_nx_gior
+#define gland mce_nx_gland
+#define glor mce_nx_glor
+#define gopf mce_nx_gopf
+#define gcol mce_nx_gcol
+#define gcolx mce_nx_gcolx
+#define gsendx mce_nx_gsendx
+#define _mynode mce_nx__mynode
+#define _numnodes mce_nx__numnodes
+#define _csend mce_nx__csend
+#define _crecv mce_nx__crecv
+#define _crecvx mce_nx__crecvx
+#define _isend mce_nx__isend
+#define _irecv mce_nx__irecv
+#define _irecvx mce_nx__irecvx
+#define _csendrecv mce_nx__csendrecv
+#define _isendrecv mce_nx__isendrecv
+#define _msgwait mce_nx__msgwait
+#define _msgdone mce_nx__msgdone
+#define _msgcancel mce_nx__msgcancel
+#define _msgignore mce_nx__msgignore
+#define _msgmerge mce_nx__msgmerge
+#define _cprobe mce_nx__cprobe
+#define _iprobe mce_nx__iprobe
+#define _cprobex mce_nx__cprobex
+#define _iprobex mce_nx__iprobex
+#define _hrecv mce_nx__hrecv
+#define _hrecvx mce_nx__hrecvx
+#define _hsend mce_nx__hsend
+#define _setptype mce_nx__setptype
+#define _gsync mce_nx__gsync
+#define _gdsum mce_nx__gdsum
+#define _gisum mce_nx__gisum
+#define _gssum mce_nx__gssum
+#define _gdhigh mce_nx__gdhigh
+#define _gdlow mce_nx__gdlow
+#define _gcol mce_nx__gcol
+#define _gcolx mce_nx__gcolx
+#define _gsendx mce_nx__gsendx
+#define _gopf mce_nx__gopf
+#define _myhost mce_nx__myhost
+#define _mypid mce_nx__mypid
+#define _myptype mce_nx__myptype
+#define _nodedim mce_nx__nodedim
+#define _infocount mce_nx__infocount
+#define _infonode mce_nx__infonode
+#define _infotype mce_nx__infotype
+#define _infoptype mce_nx__infoptype
+#define _infopid mce_nx__infopid
+#define _masktrap mce_nx__masktrap
+#define _gdprod mce_nx__gdprod
+#define _gsprod mce_nx__gsprod
+#define _giprod mce_nx__giprod
+#define _gshigh mce_nx__gshigh
+#define _gihigh mce_nx__gihigh
+#define _gslow mce_nx__gslow
+#define _gilow mce_nx__gilow
+#define _giand mce_nx__giand
+#define _gior mce_nx__gior
+#define _gland mce_nx__gland
+#define _glor mce_nx__glor
 
-/* The program's main runs once per node as the NX entry point. */
+/* The program's main runs once per node as the NX entry point.  mcecc
+ * (which defines MCE_MCECC) renames main in the object instead of here, so
+ * that the compiler still sees a C main (one falling off its end returns
+ * 0); the mark tells mcecc which personality the file's main belongs to.
+ * Other compilers get the macro. */
+#ifdef MCE_MCECC
+static const char mce_nx_header_mark[] __attribute__((used, unused)) = "nx";
+#else
 #ifdef main
 #undef main
 #endif
 #define main mce_nx_main
+#endif
 
 #ifdef __cplusplus
 }

@@ -3,9 +3,13 @@
  * @brief NCUBE Vertex node API (standard and extended Vertex) on mcemu.
  *
  * Legacy NCUBE node programs include this header and are compiled with
- * `mcecc`.  The legacy names (nwrite, nread, ...) are macros over the
- * mce_vx_ functions so that they never clash with the host's C library
- * (`send` in particular): include this header after system headers.
+ * `mcecc`.  The legacy names (nwrite, nread, ...) are object-like macros
+ * over the mce_vx_ functions, so that old declarations such as
+ * `void whoami();` still compile and the names never clash with the
+ * host's C library.  `send` is the C library's socket call too: this
+ * header declares that one first (<sys/socket.h>), so that it stays
+ * declared whatever the program includes later, and `send` in the
+ * program is Vertex's.
  *
  * Standard Vertex (Mudge, Buzzard and Abdel-Rahman 1987, section 2):
  * buffered nwrite/nread/ntest with the three-way handshake; messages to
@@ -30,6 +34,9 @@
 #define MCEMU_VERTEX_H
 
 #include "mcemu.h"
+
+/* Before `send` becomes Vertex's (see above). */
+#include <sys/socket.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -71,43 +78,46 @@ MCE_EXPORT int mce_vx_flagwait(int *flag);
 /* ---- legacy names -------------------------------------------------- */
 
 /** Send @p nbytes to @p dest (0xffff: everyone); returns nbytes or < 0. */
-#define nwrite(buf, nbytes, dest, type, flag)                                  \
-    mce_vx_nwrite(buf, nbytes, dest, type, flag)
+#define nwrite mce_vx_nwrite
 /** Receive from *src (-1 any) of *type (-1 any), writing both back;
  * returns the message length or < 0.  Waits for a message. */
-#define nread(buf, nbytes, src, type, flag)                                    \
-    mce_vx_nread(buf, nbytes, src, type, flag)
+#define nread mce_vx_nread
 /** Length of a queued message from *src of *type (-1 wildcards written
  * back), or -1 when there is none.  Never waits. */
-#define ntest(src, type) mce_vx_ntest(src, type)
+#define ntest mce_vx_ntest
 /** Node number, process id, host id and cube dimension. */
-#define whoami(node, pid, host, dim) mce_vx_whoami(node, pid, host, dim)
-#define npid()                       mce_vx_npid()
+#define whoami mce_vx_whoami
+#define npid mce_vx_npid
 /** Number of nodes in the allocated subcube. */
-#define ncubesize() mce_vx_ncubesize()
+#define ncubesize mce_vx_ncubesize
 /** Node processor time in units of 1024 clock cycles. */
-#define ntime()  mce_vx_ntime()
-#define n_time() mce_vx_ntime()
+#define ntime mce_vx_ntime
+#define n_time mce_vx_ntime
 /** Extended Vertex: bufferless asynchronous send to a neighbour. */
-#define send(buf, nbytes, dest, type, flag)                                    \
-    mce_vx_send(buf, nbytes, dest, type, flag)
+#define send mce_vx_send
 /** Extended Vertex: post a receive of exactly nbytes from neighbour src. */
-#define rcvreq(buf, nbytes, src, type, flag)                                   \
-    mce_vx_rcvreq(buf, nbytes, src, type, flag)
+#define rcvreq mce_vx_rcvreq
 /** Extended Vertex: one DMA to every neighbour whose dimension bit is set
  * in @p mask. */
-#define bcast(buf, nbytes, mask, type, flag)                                   \
-    mce_vx_bcast(buf, nbytes, mask, type, flag)
+#define bcast mce_vx_bcast
 /** Switch the channel to @p neighbour to VX_STANDARD or VX_EXTENDED. */
-#define chanmode(neighbour, mode) mce_vx_chanmode(neighbour, mode)
+#define chanmode mce_vx_chanmode
 /** Wait until *flag becomes non-zero. */
-#define flagwait(flag) mce_vx_flagwait(flag)
+#define flagwait mce_vx_flagwait
 
-/* The program's main runs once per node as the Vertex entry point. */
+/* The program's main runs once per node as the Vertex entry point.  mcecc
+ * (which defines MCE_MCECC) renames main in the object instead of here, so
+ * that the compiler still sees a C main (one falling off its end returns
+ * 0); the mark tells mcecc which personality the file's main belongs to.
+ * Other compilers get the macro. */
+#ifdef MCE_MCECC
+static const char mce_vx_header_mark[] __attribute__((used, unused)) = "vx";
+#else
 #ifdef main
 #undef main
 #endif
 #define main mce_vx_main
+#endif
 
 #ifdef __cplusplus
 }

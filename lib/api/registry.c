@@ -20,6 +20,29 @@ int mcei_tcs_entry(int argc, char **argv);
 /* mcef77 renames gfortran's main() and records the personality's machine. */
 extern int mce_f77_main(int argc, char **argv) __attribute__((weak));
 extern const char *mce_f77_default_machine __attribute__((weak));
+/* mcecc names a main whose value is no exit status (void main(), a C89
+ * main falling off its end) with a _void suffix: it ends with status 0. */
+extern void mce_user_main_void(int argc, char **argv) __attribute__((weak));
+extern void mce_vx_main_void(int argc, char **argv) __attribute__((weak));
+extern void mce_nx_main_void(int argc, char **argv) __attribute__((weak));
+
+static int user_void_entry(int argc, char **argv)
+{
+    mce_user_main_void(argc, argv);
+    return 0;
+}
+
+static int vx_void_entry(int argc, char **argv)
+{
+    mce_vx_main_void(argc, argv);
+    return 0;
+}
+
+static int nx_void_entry(int argc, char **argv)
+{
+    mce_nx_main_void(argc, argv);
+    return 0;
+}
 
 static const struct {
     const char *name, *default_machine, *symbol;
@@ -27,6 +50,8 @@ static const struct {
     {"native", "ideal", "mce_user_main"}, {"vertex", "ncube", "mce_vx_main"},
     {"nx", "ipsc860", "mce_nx_main"},     {"fortran", "ideal", "mce_f77_main"},
     {"iwarp", "iwarp", "mce_iw_main"},    {"tcs", "iwarp", "mce_tcs_main"},
+    {"native", "ideal", "mce_user_main"}, {"vertex", "ncube", "mce_vx_main"},
+    {"nx", "ipsc860", "mce_nx_main"},
 };
 
 /* Personalities without a boot step leave the TCS keys of the iwarp
@@ -41,8 +66,17 @@ static int boot_plain(mcei_engine_t *eng, char *err, size_t errlen)
 
 static int resolve(mcei_personality_t *out, char *err, size_t errlen)
 {
-    mcei_main_fn fns[] = {mce_user_main, mce_vx_main, mce_nx_main,
-                          mce_f77_main,  mce_iw_main, mce_tcs_main};
+    mcei_main_fn fns[] = {
+        mce_user_main,
+        mce_vx_main,
+        mce_nx_main,
+        mce_f77_main,
+        mce_iw_main,
+        mce_tcs_main,
+        mce_user_main_void ? user_void_entry : NULL,
+        mce_vx_main_void ? vx_void_entry : NULL,
+        mce_nx_main_void ? nx_void_entry : NULL,
+    };
     int found = -1;
     for (size_t i = 0; i < MCEI_ARRAY_SIZE(entries); i++) {
         if (fns[i] == NULL)
@@ -76,6 +110,13 @@ static int resolve(mcei_personality_t *out, char *err, size_t errlen)
         out->boot = mcei_tcs_boot;
     }
     return MCE_OK;
+}
+
+int mcei_api_has_entry(void)
+{
+    mcei_personality_t p;
+    char err[256];
+    return resolve(&p, err, sizeof(err)) == MCE_OK;
 }
 
 int mcei_api_register_all(void)

@@ -246,7 +246,7 @@ typedef struct opt_desc {
 
 static const char *const compute_choices[] = {"none", "explicit", "measured",
                                               NULL};
-static const char *const placement_choices[] = {"block", "cyclic", NULL};
+static const char *const placement_choices[] = {"block", "cyclic", "one", NULL};
 static const char *const privatize_choices[] = {"auto", "on", "off", NULL};
 static const char *const tcs_choices[] = {"run", "link", NULL};
 
@@ -262,8 +262,10 @@ static const opt_desc_t options[] = {
      "override one machine description key (repeatable)"},
     {"compute", OPT_ENUM, OFF(compute), compute_choices,
      "none|explicit|measured", "compute-time mode (default: explicit)"},
-    {"placement", OPT_ENUM, OFF(placement), placement_choices, "block|cyclic",
-     "placement of virtual nodes on ranks (default: block)"},
+    {"placement", OPT_ENUM, OFF(placement), placement_choices,
+     "block|cyclic|one",
+     "placement of virtual nodes on ranks (default: block; one: one node "
+     "per rank, as many ranks as nodes, so that no two nodes share a heap)"},
     {"privatize", OPT_ENUM, OFF(privatize), privatize_choices, "auto|on|off",
      "per-node copies of the program's globals (default: auto)"},
     {"stack-size", OPT_SIZE, OFF(stack_size), NULL, "BYTES",

@@ -554,6 +554,13 @@ void mcei_vn_fatal_at(mcei_vn_t *vn, mce_time_t t, const char *fmt, ...)
 
 static char altstack[64 * 1024];
 
+/* What the crash report needs, in static memory: a program that corrupts
+ * the heap may have overwritten the engine's own structures there. */
+static volatile int crash_node = -1; /* the node running now, -1: none */
+static volatile int crash_last = -1; /* the node that ran last */
+static volatile mce_time_t crash_last_clock; /* its clock when it left */
+static volatile sig_atomic_t crashing;
+
 /* The crash path uses only async-signal-safe calls (write, signal, raise):
  * no stdio, no strsignal, which may lock or allocate. */
 typedef struct sig_buf {
@@ -613,8 +620,34 @@ static void crash_handler(int sig, siginfo_t *si, void *uc)
     mcei_engine_t *eng = mcei_eng;
     sig_buf_t sb = {.n = 0};
     (void)uc;
+    if (crashing) {
+        /* The report itself faulted on the engine's state: the memory is
+         * corrupted.  Say so from static memory alone. */
+        sb_str(&sb, "mcemu: ");
+        if (crash_node >= 0) {
+            sb_str(&sb, "node ");
+            sb_u64(&sb, (uint64_t)crash_node, 10, 1);
+            sb_str(&sb, " crashed and ");
+        }
+        sb_str(&sb, "the emulator's own state is damaged (signal ");
+        sb_u64(&sb, (uint64_t)sig, 10, 1);
+        sb_str(&sb, "): the program may have corrupted memory");
+        if (crash_node < 0 && crash_last >= 0) {
+            sb_str(&sb, "; node ");
+            sb_u64(&sb, (uint64_t)crash_last, 10, 1);
+            sb_str(&sb, " ran last");
+        }
+        sb_str(&sb, " (the nodes of one process share its heap: "
+                    "--mce-placement=one runs each on its own rank)\n");
+        if (write(STDERR_FILENO, sb.b, sb.n) < 0)
+            _exit(128 + sig);
+        signal(sig, SIG_DFL);
+        raise(sig);
+        return;
+    }
+    crashing = 1;
     sb_str(&sb, "mcemu: ");
-    if (eng != NULL && eng->current != NULL) {
+    if (crash_node >= 0 && eng != NULL && eng->current != NULL) {
         mcei_vn_t *vn = eng->current;
         sb_str(&sb, "node ");
         sb_u64(&sb, (uint64_t)vn->id, 10, 1);
@@ -637,12 +670,22 @@ static void crash_handler(int sig, siginfo_t *si, void *uc)
             sb_str(&sb, "\n");
         }
     } else {
-        /* Outside any node: the emulator's own fault, still named. */
-        sb_str(&sb, "emulator crashed with signal ");
+        /* Outside any node: most often a node's program corrupted memory
+         * that the nodes of this process share (the heap: malloc finds
+         * its lists broken) and the fault shows later, in the emulator. */
+        sb_str(&sb, "crashed outside any node with signal ");
         sb_u64(&sb, (uint64_t)sig, 10, 1);
         sb_str(&sb, " (");
         sb_str(&sb, sig_name(sig));
-        sb_str(&sb, ") outside any virtual node\n");
+        sb_str(&sb, "): the program may have corrupted memory");
+        if (crash_last >= 0) {
+            sb_str(&sb, "; node ");
+            sb_u64(&sb, (uint64_t)crash_last, 10, 1);
+            sb_str(&sb, " ran last, until virtual time ");
+            sb_time(&sb, crash_last_clock);
+        }
+        sb_str(&sb, " (the nodes of one process share its heap: "
+                    "--mce-placement=one runs each on its own rank)\n");
     }
     if (write(STDERR_FILENO, sb.b, sb.n) < 0)
         _exit(128 + sig);
@@ -867,6 +910,14 @@ int mcei_engine_boot(int *argc, char ***argv, char **envp)
                  eng->nodes, eng->nranks, eng->nranks);
         boot_exit(eng, 2, msg);
     }
+    if (eng->cfg.placement == MCEI_PLACE_ONE && eng->nodes != eng->nranks) {
+        snprintf(msg, sizeof(msg),
+                 "--mce-placement=one runs one virtual node per MPI rank, so "
+                 "that no two nodes share a heap: run %d ranks (mpirun -np "
+                 "%d) for --mce-nodes=%d",
+                 eng->nodes, eng->nodes, eng->nodes);
+        boot_exit(eng, 2, msg);
+    }
     if (mcei_place_init(&eng->place, eng->nodes, eng->nranks,
                         eng->cfg.placement) != MCE_OK)
         boot_exit(eng, 2, "invalid placement");
@@ -986,6 +1037,7 @@ static void run_window(mcei_engine_t *eng)
         vn->in_runq = 0;
         mcei_priv_switch((size_t)vn->local);
         eng->current = vn;
+        crash_node = crash_last = vn->id;
         eng->switches++;
         if (eng->on_resume != NULL)
             eng->on_resume(vn);
@@ -993,6 +1045,8 @@ static void run_window(mcei_engine_t *eng)
         if (!mcei_fiber_intact(&vn->fiber))
             stack_overflow(vn);
         eng->current = NULL;
+        crash_node = -1;
+        crash_last_clock = vn->clock;
     }
 }
 

@@ -47,8 +47,10 @@ void mcei_hwinfo_line(mcei_engine_t *eng, char *buf, size_t len)
              "on PU %s; %d nodes (%s, %d..%d)",
              eng->rank, host, (int)getpid(), bound ? "bound" : "not bound",
              bind ? bind : "?", ncores, npus, where ? where : "?", eng->nlocal,
-             eng->cfg.placement == MCEI_PLACE_BLOCK ? "block" : "cyclic", first,
-             lastn);
+             eng->cfg.placement == MCEI_PLACE_BLOCK    ? "block"
+             : eng->cfg.placement == MCEI_PLACE_CYCLIC ? "cyclic"
+                                                       : "one",
+             first, lastn);
     free(bind);
     free(where);
 }

@@ -1,5 +1,6 @@
 /* Block placement gives rank r a contiguous run of nodes (the first
- * nodes % ranks ranks one extra); cyclic deals nodes out round-robin. */
+ * nodes % ranks ranks one extra); cyclic deals nodes out round-robin;
+ * one is block with exactly one node per rank. */
 #include "place.h"
 
 int mcei_place_init(mcei_place_t *p, int nodes, int ranks,
@@ -7,7 +8,11 @@ int mcei_place_init(mcei_place_t *p, int nodes, int ranks,
 {
     if (ranks <= 0 || nodes < ranks)
         return MCE_ERR_INVAL;
-    if (policy != MCEI_PLACE_BLOCK && policy != MCEI_PLACE_CYCLIC)
+    if (policy != MCEI_PLACE_BLOCK && policy != MCEI_PLACE_CYCLIC &&
+        policy != MCEI_PLACE_ONE)
+        return MCE_ERR_INVAL;
+    /* One node per rank: the block placement of as many nodes as ranks. */
+    if (policy == MCEI_PLACE_ONE && nodes != ranks)
         return MCE_ERR_INVAL;
     p->nodes = nodes;
     p->ranks = ranks;

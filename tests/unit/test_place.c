@@ -211,7 +211,9 @@ static void test_place_init_rejects(void **state)
         {4, -1, MCEI_PLACE_BLOCK},
         {0, 0, MCEI_PLACE_BLOCK},
         {-5, -5, MCEI_PLACE_CYCLIC},
-        {4, 2, 2}, /* no such policy */
+        {4, 2, MCEI_PLACE_ONE}, /* one node per rank: nodes == ranks */
+        {3, 4, MCEI_PLACE_ONE},
+        {4, 2, 3}, /* no such policy */
         {4, 2, -1},
         {4, 2, 99},
     };
@@ -227,6 +229,20 @@ static void test_place_init_rejects(void **state)
     assert_int_equal(mcei_place_init(&p, 1, 1, MCEI_PLACE_CYCLIC), MCE_OK);
 }
 
+/* --mce-placement=one: node r alone on rank r. */
+static void test_place_one(void **state)
+{
+    mcei_place_t p;
+    (void)state;
+    assert_int_equal(mcei_place_init(&p, 4, 4, MCEI_PLACE_ONE), MCE_OK);
+    for (int r = 0; r < 4; r++) {
+        assert_int_equal(mcei_place_count(&p, r), 1);
+        assert_int_equal(mcei_place_node(&p, r, 0), r);
+        assert_int_equal(mcei_place_rank_of(&p, r), r);
+        assert_int_equal(mcei_place_local_index(&p, r), 0);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -234,6 +250,7 @@ int main(void)
         cmocka_unit_test(test_place_cyclic),
         cmocka_unit_test(test_place_examples),
         cmocka_unit_test(test_place_init_rejects),
+        cmocka_unit_test(test_place_one),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -11,6 +11,7 @@
 
 #include "../../core/engine.h"
 #include "../../machines/nx/nxproto.h"
+#include "../registry.h"
 #include "nx.h"
 
 MCE_EXPORT long mce_nx_msginfo[8];
@@ -30,9 +31,29 @@ static void restore_msginfo(mcei_vn_t *vn)
     mce_nx_msginfo[4] = i->pid;
 }
 
+/* Called before mcemu started, and the executable has no renamed main
+ * for mcemu to run: the program's own main is running instead of mcemu's
+ * (its file included no mcemu header).  A call from a constructor of a
+ * proper program is only "outside a node". */
+static int main_bypassed(void)
+{
+    return !mcei_api_has_entry();
+}
+
 static mcei_vn_t *enter(const char *call)
 {
     mcei_vn_t *vn = mcei_enter();
+    if (mcei_eng == NULL && main_bypassed()) {
+        /* The program's own main ran instead of mcemu's: nothing was
+         * booted, and carrying on would run one node that is no node. */
+        fprintf(stderr,
+                "mcemu: NX %s: called before mcemu started: the program's "
+                "main bypassed the emulator because the file that defines "
+                "main includes no mcemu header.  Include nx.h in that file, "
+                "or compile it with mcecc -mce-api=nx\n",
+                call);
+        exit(2);
+    }
     if (vn == NULL) {
         mcei_log("NX %s: called outside a node program", call);
         errno = EINVAL;

@@ -4,16 +4,37 @@
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../../core/engine.h"
 #include "../../machines/ncube/ncube.h"
+#include "../registry.h"
 #include "vertex.h"
+
+/* Called before mcemu started, and the executable has no renamed main
+ * for mcemu to run: the program's own main is running instead of mcemu's
+ * (its file included no mcemu header).  A call from a constructor of a
+ * proper program is only "outside a node". */
+static int main_bypassed(void)
+{
+    return !mcei_api_has_entry();
+}
 
 /* The calling node, on an NCUBE machine; a clear end otherwise. */
 static mcei_vn_t *enter(const char *call, const mcei_ncube_costs_t **c)
 {
     mcei_vn_t *vn = mcei_enter();
+    if (mcei_eng == NULL && main_bypassed()) {
+        /* The program's own main ran instead of mcemu's (see nx.c). */
+        fprintf(stderr,
+                "mcemu: Vertex %s: called before mcemu started: the "
+                "program's main bypassed the emulator because the file that "
+                "defines main includes no mcemu header.  Include vertex.h in "
+                "that file, or compile it with mcecc -mce-api=vertex\n",
+                call);
+        exit(2);
+    }
     if (vn == NULL) {
         mcei_log("%s: called outside a node program", call);
         return NULL;

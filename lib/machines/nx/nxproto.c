@@ -484,22 +484,101 @@ static int finish_req(mcei_vn_t *vn, nx_req_t *r, mcei_nx_info_t *info)
     return rc;
 }
 
+/* The earliest handler receive whose message is in and whose handler may
+ * run now (traps not masked, no handler running), or NULL. */
+static nx_req_t *handler_due(nx_node_t *nd)
+{
+    nx_req_t *due = NULL;
+    if (nd->masked || nd->in_handler)
+        return NULL;
+    for (nx_req_t *r = nd->reqs; r != NULL; r = r->next)
+        if (r->handler != NULL && r->done &&
+            (due == NULL || r->done_at < due->done_at))
+            due = r;
+    return due;
+}
+
+/* Handler receives still waiting for their message or for the traps to
+ * be unmasked: the deadlock report names them. */
+static void handlers_note(const nx_node_t *nd, char *buf, size_t len)
+{
+    int waiting = 0, masked = 0;
+    long type = 0;
+    for (const nx_req_t *r = nd->reqs; r != NULL; r = r->next) {
+        if (r->handler == NULL || r->kind != R_RECV)
+            continue;
+        if (r->done)
+            masked++;
+        else if (waiting++ == 0)
+            type = r->typesel;
+    }
+    if (masked > 0)
+        snprintf(buf, len, " (%d handler message%s arrived, held by masktrap)",
+                 masked, masked > 1 ? "s" : "");
+    else if (waiting > 0)
+        snprintf(buf, len,
+                 " (%d handler receive%s pending: hrecv of type %ld%s)",
+                 waiting, waiting > 1 ? "s" : "", type,
+                 waiting > 1 ? " and others" : "");
+    else if (len > 0)
+        buf[0] = '\0';
+}
+
 /* What msgwait waits for, formatted only for a deadlock report. */
 typedef struct wait_what {
     long id, typesel, nodesel;
     int kind;
+    const nx_node_t *nd;
 } wait_what_t;
 
 static void wait_what(const void *arg, char *buf, size_t len)
 {
     const wait_what_t *w = arg;
+    char h[128];
+    handlers_note(w->nd, h, sizeof(h));
     if (w->kind == R_RECV)
         snprintf(buf, len,
-                 "message id %ld: a message of type %ld from node %ld", w->id,
-                 w->typesel, w->nodesel);
+                 "message id %ld: a message of type %ld from node %ld%s", w->id,
+                 w->typesel, w->nodesel, h);
     else
-        snprintf(buf, len, "message id %ld (%s)", w->id,
-                 w->kind == R_SEND ? "send" : "merged");
+        snprintf(buf, len, "message id %ld (%s)%s", w->id,
+                 w->kind == R_SEND ? "send" : "merged", h);
+}
+
+/* A blocked NX wait wakes up for its condition or for a handler whose
+ * message came in: on NX the handler runs when its message arrives. */
+typedef struct hwait {
+    mcei_ready_fn ready;
+    void *arg;
+} hwait_t;
+
+static int ready_or_handler(mcei_vn_t *vn, void *arg)
+{
+    const hwait_t *w = arg;
+    return w->ready(vn, w->arg) || handler_due(node_of(vn)) != NULL;
+}
+
+/* Wait until ready(vn, arg), running the handlers whose messages arrive
+ * meanwhile, each at its message's time, then checking again. */
+static void wait_running_handlers(mcei_vn_t *vn, mcei_ready_fn ready, void *arg,
+                                  const char *call, mcei_what_fn what,
+                                  const void *what_arg)
+{
+    nx_node_t *nd = node_of(vn);
+    hwait_t w = {ready, arg};
+    for (;;) {
+        nx_req_t *r;
+        nd->waiting = 1;
+        mcei_wait_for(vn, ready_or_handler, &w, call, what, what_arg);
+        nd->waiting = 0;
+        if (ready(vn, arg) || (r = handler_due(nd)) == NULL)
+            return;
+        if (r->done_at > vn->clock) {
+            vn->t_wait += r->done_at - vn->clock;
+            vn->clock = r->done_at;
+        }
+        mcei_nx_run_handlers(vn);
+    }
 }
 
 int mcei_nx_wait(mcei_vn_t *vn, long id, mcei_nx_info_t *info)
@@ -516,10 +595,9 @@ int mcei_nx_wait(mcei_vn_t *vn, long id, mcei_nx_info_t *info)
     what.typesel = r->typesel;
     what.nodesel = r->nodesel;
     what.kind = (int)r->kind;
-    nd->waiting = 1;
-    mcei_wait_for(vn, req_done, (void *)(intptr_t)id, "msgwait", wait_what,
-                  &what);
-    nd->waiting = 0;
+    what.nd = nd;
+    wait_running_handlers(vn, req_done, (void *)(intptr_t)id, "msgwait",
+                          wait_what, &what);
     r = find(nd, id);
     if (r->done_at > vn->clock) /* completed in our future (not waited) */
         vn->clock = r->done_at;
@@ -621,13 +699,16 @@ int mcei_nx_merge(mcei_vn_t *vn, long id1, long id2, long *id)
 typedef struct probe_arg {
     uint32_t ctx;
     long typesel, nodesel, ptypesel;
+    const nx_node_t *nd;
 } probe_arg_t;
 
 static void probe_what(const void *arg, char *buf, size_t len)
 {
     const probe_arg_t *a = arg;
-    snprintf(buf, len, "a message of type %ld from node %ld", a->typesel,
-             a->nodesel);
+    char h[128];
+    handlers_note(a->nd, h, sizeof(h));
+    snprintf(buf, len, "a message of type %ld from node %ld%s", a->typesel,
+             a->nodesel, h);
 }
 
 static mcei_msg_t *probe_find(mcei_vn_t *vn, const probe_arg_t *a)
@@ -647,14 +728,12 @@ int mcei_nx_probe(mcei_vn_t *vn, uint32_t ctx, long typesel, long nodesel,
                   long ptypesel, int block, int *found, mcei_nx_info_t *info)
 {
     nx_node_t *nd = node_of(vn);
-    probe_arg_t a = {ctx, typesel, nodesel, ptypesel};
+    probe_arg_t a = {ctx, typesel, nodesel, ptypesel, nd};
     mcei_msg_t *m;
     mcei_sync(vn);
     if (block) {
         mce_time_t from = vn->clock;
-        nd->waiting = 1;
-        mcei_wait_for(vn, probe_ready, &a, "cprobe", probe_what, &a);
-        nd->waiting = 0;
+        wait_running_handlers(vn, probe_ready, &a, "cprobe", probe_what, &a);
         after_idle(vn, from);
         if (nx.irq && nx.irq_msg && vn->busy_until > vn->clock)
             vn->clock = vn->busy_until; /* the arrival's interrupt */

@@ -1,0 +1,151 @@
+#!/bin/sh
+# Legacy programs as they were written (issue 15): K&R definitions, old
+# declarations of the NX and Vertex calls, void main() and mains falling
+# off their end, sleep polling, a shared counter served by an NX handler
+# while its node is blocked, a main in a file without any mcemu header.
+# Each compiles with mcecc unchanged, prints the right result, ends with
+# status 0 and gives the same digest on 1, 2 and 4 ranks.
+. "$top_srcdir/tests/lib.sh"
+
+S=$top_srcdir/tests/legacy
+export MCECC_INCLUDEDIR="$top_srcdir/include" MCECC_LIBDIR="$B/lib/.libs"
+MCECC=$B/tools/mcecc
+T="timeout 60"
+
+# build NAME ARGS...: mcecc ARGS -o $TMP/NAME, compiler output shown
+build() {
+    name=$1; shift
+    "$MCECC" -w "$@" -o "$TMP/$name" > "$TMP/cc" 2>&1
+    expect_eq "mcecc builds $name $*" $? 0
+    sed 's/^/    | /' "$TMP/cc"
+}
+
+# layouts NAME NODES PATTERN ARGS: status 0 and PATTERN on 1 process, and
+# the same summary on 2 and 4 ranks
+layouts() {
+    name=$1 nodes=$2 pat=$3; shift 3
+    $T "$TMP/$name" --mce-nodes="$nodes" --mce-summary "$@" > "$TMP/o1" 2>&1
+    expect_eq "$name: status" $? 0
+    expect_grep "$name: result" "$pat" "$TMP/o1"
+    for np in 2 4; do
+        $T $MPIRUN -np $np "$TMP/$name" --mce-nodes="$nodes" --mce-summary \
+            "$@" > "$TMP/o$np" 2>&1
+        expect_eq "$name on $np ranks: status" $? 0
+        expect_eq "$name on $np ranks: summary" \
+            "$(summary_sans_ranks "$TMP/o$np")" "$(summary_sans_ranks "$TMP/o1")"
+    done
+}
+
+# ---- item 1: a handler answers while its node is blocked in crecv -------
+build counter "$S/counter.c"
+layouts counter 4 "counter: 15 tickets, sum 105 (want 105)"
+
+# ... and the deadlock report names a pending handler receive
+cat > "$TMP/hdl.c" <<'PROG'
+#include <nx.h>
+static long buf;
+static void h(long t, long c, long n, long p) { (void)t; (void)c; (void)n; (void)p; }
+int main() { if (mynode() == 0) { hrecv(5L, &buf, 8L, h); crecv(6L, &buf, 8L); } return 0; }
+PROG
+build hdl "$TMP/hdl.c"
+$T "$TMP/hdl" --mce-nodes=2 > "$TMP/o" 2>&1
+expect_eq "deadlock with a pending handler: status" $? 3
+expect_grep "deadlock report names the pending handler" \
+    "1 handler receive pending: hrecv of type 5" "$TMP/o"
+
+# ---- items 3 and 4: K&R, old declarations, mains without a status -------
+build kr_ring "$S/kr_ring.c"
+layouts kr_ring 4 "kr_ring: 4 nodes, sum 6 (want 6)"
+cp "$TMP/o1" "$TMP/kr_ring.o1"
+for std in c89 c99 c11; do
+    build kr_ring_$std -std=$std "$S/kr_ring.c"
+    $T "$TMP/kr_ring_$std" --mce-nodes=2 > "$TMP/o" 2>&1
+    expect_eq "kr_ring -std=$std: status" $? 0
+    expect_grep "kr_ring -std=$std: result" "sum 1 (want 1)" "$TMP/o"
+    $T "$TMP/kr_ring_$std" --mce-nodes=1 > "$TMP/o" 2>&1
+    expect_eq "kr_ring -std=$std on one node (return;): status" $? 0
+done
+# A sanitizer build's library carries gcc's sanitizer runtime, which a
+# clang-built program cannot share.
+if "$MCECC" --showme -o x x.c | grep -q -- -fsanitize; then
+    note "sanitizer build: the clang builds are not checked"
+elif command -v clang > /dev/null 2>&1; then
+    for std in c89 c11; do
+        MCECC_CC=clang build sleep_poll_clang_$std -std=$std "$S/sleep_poll.c"
+        $T "$TMP/sleep_poll_clang_$std" --mce-nodes=2 > "$TMP/o" 2>&1
+        expect_eq "void main with clang -std=$std: status" $? 0
+        MCECC_CC=clang build kr_ring_clang_$std -std=$std "$S/kr_ring.c"
+        $T "$TMP/kr_ring_clang_$std" --mce-nodes=2 > "$TMP/o" 2>&1
+        expect_eq "K&R main with clang -std=$std: status" $? 0
+        $T "$TMP/kr_ring_clang_$std" --mce-nodes=1 > "$TMP/o" 2>&1
+        expect_eq "K&R main with clang -std=$std, one node (return;): status" $? 0
+    done
+else
+    note "clang not installed: the clang builds are not checked"
+fi
+# A main's own status still counts.
+cat > "$TMP/st.c" <<'PROG'
+#include <nx.h>
+int main(int argc, char **argv) { (void)argc; (void)argv; return mynode() == 1 ? 5 : 0; }
+PROG
+build st "$TMP/st.c"
+$T "$TMP/st" --mce-nodes=2 > "$TMP/o" 2>&1
+expect_eq "a main returning 5 on node 1: status" $? 5
+
+build vx_legacy "$S/vx_legacy.c"
+layouts vx_legacy 4 "vx_legacy: 4 nodes, dim 2, sum 6 (want 6)"
+
+# ---- item 5: sleep polling in virtual time ------------------------------
+build sleep_poll "$S/sleep_poll.c"
+layouts sleep_poll 4 "sleep_poll: node 0 slept 3.500 s"
+expect_grep "sleep_poll: pollers woke by virtual time" \
+    "sleep_poll: node 3 got 42 after 4 polls at 4 s" "$TMP/o1"
+
+# A long sleep while the others wait is no livelock; a sleep-polling loop
+# that nothing will ever answer is one.
+cat > "$TMP/sl.c" <<'PROG'
+#include <stdio.h>
+#include <unistd.h>
+#include <nx.h>
+int main() { long v = 1; if (mynode() == 0) { sleep(30); csend(5L, &v, 8L, 1L, 0L); } else { crecv(5L, &v, 8L); printf("t=%.1f\n", dclock()); } return 0; }
+PROG
+build sl "$TMP/sl.c"
+$T "$TMP/sl" --mce-nodes=2 > "$TMP/o" 2>&1
+expect_eq "sleep(30) while the other node waits: status" $? 0
+expect_grep "sleep(30): the receiver's clock" "t=30.0" "$TMP/o"
+cat > "$TMP/ll.c" <<'PROG'
+#include <unistd.h>
+#include <nx.h>
+int main() { if (mynode() == 1) while (!iprobe(5L)) sleep(1); return 0; }
+PROG
+build ll "$TMP/ll.c"
+$T "$TMP/ll" --mce-nodes=2 > "$TMP/o" 2>&1
+expect_eq "sleep polling that nothing answers: livelock status" $? 3
+expect_grep "sleep polling: livelock named" "node 1: polling in iprobe" "$TMP/o"
+
+# ---- item 2: main in a file without an mcemu header ----------------------
+# Compiled and linked together: the other file's nx.h names the API.
+build split "$S/split_main.c" "$S/split_work.c"
+layouts split 4 "split: 4 nodes, gisum 10 (want 10)"
+# Compiled apart: -mce-api names it, or the first NX call says what to do.
+(cd "$TMP" && "$MCECC" -c "$S/split_main.c" && "$MCECC" -c "$S/split_work.c" &&
+    "$MCECC" -o split_bare split_main.o split_work.o) > "$TMP/cc" 2>&1
+expect_eq "mcecc -c main without -mce-api, then link" $? 0
+$T "$TMP/split_bare" --mce-nodes=4 > "$TMP/o" 2>&1
+expect_eq "main bypassing mcemu: status" $? 2
+expect_grep "main bypassing mcemu: the fix is named" \
+    "compile it with mcecc -mce-api=nx" "$TMP/o"
+(cd "$TMP" && "$MCECC" -mce-api=nx -c "$S/split_main.c" &&
+    "$MCECC" -o split_api split_main.o split_work.o) > "$TMP/cc" 2>&1
+expect_eq "mcecc -mce-api=nx -c main, then link" $? 0
+layouts split_api 4 "split: 4 nodes, gisum 10 (want 10)"
+
+# ---- item 8: one node per rank -------------------------------------------
+$T "$TMP/kr_ring" --mce-nodes=4 --mce-placement=one > "$TMP/o" 2>&1
+expect_eq "--mce-placement=one on one process: status" $? 2
+expect_grep "--mce-placement=one: what to run" "mpirun -np 4" "$TMP/o"
+$T $MPIRUN -np 4 "$TMP/kr_ring" --mce-nodes=4 --mce-placement=one --mce-summary > "$TMP/o" 2>&1
+expect_eq "--mce-placement=one on 4 ranks: status" $? 0
+expect_eq "--mce-placement=one on 4 ranks: summary" \
+    "$(summary_sans_ranks "$TMP/o")" "$(summary_sans_ranks "$TMP/kr_ring.o1")"
+finish
