@@ -17,7 +17,7 @@ build=${BUILD_DIR:-$top/_build}
 deps() {
     pkgs="build-essential autoconf automake libtool pkg-config openmpi-bin
           libopenmpi-dev libhwloc-dev hwloc libcmocka-dev valgrind gfortran
-          binutils clang libclang-rt-dev"
+          binutils clang libclang-rt-dev gnuplot-nox chromium"
     missing=""
     for p in $pkgs; do
         dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" ||

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "nx.h"
+#include "opts.h"
 
 static char buf[1 << 20];
 
@@ -65,17 +66,26 @@ static double pingpong(long me, long m, long reps, double c)
 int main(int argc, char **argv)
 {
     long me = mynode(), n = numnodes(), m1 = 4096, m2 = 32768, reps = 10;
-    for (int i = 1; i < argc; i++) {
-        if (strncmp(argv[i], "--sizes=", 8) == 0) {
-            char *end;
-            m1 = strtol(argv[i] + 8, &end, 10);
-            m2 = *end == ',' ? strtol(end + 1, NULL, 10) : 0;
-        } else if (strncmp(argv[i], "--reps=", 7) == 0) {
-            reps = atol(argv[i] + 7);
-        } else {
-            m1 = 0;
-        }
-    }
+    long msz[2] = {m1, m2};
+    int nsz = 2;
+    const app_opt_t opts[] = {
+        {"sizes", APPO_LIST, msz, &nsz, 2, 0, NULL, "M1,M2",
+         "two long-message sizes, 100 < M1 < M2 <= 1 MiB (default "
+         "4096,32768)"},
+        {"reps", APPO_LONG, &reps, NULL, 0, 1, NULL, "R",
+         "round trips per measurement (default 10)"},
+        {NULL, APPO_FLAG, NULL, NULL, 0, 0, NULL, NULL, NULL}};
+    int prc = app_parse("calibrate_nx",
+                        "Measures the iPSC/860 message constants a, b_l, b_s "
+                        "and s of Seidel and Davis 1992 (Table I) with "
+                        "dclock(), as the paper did.",
+                        "[--sizes=M1,M2] [--reps=R] [--format=table|csv|json] "
+                        "(2+ nodes, 100 < M1 < M2 <= 1 MiB)",
+                        argc, argv, opts);
+    if (prc != APP_PARSE_OK)
+        return APP_PARSE_EXIT(prc);
+    m1 = msz[0];
+    m2 = nsz == 2 ? msz[1] : 0;
     if (n < 2 || m1 <= 100 || m2 <= m1 || m2 > (long)sizeof(buf) || reps <= 0) {
         if (me == 0)
             fprintf(stderr, "usage: calibrate_nx [--sizes=M1,M2] [--reps=R] "
@@ -120,14 +130,35 @@ int main(int argc, char **argv)
     ring = (dclock() - t0 - c) / (double)(reps * n);
 
     if (me == 0) {
-        printf("calibrate_nx: dclock() costs %.3f us\n", c * 1e6);
-        printf("calibrate_nx: a   = %.4f us/byte (Table I: 0.36)\n", a * 1e6);
-        printf("calibrate_nx: b_l = %.2f us (Table I: 136)\n", bl * 1e6);
-        printf("calibrate_nx: b_s = %.2f us (Table I: 75)\n", bs * 1e6);
-        printf("calibrate_nx: s   = %.2f us (Table I: 44)\n", s * 1e6);
-        printf("calibrate_nx: ring of %ld-byte messages: %.2f us per hop "
-               "(a m + b_l = %.2f)\n",
-               m1, ring * 1e6, (a * (double)m1 + bl) * 1e6);
+        static const struct {
+            const char *name, *unit, *fmt;
+            double paper;
+        } k[] = {
+            {"a", "us/byte",
+             "calibrate_nx: a   = %.4f us/byte "
+             "(Table I: 0.36)\n",
+             0.36},
+            {"b_l", "us", "calibrate_nx: b_l = %.2f us (Table I: 136)\n", 136},
+            {"b_s", "us", "calibrate_nx: b_s = %.2f us (Table I: 75)\n", 75},
+            {"s", "us", "calibrate_nx: s   = %.2f us (Table I: 44)\n", 44}};
+        double v[] = {a * 1e6, bl * 1e6, bs * 1e6, s * 1e6};
+        app_note("calibrate_nx: dclock() costs %.3f us\n", c * 1e6);
+        for (int i = 0; i < 4; i++) {
+            char line[96];
+            snprintf(line, sizeof(line), k[i].fmt, v[i]);
+            app_row("calibrate_nx",
+                    APP_FIELDS(
+                        APP_S("constant", k[i].name), APP_S("unit", k[i].unit),
+                        APP_F("emulated", v[i]), APP_F("paper", k[i].paper)),
+                    "%s", line);
+        }
+        app_row("calibrate_nx_ring",
+                APP_FIELDS(APP_I("bytes", m1), APP_F("us_per_hop", ring * 1e6),
+                           APP_F("formula_us", (a * (double)m1 + bl) * 1e6)),
+                "calibrate_nx: ring of %ld-byte messages: %.2f us per hop "
+                "(a m + b_l = %.2f)\n",
+                m1, ring * 1e6, (a * (double)m1 + bl) * 1e6);
+        app_finish();
     }
     return 0;
 }

@@ -11,7 +11,7 @@
  *
  *   complete_exchange --mce-machine=paragon --mce-nodes=64
  *       [--alg=naive,scott,bounded] [--sizes=8640,16384] [--groups=1,2,4,...]
- *       [--forced] [--naive=index|shifted]
+ *       [--forced] [--naive=index|shifted] [--format=table|csv|json]
  *
  * By default the barriers come every c permutations for each c dividing
  * n/4 (Table 2's link contention c, c = 3 on 12 x 12), then every (n/4) 2^j
@@ -43,24 +43,12 @@
 
 #include "cx/schedule.h"
 #include "nx.h"
+#include "opts.h"
 
 #define MAXL 32
 
 static long me, N;
 static int side;
-
-static int parse_list(const char *s, long *v, int max)
-{
-    int k = 0;
-    char *end;
-    while (*s && k < max) {
-        v[k++] = strtol(s, &end, 10);
-        if (end == s || v[k - 1] <= 0)
-            return -1;
-        s = *end == ',' ? end + 1 : end;
-    }
-    return k;
-}
 
 /* Run one exchange; returns the time (ps) of the last node's end after a
  * common start, on every node. */
@@ -118,22 +106,32 @@ int main(int argc, char **argv)
 
     me = mynode();
     N = numnodes();
-    for (int i = 1; i < argc; i++) {
-        if (strncmp(argv[i], "--alg=", 6) == 0)
-            algs = argv[i] + 6;
-        else if (strncmp(argv[i], "--sizes=", 8) == 0)
-            nsizes = parse_list(argv[i] + 8, sizes, MAXL);
-        else if (strncmp(argv[i], "--groups=", 9) == 0)
-            ngroups = parse_list(argv[i] + 9, groups, MAXL);
-        else if (strcmp(argv[i], "--forced") == 0)
-            forced = 1;
-        else if (strcmp(argv[i], "--naive=index") == 0)
-            shifted = 0;
-        else if (strcmp(argv[i], "--naive=shifted") == 0)
-            shifted = 1;
-        else
-            nsizes = -1;
-    }
+    int naive_order = 0;
+    const app_opt_t opts[] = {
+        {"alg", APPO_STR, &algs, NULL, 0, 0, NULL, "naive,scott,bounded",
+         "algorithms to run (default all three)"},
+        {"sizes", APPO_LIST, sizes, &nsizes, MAXL, 1, NULL, "M,...",
+         "block sizes in bytes (default 8640,32768)"},
+        {"groups", APPO_LIST, groups, &ngroups, MAXL, 1, NULL, "G,...",
+         "permutations between barriers (default: every divisor c of n/4, "
+         "then (n/4) 2^j, then none)"},
+        {"forced", APPO_FLAG, &forced, NULL, 0, 0, NULL, NULL,
+         "FORCED messages for scott and bounded"},
+        {"naive", APPO_CHOICE, &naive_order, NULL, 0, 0, "index|shifted", NULL,
+         "naive order: node order (the paper's) or me+k (default index)"},
+        {NULL, APPO_FLAG, NULL, NULL, 0, 0, NULL, NULL, NULL}};
+    int prc = app_parse("complete_exchange",
+                        "The complete exchange of Bokhari and Nicol 1996 on a "
+                        "Paragon mesh: naive, Scott's and bounded-contention "
+                        "algorithms against the paper's bounds.",
+                        "[--alg=naive,scott,bounded] [--sizes=M,...] "
+                        "[--groups=G,...] [--forced] [--naive=index|shifted] "
+                        "[--format=table|csv|json] on an n x n mesh, n a "
+                        "multiple of 4",
+                        argc, argv, opts);
+    if (prc != APP_PARSE_OK)
+        return APP_PARSE_EXIT(prc);
+    shifted = naive_order;
     side = (int)lround(sqrt((double)N));
     if (nsizes <= 0 || ngroups < 0 || (long)side * side != N || side % 4) {
         if (me == 0)
@@ -180,22 +178,28 @@ int main(int argc, char **argv)
     double sync_us = 27.1 * log2((double)N) - 134.0;
     const char *scheme = forced ? "FORCED" : "UNFORCED";
     if (me == 0)
-        printf("complete_exchange: %dx%d mesh, %ld permutations, sync fit "
-               "%.1f us, %s messages for scott and bounded, naive in %s "
-               "order\n"
-               "complete_exchange: %-8s %6s %6s %8s %12s %12s %12s\n",
-               side, side, total, sync_us, scheme,
-               shifted ? "shifted (me+k)" : "node", "alg", "nodeC", "linkC",
-               "bytes", "emulated_ms", "lower_ms", "upper_ms");
+        app_note("complete_exchange: %dx%d mesh, %ld permutations, sync fit "
+                 "%.1f us, %s messages for scott and bounded, naive in %s "
+                 "order\n"
+                 "complete_exchange: %-8s %6s %6s %8s %12s %12s %12s\n",
+                 side, side, total, sync_us, scheme,
+                 shifted ? "shifted (me+k)" : "node", "alg", "nodeC", "linkC",
+                 "bytes", "emulated_ms", "lower_ms", "upper_ms");
     for (int si = 0; si < nsizes; si++) {
         long m = sizes[si];
         double comm_us = 231.0 + 0.022 * (double)m;
         if (strstr(algs, "naive")) {
             double t = run(&naive, 0, m, 0, sbuf, rbuf, ids);
             if (me == 0)
-                printf("complete_exchange: %-8s %6ld %6s %8ld %12.3f %12s "
-                       "%12s\n",
-                       "naive", N - 1, "-", m, t / 1e9, "-", "-");
+                app_row(
+                    "complete_exchange",
+                    APP_FIELDS(APP_S("alg", "naive"), APP_I("nodes", N),
+                               APP_I("nodeC", N - 1), APP_F("linkC", NAN),
+                               APP_I("bytes", m), APP_F("emulated_ms", t / 1e9),
+                               APP_F("lower_ms", NAN), APP_F("upper_ms", NAN)),
+                    "complete_exchange: %-8s %6ld %6s %8ld %12.3f %12s "
+                    "%12s\n",
+                    "naive", N - 1, "-", m, t / 1e9, "-", "-");
         }
         for (int gi = 0; gi < ngroups; gi++) {
             long g = groups[gi];
@@ -205,14 +209,22 @@ int main(int argc, char **argv)
             double t = run(&scott, g, m, forced, sbuf, rbuf, ids);
             long steps = (total + g - 1) / g, nodec = g > q ? g / q : 1;
             double sync_total = (double)steps * (sync_us > 0 ? sync_us : 0);
+            double lower = ((double)steps * comm_us + sync_total) / 1e3;
+            double upper = ((double)total * comm_us + sync_total) / 1e3;
             if (me == 0)
-                printf("complete_exchange: %-8s %6ld %6ld %8ld %12.3f %12.3f "
-                       "%12.3f\n",
-                       name, nodec, g, m, t / 1e9,
-                       ((double)steps * comm_us + sync_total) / 1e3,
-                       ((double)total * comm_us + sync_total) / 1e3);
+                app_row("complete_exchange",
+                        APP_FIELDS(
+                            APP_S("alg", name), APP_I("nodes", N),
+                            APP_I("nodeC", nodec), APP_I("linkC", g),
+                            APP_I("bytes", m), APP_F("emulated_ms", t / 1e9),
+                            APP_F("lower_ms", lower), APP_F("upper_ms", upper)),
+                        "complete_exchange: %-8s %6ld %6ld %8ld %12.3f %12.3f "
+                        "%12.3f\n",
+                        name, nodec, g, m, t / 1e9, lower, upper);
         }
     }
+    if (me == 0)
+        app_finish();
     cx_schedule_free(&scott);
     cx_schedule_free(&naive);
     free(sbuf);

@@ -3,6 +3,7 @@
  * idle.
  *
  *   ./pingpong --mce-nodes=2 --sizes=0,1,100,4096,1048576 --reps=10
+ *       [--format=table|csv|json]
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -10,6 +11,7 @@
 #include <string.h>
 
 #include "mcemu.h"
+#include "opts.h"
 
 #define MAX_SIZES 64
 
@@ -19,27 +21,23 @@ int main(int argc, char **argv)
     int nsizes = 0, me = mce_node();
     char *buf;
 
-    for (int i = 1; i < argc; i++) {
-        char *p, *end;
-        if (strncmp(argv[i], "--reps=", 7) == 0) {
-            reps = strtol(argv[i] + 7, &end, 10);
-            if (*end || reps <= 0)
-                goto usage;
-        } else if (strncmp(argv[i], "--sizes=", 8) == 0) {
-            for (p = argv[i] + 8; *p && nsizes < MAX_SIZES; p = end) {
-                sizes[nsizes] = strtol(p, &end, 10);
-                if (end == p || sizes[nsizes] < 0)
-                    goto usage;
-                if (sizes[nsizes] > maxsize)
-                    maxsize = sizes[nsizes];
-                nsizes++;
-                if (*end == ',')
-                    end++;
-            }
-        } else {
-            goto usage;
-        }
-    }
+    const app_opt_t opts[] = {
+        {"sizes", APPO_LIST, sizes, &nsizes, MAX_SIZES, 0, NULL, "A,B,...",
+         "message sizes in bytes (default 0,1,100,4096,1048576)"},
+        {"reps", APPO_LONG, &reps, NULL, 0, 1, NULL, "R",
+         "round trips per size (default 10)"},
+        {NULL, APPO_FLAG, NULL, NULL, 0, 0, NULL, NULL, NULL}};
+    int prc =
+        app_parse("pingpong",
+                  "Node 0 and node 1 bounce a message REPS times per "
+                  "size; node 0 prints the virtual round-trip time.",
+                  "[--sizes=A,B,...] [--reps=R] [--format=table|csv|json]",
+                  argc, argv, opts);
+    if (prc != APP_PARSE_OK)
+        return APP_PARSE_EXIT(prc);
+    for (int s = 0; s < nsizes; s++)
+        if (sizes[s] > maxsize)
+            maxsize = sizes[s];
     if (nsizes == 0) {
         static const long def[] = {0, 1, 100, 4096, 1048576};
         for (nsizes = 0; nsizes < 5; nsizes++) {
@@ -79,14 +77,17 @@ int main(int argc, char **argv)
                 return 1;
             }
         }
-        if (me == 0)
-            printf("pingpong: size %zu reps %ld round_trip_ps %" PRIu64 "\n", n,
-                   reps, (mce_now() - t0) / (mce_time_t)reps);
+        if (me == 0) {
+            mce_time_t rt = (mce_now() - t0) / (mce_time_t)reps;
+            app_row("pingpong",
+                    APP_FIELDS(APP_I("bytes", n), APP_I("reps", reps),
+                               APP_U("round_trip_ps", rt)),
+                    "pingpong: size %zu reps %ld round_trip_ps %" PRIu64 "\n",
+                    n, reps, rt);
+        }
     }
     free(buf);
-    return 0;
-usage:
     if (me == 0)
-        fprintf(stderr, "usage: pingpong [--sizes=A,B,...] [--reps=R]\n");
-    return 2;
+        app_finish();
+    return 0;
 }

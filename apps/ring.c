@@ -11,20 +11,7 @@
 #include <string.h>
 
 #include "mcemu.h"
-
-static int parse_opt(const char *arg, const char *name, long *out)
-{
-    size_t n = strlen(name);
-    char *end;
-    if (strncmp(arg, name, n) != 0 || arg[n] != '=')
-        return 0;
-    *out = strtol(arg + n + 1, &end, 10);
-    if (*end != '\0' || *out < 0) {
-        fprintf(stderr, "ring: bad value in '%s'\n", arg);
-        exit(2);
-    }
-    return 1;
-}
+#include "opts.h"
 
 static void fill(unsigned char *buf, long bytes, int node, long round)
 {
@@ -39,16 +26,23 @@ int main(int argc, char **argv)
     unsigned char *out, *in, *want;
     mce_msg_info_t info;
 
-    for (int i = 1; i < argc; i++) {
-        if (parse_opt(argv[i], "--rounds", &rounds) ||
-            parse_opt(argv[i], "--bytes", &bytes) ||
-            parse_opt(argv[i], "--compute-ns", &compute_ns))
-            continue;
-        if (me == 0)
-            fprintf(stderr,
-                    "usage: ring [--rounds=R] [--bytes=B] [--compute-ns=NS]\n");
-        return 2;
-    }
+    const app_opt_t opts[] = {
+        {"rounds", APPO_LONG, &rounds, NULL, 0, 0, NULL, "R",
+         "rounds around the ring (default 10)"},
+        {"bytes", APPO_LONG, &bytes, NULL, 0, 0, NULL, "B",
+         "bytes per message (default 8)"},
+        {"compute-ns", APPO_LONG, &compute_ns, NULL, 0, 0, NULL, "NS",
+         "virtual computation per round in ns (default 0)"},
+        {NULL, APPO_FLAG, NULL, NULL, 0, 0, NULL, NULL, NULL}};
+    int prc = app_parse("ring",
+                        "Every node sends B bytes to its right neighbour and "
+                        "receives from its left, R times; node 0 prints the "
+                        "virtual time.",
+                        "[--rounds=R] [--bytes=B] [--compute-ns=NS] "
+                        "[--format=table|csv|json]",
+                        argc, argv, opts);
+    if (prc != APP_PARSE_OK)
+        return APP_PARSE_EXIT(prc);
     out = malloc((size_t)bytes + 1);
     in = malloc((size_t)bytes + 1);
     want = malloc((size_t)bytes + 1);
@@ -78,11 +72,19 @@ int main(int argc, char **argv)
             mce_compute((mce_time_t)compute_ns * MCE_NS);
     }
     mce_time_t t = mce_now() - t0;
-    if (me == 0)
-        printf("ring: %d nodes, %ld rounds of %ld bytes on '%s': %.3f us "
-               "virtual (%.3f us per round)\n",
-               n, rounds, bytes, mce_machine_name(), (double)t / MCE_US,
-               rounds ? (double)t / MCE_US / (double)rounds : 0.0);
+    if (me == 0) {
+        double total_us = (double)t / MCE_US;
+        double round_us = rounds ? total_us / (double)rounds : 0.0;
+        app_row("ring",
+                APP_FIELDS(
+                    APP_I("nodes", n), APP_I("rounds", rounds),
+                    APP_I("bytes", bytes), APP_S("machine", mce_machine_name()),
+                    APP_F("total_us", total_us), APP_F("round_us", round_us)),
+                "ring: %d nodes, %ld rounds of %ld bytes on '%s': %.3f us "
+                "virtual (%.3f us per round)\n",
+                n, rounds, bytes, mce_machine_name(), total_us, round_us);
+        app_finish();
+    }
     free(out);
     free(in);
     free(want);

@@ -4,15 +4,17 @@
  * of m bytes goes around the ring R times and the time per hop gives
  * t_comm(m) = f + x m.  Run for several sizes with standard Vertex
  * (nwrite/nread) and extended Vertex (send/rcvreq), fit f and x by least
- * squares and print them beside the seed's values.
+ * squares and print them beside the paper's values.
  *
  *   ./ring_vertex --mce-nodes=16 [--rounds=R] [--sizes=0,256,...]
  *                 [--scheme=standard|extended|both]
  */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "opts.h"
 #include "vertex.h"
 
 #define MAX_SIZES 32
@@ -197,35 +199,50 @@ int main(int argc, char **argv)
     int nsizes = 7, rounds = 20, schemes = 3;
     int me = mce_node();
 
-    for (int i = 1; i < argc; i++) {
-        char *end;
-        if (strncmp(argv[i], "--rounds=", 9) == 0) {
-            rounds = (int)strtol(argv[i] + 9, &end, 10);
-            if (*end || rounds <= 0)
-                goto usage;
-        } else if (strncmp(argv[i], "--sizes=", 8) == 0) {
-            char *p = argv[i] + 8;
-            for (nsizes = 0; *p && nsizes < MAX_SIZES; nsizes++) {
-                sizes[nsizes] = (int)strtol(p, &end, 10);
-                if (end == p || sizes[nsizes] < 0)
-                    goto usage;
-                p = *end == ',' ? end + 1 : end;
-            }
-            if (nsizes < 2)
-                goto usage;
-        } else if (strcmp(argv[i], "--scheme=standard") == 0) {
-            schemes = 1;
-        } else if (strcmp(argv[i], "--scheme=extended") == 0) {
-            schemes = 2;
-        } else if (strcmp(argv[i], "--scheme=both") == 0) {
-            schemes = 3;
-        } else {
-            goto usage;
+    long lsizes[MAX_SIZES], lrounds = rounds;
+    int lnsizes = 0, scheme = 2;
+    const app_opt_t opts[] = {
+        {"rounds", APPO_LONG, &lrounds, NULL, 0, 1, NULL, "R",
+         "messages around the ring per size (default 20)"},
+        {"sizes", APPO_LIST, lsizes, &lnsizes, MAX_SIZES, 0, NULL, "A,B,...",
+         "message sizes in bytes, at least two (default "
+         "0,128,256,512,1024,2048,4096)"},
+        {"scheme", APPO_CHOICE, &scheme, NULL, 0, 0, "standard|extended|both",
+         NULL,
+         "standard Vertex (nwrite/nread), extended Vertex, or both "
+         "(default)"},
+        {NULL, APPO_FLAG, NULL, NULL, 0, 0, NULL, NULL, NULL}};
+    int prc = app_parse("ring_vertex",
+                        "The ring experiment of Mudge, Buzzard and "
+                        "Abdel-Rahman 1987 on the NCUBE: time per message "
+                        "and its fixed and per-byte parts.",
+                        "[--rounds=R] [--sizes=A,B,...] "
+                        "[--scheme=standard|extended|both] "
+                        "[--format=table|csv|json]",
+                        argc, argv, opts);
+    if (prc != APP_PARSE_OK)
+        return APP_PARSE_EXIT(prc);
+    if (lnsizes == 1) {
+        if (me == 0)
+            fprintf(stderr, "ring_vertex: --sizes: at least two sizes (the "
+                            "fit needs two points)\n");
+        return 2;
+    }
+    if (lnsizes > 0) {
+        nsizes = lnsizes;
+        for (int i = 0; i < nsizes; i++) {
+            if (lsizes[i] > INT_MAX)
+                return APP_PARSE_EXIT(APP_PARSE_ERROR);
+            sizes[i] = (int)lsizes[i];
         }
     }
+    if (lrounds > INT_MAX)
+        return APP_PARSE_EXIT(APP_PARSE_ERROR);
+    rounds = (int)lrounds;
+    schemes = scheme + 1; /* standard 1, extended 2, both 3 */
     if (me == 0)
-        printf("ring_vertex: %d nodes, %d rounds per size\n", ncubesize(),
-               rounds);
+        app_note("ring_vertex: %d nodes, %d rounds per size\n", ncubesize(),
+                 rounds);
     for (int s = 1; s <= 2; s++) {
         double t[MAX_SIZES], f, x;
         if (!(schemes & s))
@@ -234,21 +251,31 @@ int main(int argc, char **argv)
             if (run(s == 2, sizes[i], rounds, &t[i]) != 0)
                 return 1;
             if (me == 0)
-                printf("ring_vertex: %-8s %6d bytes %10.2f us per message\n",
-                       s == 2 ? "extended" : "standard", sizes[i], t[i] * 1e6);
+                app_row("ring_vertex",
+                        APP_FIELDS(
+                            APP_S("scheme", s == 2 ? "extended" : "standard"),
+                            APP_I("nodes", ncubesize()),
+                            APP_I("bytes", sizes[i]),
+                            APP_F("us_per_message", t[i] * 1e6)),
+                        "ring_vertex: %-8s %6d bytes %10.2f us per message\n",
+                        s == 2 ? "extended" : "standard", sizes[i], t[i] * 1e6);
         }
         if (me == 0) {
             fit(sizes, t, nsizes, &f, &x);
-            printf("ring_vertex: %-8s fixed %.2f us/message (Mudge et al. 1987: %.2f), "
-                   "incremental %.4f us/byte (paper: %.2f)\n",
-                   s == 2 ? "extended" : "standard", f * 1e6,
-                   s == 2 ? 83.20 : 466.40, x * 1e6, s == 2 ? 1.29 : 3.14);
+            app_row(
+                "ring_vertex_fit",
+                APP_FIELDS(APP_S("scheme", s == 2 ? "extended" : "standard"),
+                           APP_F("fixed_us", f * 1e6),
+                           APP_F("paper_fixed_us", s == 2 ? 83.20 : 466.40),
+                           APP_F("us_per_byte", x * 1e6),
+                           APP_F("paper_us_per_byte", s == 2 ? 1.29 : 3.14)),
+                "ring_vertex: %-8s fixed %.2f us/message (Mudge et al. "
+                "1987: %.2f), incremental %.4f us/byte (paper: %.2f)\n",
+                s == 2 ? "extended" : "standard", f * 1e6,
+                s == 2 ? 83.20 : 466.40, x * 1e6, s == 2 ? 1.29 : 3.14);
         }
     }
-    return 0;
-usage:
     if (me == 0)
-        fprintf(stderr, "usage: ring_vertex [--rounds=R] [--sizes=A,B,...] "
-                        "[--scheme=standard|extended|both]\n");
-    return 2;
+        app_finish();
+    return 0;
 }

@@ -37,6 +37,7 @@
 #include <string.h>
 
 #include "nx.h"
+#include "opts.h"
 
 #define MAXN 16
 
@@ -191,19 +192,6 @@ static void trial(sync_fn sync, int forced, long m, mce_time_t skew,
     v[4] = -(double)t2; /* sync end (earliest) */
 }
 
-static int parse_list(const char *s, long *v, int max)
-{
-    int k = 0;
-    char *end;
-    while (*s && k < max) {
-        v[k++] = strtol(s, &end, 10);
-        if (end == s)
-            return -1;
-        s = *end == ',' ? end + 1 : end;
-    }
-    return k;
-}
-
 static int get(const char *key, mce_time_t *out)
 {
     int64_t v;
@@ -266,12 +254,15 @@ static void table3(void)
     long mmin = (long)need;
     if ((double)mmin < need)
         mmin++;
+    double formula = (double)(2 * d * (long long)bs_ps + (long long)delta);
     if (me == 0)
-        printf("shift_sync: table3 d=%ld rds_cost_us=%.6f (2d*b_s + delta = "
-               "%.6f) min_m=%ld (exact %.4f)\n",
-               d, rds_cost / 1e6,
-               (double)(2 * d * (long long)bs_ps + (long long)delta) / 1e6,
-               mmin, need);
+        app_row("shift_sync_table3",
+                APP_FIELDS(APP_I("d", d), APP_F("rds_cost_us", rds_cost / 1e6),
+                           APP_F("rds_formula_us", formula / 1e6),
+                           APP_I("min_m", mmin), APP_F("min_m_exact", need)),
+                "shift_sync: table3 d=%ld rds_cost_us=%.6f (2d*b_s + delta = "
+                "%.6f) min_m=%ld (exact %.4f)\n",
+                d, rds_cost / 1e6, formula / 1e6, mmin, need);
 }
 
 int main(int argc, char **argv)
@@ -285,34 +276,49 @@ int main(int argc, char **argv)
     n = numnodes();
     for (d = 0; (1L << d) < n; d++)
         ;
-    for (int i = 1; i < argc; i++) {
-        if (strncmp(argv[i], "--sync=", 7) == 0)
-            syncs = argv[i] + 7;
-        else if (strncmp(argv[i], "--protocol=", 11) == 0)
-            protos = argv[i] + 11;
-        else if (strncmp(argv[i], "--sizes=", 8) == 0)
-            nsizes = parse_list(argv[i] + 8, sizes, MAXN);
-        else if (strncmp(argv[i], "--trials=", 9) == 0)
-            trials = atol(argv[i] + 9);
-        else if (strncmp(argv[i], "--skew-us=", 10) == 0)
-            skew_us = atof(argv[i] + 10);
-        else if (strcmp(argv[i], "--busy=loop") == 0)
-            loop_busy = 1;
-        else if (strcmp(argv[i], "--busy=exact") == 0)
-            loop_busy = 0;
-        else if (strcmp(argv[i], "--table3") == 0)
-            do_table3 = 1;
-        else if (strcmp(argv[i], "--per-trial") == 0)
-            per_trial = 1;
-        else if (strcmp(argv[i], "--back-to-back") == 0)
-            chain = 1;
-        else if (strncmp(argv[i], "--late=", 7) == 0) {
-            char *colon = strchr(argv[i] + 7, ':');
-            late_node = atol(argv[i] + 7);
-            late_ps = colon ? (mce_time_t)(atof(colon + 1) * 1e6 + 0.5) : 0;
-            if (colon == NULL || late_node < 0)
-                nsizes = -1;
-        } else
+    const char *late = NULL;
+    int busy = 0, nsz = (int)nsizes;
+    const app_opt_t opts[] = {
+        {"sync", APPO_STR, &syncs, NULL, 0, 0, NULL, "gsync,sync0,rds",
+         "synchronisations to run (default all three)"},
+        {"protocol", APPO_STR, &protos, NULL, 0, 0, NULL, "long,forced",
+         "shift protocols (default both)"},
+        {"sizes", APPO_LIST, sizes, &nsz, MAXN, 0, NULL, "A,B,...",
+         "shift sizes in bytes (default 4096,16384,65536)"},
+        {"trials", APPO_LONG, &trials, NULL, 0, 1, NULL, "T",
+         "trials per row, at most 100000 (default 20)"},
+        {"skew-us", APPO_DOUBLE, &skew_us, NULL, 0, 0, NULL, "X",
+         "largest pseudo-random start skew in us (default 500)"},
+        {"late", APPO_STR, &late, NULL, 0, 0, NULL, "NODE:US",
+         "only NODE starts late, by US microseconds"},
+        {"back-to-back", APPO_FLAG, &chain, NULL, 0, 0, NULL, NULL,
+         "the paper's own loop: no common start, no skew, no pause"},
+        {"busy", APPO_CHOICE, &busy, NULL, 0, 0, "exact|loop", NULL,
+         "RDS busy waits as exact virtual time or a counted loop"},
+        {"per-trial", APPO_FLAG, &per_trial, NULL, 0, 0, NULL, NULL,
+         "also print every trial's cost"},
+        {"table3", APPO_FLAG, &do_table3, NULL, 0, 0, NULL, NULL,
+         "measure the pieces of Table 3's inequality instead"},
+        {NULL, APPO_FLAG, NULL, NULL, 0, 0, NULL, NULL, NULL}};
+    int prc = app_parse(
+        "shift_sync",
+        "Global synchronisation before a ring shift on the iPSC/860 (Seidel "
+        "and Davis 1992): shift cost, predicted minimum, synchronisation "
+        "cost and precision, success rate.",
+        "[--sync=gsync,sync0,rds] [--protocol=long,forced] [--sizes=A,B] "
+        "[--trials=T] [--skew-us=X | --late=NODE:US | --back-to-back] "
+        "[--busy=exact|loop] [--per-trial] [--table3] "
+        "[--format=table|csv|json]; the node count must be a power of two",
+        argc, argv, opts);
+    if (prc != APP_PARSE_OK)
+        return APP_PARSE_EXIT(prc);
+    nsizes = nsz;
+    loop_busy = busy;
+    if (late != NULL) {
+        char *colon = strchr(late, ':');
+        late_node = atol(late);
+        late_ps = colon ? (mce_time_t)(atof(colon + 1) * 1e6 + 0.5) : 0;
+        if (colon == NULL || late_node < 0)
             nsizes = -1;
     }
     if (nsizes <= 0 || trials <= 0 || trials > 100000 || skew_us < 0 ||
@@ -350,6 +356,8 @@ int main(int argc, char **argv)
         return 1;
     if (do_table3) {
         table3();
+        if (me == 0)
+            app_finish();
         return 0;
     }
     int64_t irq = 0, fc = 0;
@@ -364,12 +372,12 @@ int main(int argc, char **argv)
     else
         snprintf(start, sizeof(start), "skew up to %.1f us", skew_us);
     if (me == 0)
-        printf("shift_sync: d=%ld (%ld nodes), %ld trials, %s, "
-               "interrupts %s, flow control %s, busy waits %s\n"
-               "shift_sync: %-5s %-6s %6s %12s %12s %10s %10s %8s\n",
-               d, n, trials, start, irq ? "on" : "off", fc ? "on" : "off",
-               loop_busy ? "loop" : "exact", "sync", "proto", "bytes",
-               "shift_us", "predict_us", "sync_us", "prec_us", "success");
+        app_note("shift_sync: d=%ld (%ld nodes), %ld trials, %s, "
+                 "interrupts %s, flow control %s, busy waits %s\n"
+                 "shift_sync: %-5s %-6s %6s %12s %12s %10s %10s %8s\n",
+                 d, n, trials, start, irq ? "on" : "off", fc ? "on" : "off",
+                 loop_busy ? "loop" : "exact", "sync", "proto", "bytes",
+                 "shift_us", "predict_us", "sync_us", "prec_us", "success");
     static const struct {
         const char *name;
         sync_fn fn;
@@ -400,19 +408,39 @@ int main(int argc, char **argv)
                     if (cost < pred + 1e9)
                         ok++;
                     if (per_trial && me == 0)
-                        printf("shift_sync: trial %-5s %-6s %6ld %4ld %12.2f "
-                               "%s\n",
-                               algs[a].name, forced ? "forced" : "long", m, t,
-                               cost / 1e6,
-                               cost < pred + 1e9 ? "success" : "failure");
+                        app_row(
+                            "shift_sync_trial",
+                            APP_FIELDS(
+                                APP_S("sync", algs[a].name),
+                                APP_S("proto", forced ? "forced" : "long"),
+                                APP_I("bytes", m), APP_I("trial", t),
+                                APP_F("shift_us", cost / 1e6),
+                                APP_S("result", cost < pred + 1e9 ? "success"
+                                                                  : "failure")),
+                            "shift_sync: trial %-5s %-6s %6ld %4ld %12.2f "
+                            "%s\n",
+                            algs[a].name, forced ? "forced" : "long", m, t,
+                            cost / 1e6,
+                            cost < pred + 1e9 ? "success" : "failure");
                 }
                 if (me == 0)
-                    printf("shift_sync: %-5s %-6s %6ld %12.2f %12.2f %10.2f "
-                           "%10.2f %7.1f%%\n",
-                           algs[a].name, forced ? "forced" : "long", m,
-                           shift / trials / 1e6, pred / 1e6,
-                           sync / trials / 1e6, prec / trials / 1e6,
-                           100.0 * (double)ok / (double)trials);
+                    app_row(
+                        "shift_sync",
+                        APP_FIELDS(APP_S("sync", algs[a].name),
+                                   APP_S("proto", forced ? "forced" : "long"),
+                                   APP_I("bytes", m), APP_I("nodes", n),
+                                   APP_F("shift_us", shift / trials / 1e6),
+                                   APP_F("predict_us", pred / 1e6),
+                                   APP_F("sync_us", sync / trials / 1e6),
+                                   APP_F("prec_us", prec / trials / 1e6),
+                                   APP_F("success_pct",
+                                         100.0 * (double)ok / (double)trials)),
+                        "shift_sync: %-5s %-6s %6ld %12.2f %12.2f %10.2f "
+                        "%10.2f %7.1f%%\n",
+                        algs[a].name, forced ? "forced" : "long", m,
+                        shift / trials / 1e6, pred / 1e6, sync / trials / 1e6,
+                        prec / trials / 1e6,
+                        100.0 * (double)ok / (double)trials);
             }
         }
     }
@@ -420,5 +448,7 @@ int main(int argc, char **argv)
     free(w);
     free(sbuf);
     free(rbuf);
+    if (me == 0)
+        app_finish();
     return 0;
 }

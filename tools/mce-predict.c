@@ -3,12 +3,18 @@
  * computed independently of the emulator (no MPI, no libmcemu), so that
  * the tests can compare emulated times against them.
  *
- *   seed 000  Seidel and Davis 1992, iPSC/860: Tables I, II, III, the
- *             gsync(), sync0() and RDS costs and precisions, RDS waits.
- *   seed 001  Bokhari and Nicol 1996, Paragon: Table 1, Table 2 (complete
- *             exchange steps n^3/4c) and the predicted (lower bound) time.
- *   seed 003  Mudge, Buzzard and Abdel-Rahman 1987, NCUBE: Table 1 and
- *             t'_comm = 4 t_comm(m) / m (Table 2).
+ *   Seidel and Davis 1992, iPSC/860: Tables I, II, III, the gsync(),
+ *     sync0() and RDS costs and precisions, RDS waits.
+ *   Bokhari and Nicol 1996, Paragon: Table 1, Table 2 (complete exchange
+ *     steps n^3/4c) and the predicted (lower bound) time.
+ *   Mudge, Buzzard and Abdel-Rahman 1987, NCUBE: Table 1 and
+ *     t'_comm = 4 t_comm(m) / m (Table 2).
+ *   Warfel 1996 (iWarp, TCS) and Feldmann, Gross, O'Hallaron and Stricker
+ *     1992 (iWarp subset barriers).
+ *
+ * Output: key=value lines (default), CSV or JSON (--format); "compare"
+ * reads a program's CSV or JSON rows and prints emulated, predicted and
+ * their difference per row (see compare.c's part below).
  *
  * Arithmetic is exact: decimal inputs (at most 6 decimals, 1 ps) become
  * integers counting 0.1 ps, so that b_l/2 and 3b_l/2 stay exact.  The
@@ -16,6 +22,8 @@
  * t'_comm) and log2 of a node count that is not a power of two.
  * See usage() for the interface.
  */
+#define _POSIX_C_SOURCE 200809L /* open_memstream */
+#include <ctype.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdarg.h>
@@ -30,6 +38,7 @@
 
 static const char *cmd_name; /* the subcommand, for error messages */
 static int out_ps;           /* --ps: print times in picoseconds */
+static int out_format;       /* --format: 0 key=value, 1 csv, 2 json */
 
 static void usage(FILE *f);
 
@@ -251,31 +260,37 @@ struct constant {
 
 /* Seed 000, Table I, and the busy-loop fit of section 3.3. */
 static struct constant ipsc[] = {
-    {"a", C_TIME, 1, 3600000, "us/byte", "000:Table_I"},
-    {"bl", C_TIME, 0, 1360000000, "us", "000:Table_I"},
-    {"bs", C_TIME, 0, 750000000, "us", "000:Table_I"},
-    {"s", C_TIME, 0, 440000000, "us", "000:Table_I"},
-    {"kper", C_TIME, 1, 1260000, "us/iteration", "000:sec3.3"},
-    {"kfix", C_TIME, 0, 20000000, "us", "000:sec3.3"},
+    {"a", C_TIME, 1, 3600000, "us/byte", "Seidel-Davis-1992:Table_I"},
+    {"bl", C_TIME, 0, 1360000000, "us", "Seidel-Davis-1992:Table_I"},
+    {"bs", C_TIME, 0, 750000000, "us", "Seidel-Davis-1992:Table_I"},
+    {"s", C_TIME, 0, 440000000, "us", "Seidel-Davis-1992:Table_I"},
+    {"kper", C_TIME, 1, 1260000, "us/iteration", "Seidel-Davis-1992:sec3.3"},
+    {"kfix", C_TIME, 0, 20000000, "us", "Seidel-Davis-1992:sec3.3"},
     {NULL, 0, 0, 0, NULL, NULL}};
 enum { IA, IBL, IBS, IS, IKPER, IKFIX };
 
 /* Seed 001, Table 1. */
 static struct constant paragon[] = {
-    {"sync_slope", C_TIME, 0, 271000000, "us/log2(nodes)", "001:Table_1"},
-    {"sync_offset", C_TIME, 0, 1340000000, "us", "001:Table_1"},
-    {"comm_fixed", C_TIME, 0, 2310000000, "us", "001:Table_1"},
-    {"comm_per_byte", C_TIME, 0, 220000, "us/byte", "001:Table_1"},
-    {"comm_min_m", C_COUNT, 0, 8640, "bytes", "001:Table_1"},
+    {"sync_slope", C_TIME, 0, 271000000, "us/log2(nodes)",
+     "Bokhari-Nicol-1996:Table_1"},
+    {"sync_offset", C_TIME, 0, 1340000000, "us", "Bokhari-Nicol-1996:Table_1"},
+    {"comm_fixed", C_TIME, 0, 2310000000, "us", "Bokhari-Nicol-1996:Table_1"},
+    {"comm_per_byte", C_TIME, 0, 220000, "us/byte",
+     "Bokhari-Nicol-1996:Table_1"},
+    {"comm_min_m", C_COUNT, 0, 8640, "bytes", "Bokhari-Nicol-1996:Table_1"},
     {NULL, 0, 0, 0, NULL, NULL}};
 enum { PSLOPE, POFF, PFIX, PPB, PMIN };
 
 /* Seed 003, Table 1. */
 static struct constant ncube[] = {
-    {"std_fixed", C_TIME, 0, 4664000000, "us", "003:Table_1"},
-    {"std_per_byte", C_TIME, 0, 31400000, "us/byte", "003:Table_1"},
-    {"ext_fixed", C_TIME, 0, 832000000, "us", "003:Table_1"},
-    {"ext_per_byte", C_TIME, 0, 12900000, "us/byte", "003:Table_1"},
+    {"std_fixed", C_TIME, 0, 4664000000, "us",
+     "Mudge-Buzzard-Abdel-Rahman-1987:Table_1"},
+    {"std_per_byte", C_TIME, 0, 31400000, "us/byte",
+     "Mudge-Buzzard-Abdel-Rahman-1987:Table_1"},
+    {"ext_fixed", C_TIME, 0, 832000000, "us",
+     "Mudge-Buzzard-Abdel-Rahman-1987:Table_1"},
+    {"ext_per_byte", C_TIME, 0, 12900000, "us/byte",
+     "Mudge-Buzzard-Abdel-Rahman-1987:Table_1"},
     {NULL, 0, 0, 0, NULL, NULL}};
 enum { NSF, NSB, NEF, NEB };
 
@@ -423,7 +438,8 @@ static int opt_choice(const struct opts *o, const char *name,
     return -1;
 }
 
-/* ---- iPSC/860 (seed 000) ------------------------------------------------ */
+/* ---- iPSC/860 (Seidel and Davis 1992)
+ * ------------------------------------------------ */
 
 #define MAX_D 30
 
@@ -453,8 +469,11 @@ static void cmd_ipsc_table2(int argc, char **argv)
             int m_ok, d_ok;
             int64_t cost;
         } rows[] = {
-            {"send-short", "send", "short", "any", "bs", "table2", short_ok, 1,
-             bs},
+            /* Table II prints b_s for a short send; the a m of its at most
+             * 100 bytes still crosses the wire (the emulator charges it),
+             * so the cost is am+bs and printed_formula keeps the paper's. */
+            {"send-short", "send", "short", "any", "am+bs", "table2", short_ok,
+             1, add(am, bs)},
             {"send-long", "send", "long", "any", "am+bl", "table2", long_ok, 1,
              add(am, bl)},
             {"send-forced", "send", "forced", "any", "am+bs", "table2", long_ok,
@@ -486,6 +505,7 @@ static void cmd_ipsc_table2(int argc, char **argv)
             kv_s("protocol", r->proto);
             kv_s("range", r->range);
             kv_s("formula", r->formula);
+            kv_s("printed_formula", i == 0 ? "bs" : r->formula);
             kv_s("source", r->source);
             kv_i("m", m);
             kv_t("delta", dl);
@@ -498,7 +518,7 @@ static void cmd_ipsc_table2(int argc, char **argv)
             kv_end();
         }
 
-        /* Which range delta falls in, with the seed's boundary b_s and
+        /* Which range delta falls in, with the paper's boundary b_s and
          * with the mechanism's boundary B; the cost of the rule that
          * applies (exchange: section 2.2's ranges; shift: Table II's). */
         {
@@ -525,14 +545,14 @@ static void cmd_ipsc_table2(int argc, char **argv)
             kv_t("delta", dl);
             kv_t("boundary", B);
             kv_t("am", am);
-            kv_s("seed_exchange_case", xs);
+            kv_s("paper_exchange_case", xs);
             kv_s("exchange_case", xm);
             kv_s("exchange_rule", xr);
             if (long_ok)
                 kv_t("exchange_cost", xc);
             else
                 kv_t_na("exchange_cost");
-            kv_s("seed_shift_case", ss);
+            kv_s("paper_shift_case", ss);
             kv_s("shift_case", sm);
             kv_s("shift_rule", sr);
             if (long_ok && sc >= 0)
@@ -546,7 +566,7 @@ static void cmd_ipsc_table2(int argc, char **argv)
     }
 }
 
-/* Table III as printed in seed 000. */
+/* Table III as printed in Seidel and Davis 1992. */
 static const int64_t table3_paper[] = {0, 0, 645, 1062, 1478, 1895, 2312, 2728};
 
 static void cmd_ipsc_table3(int argc, char **argv)
@@ -616,7 +636,7 @@ static void sync_line(int alg, int64_t d, int64_t dl)
     kv_t("cost", cost);
     kv_s("precision_formula", pformula);
     kv_t("precision", prec);
-    kv_s("seed", seed);
+    kv_s("paper_says", seed);
     kv_s("case", kind);
     if (alg == 2) {
         kv_t("phase1", add(dbs, dl));
@@ -663,7 +683,8 @@ static void cmd_rds_waits(int argc, char **argv)
     }
 }
 
-/* ---- Paragon (seed 001) ------------------------------------------------- */
+/* ---- Paragon (Bokhari and Nicol 1996)
+ * ------------------------------------------------- */
 
 #define MAX_SIDE 4096
 
@@ -754,7 +775,7 @@ static void cmd_paragon_comm(int argc, char **argv)
     kv_end();
 }
 
-/* Table 2 of seed 001 as printed. */
+/* Table 2 of Bokhari and Nicol 1996 as printed. */
 static const struct {
     int n, c, steps;
 } table2_paper[] = {
@@ -889,7 +910,8 @@ static void cmd_cx_time(int argc, char **argv)
     kv_end();
 }
 
-/* ---- NCUBE (seed 003) --------------------------------------------------- */
+/* ---- NCUBE (Mudge, Buzzard and Abdel-Rahman 1987)
+ * --------------------------------------------------- */
 
 static const char *const schemes[] = {"standard", "extended", "both", NULL};
 
@@ -929,7 +951,8 @@ static void cmd_ncube(int argc, char **argv)
 
 static void cmd_ncube_table2(int argc, char **argv)
 {
-    /* Table 2 of seed 003, NCUBE columns, in hundredths of a us. */
+    /* Table 2 of Mudge, Buzzard and Abdel-Rahman 1987, NCUBE columns, in
+     * hundredths of a us. */
     static const int rows[][3] = {
         {8, 24576, 4676}, {64, 4179, 1037}, {256, 1988, 645}};
     struct opts o = {{NULL}, {0}};
@@ -939,7 +962,7 @@ static void cmd_ncube_table2(int argc, char **argv)
             ncube_line(s, rows[i][0], rows[i][1 + s]);
 }
 
-/* ---- iWarp, Warfel 1996 (seed 002) -------------------------------------- */
+/* ---- iWarp, Warfel 1996 -------------------------------------- */
 
 /* Figures 3.7/3.8 "(predict)" row as printed (both figures print the same
  * one): sizes 4..16384 bytes by distance 1..7 cells. */
@@ -1096,7 +1119,8 @@ static void cmd_iwarp_barrier(int argc, char **argv)
     kv_end();
 }
 
-/* ---- iWarp SRU and anonymous-destination ring (seed 004) ---------------- */
+/* ---- iWarp SRU and anonymous-destination ring (Feldmann et al. 1992)
+ * ---------------- */
 
 /* Feldmann, Gross, O'Hallaron, Stricker, sections 3 and 5, in clocks
  * (share/machines/iwarp.conf): SRU bit 16, 36 bits, software 337 + 337;
@@ -1144,10 +1168,10 @@ static void cmd_subset(int argc, char **argv)
          * starting on a bit boundary */
         kv_i("straggler_emulated_clocks",
              ceil_to(S + L, bit) + msg + ceil_to(R + S + L, bit) + msg + R);
-        kv_i("straggler_seed_clocks", 2500);
+        kv_i("straggler_paper_clocks", 2500);
         /* F 5: all participants leave Phase 2 at once; timers agree to
          * 800 ns (16 clocks) */
-        kv_i("exit_spread_seed_clocks", 16);
+        kv_i("exit_spread_paper_clocks", 16);
     } else {
         int64_t send = compose + split + k * word + join;
         int64_t recv = load + split + k * word + join;
@@ -1168,7 +1192,7 @@ static void cmd_subset(int argc, char **argv)
         kv_i("rounds_ring1", n);
         kv_i("rounds_ring2", 2 * lg);
         /* one straggler: "one message plus the cost for Phase 2 (305 us)" */
-        kv_i("straggler_seed_clocks", 6100);
+        kv_i("straggler_paper_clocks", 6100);
         /* message counts (F 4.3.4, Theorem 9), N = 64 cells on the ring;
          * spread = t, the first to the last arrival */
         kv_i("spread", t);
@@ -1189,40 +1213,41 @@ static void cmd_subset(int argc, char **argv)
     kv_end();
 }
 
-/* ---- TCS and the chapter 6-7 models (Warfel 1996, seed 002) -------------- */
+/* ---- TCS and the chapter 6-7 models (Warfel 1996) -------------- */
 
 /* Constants of the models, in clocks (or as noted); the chapter 6 ones are
  * also the app.mp_* prediction keys of share/machines/iwarp.conf. */
 static struct constant iwarp[] = {
-    {"mp_constant", C_COUNT, 0, 100, "clocks", "002:W6.2.1"},
-    {"mp_iteration", C_COUNT, 0, 40, "clocks", "002:W6.3.1"},
-    {"mp_send", C_COUNT, 0, 359, "clocks", "002:W6.2.1"},
-    {"mp_recv", C_COUNT, 0, 230, "clocks", "002:W6.2.1"},
-    {"mp_latency", C_COUNT, 0, 20, "clocks", "002:W6.2.1"},
-    {"net_bw_milli", C_COUNT, 1, 1998, "bytes/1000clocks", "002:W6.2.1"},
-    {"mp_barrier_2d", C_COUNT, 0, 448, "clocks", "002:W6.3.1"},
-    {"tcs_sg_constant", C_COUNT, 0, 398, "clocks", "002:W6.2.2"},
-    {"tcs_rb_constant", C_COUNT, 0, 302, "clocks", "002:W6.3.2"},
+    {"mp_constant", C_COUNT, 0, 100, "clocks", "Warfel-1996:W6.2.1"},
+    {"mp_iteration", C_COUNT, 0, 40, "clocks", "Warfel-1996:W6.3.1"},
+    {"mp_send", C_COUNT, 0, 359, "clocks", "Warfel-1996:W6.2.1"},
+    {"mp_recv", C_COUNT, 0, 230, "clocks", "Warfel-1996:W6.2.1"},
+    {"mp_latency", C_COUNT, 0, 20, "clocks", "Warfel-1996:W6.2.1"},
+    {"net_bw_milli", C_COUNT, 1, 1998, "bytes/1000clocks",
+     "Warfel-1996:W6.2.1"},
+    {"mp_barrier_2d", C_COUNT, 0, 448, "clocks", "Warfel-1996:W6.3.1"},
+    {"tcs_sg_constant", C_COUNT, 0, 398, "clocks", "Warfel-1996:W6.2.2"},
+    {"tcs_rb_constant", C_COUNT, 0, 302, "clocks", "Warfel-1996:W6.3.2"},
     {"tcs_rb_iteration", C_COUNT, 0, 40, "clocks", "design:8.5[C]"},
-    {"tcs_a2a_constant", C_COUNT, 0, 10, "clocks", "002:W6.4.2"},
-    {"tcs_a2a_barrier", C_COUNT, 0, 432, "clocks", "002:W6.4.2"},
-    {"tcs_fast_switch", C_COUNT, 0, 162, "clocks", "002:W6.4.2"},
-    {"tcs_a2a_other", C_COUNT, 0, 459, "clocks", "002:W6.4.2"},
-    {"switch", C_COUNT, 0, 162, "clocks", "002:W5.2.2"},
-    {"barrier_lookup", C_COUNT, 0, 12, "clocks", "002:W5.2.2"},
-    {"task_change", C_COUNT, 0, 130, "clocks", "002:W5.3.2"},
-    {"task_restore", C_COUNT, 0, 70, "clocks", "002:W5.4.2"},
-    {"barrier_startup", C_COUNT, 0, 40, "clocks", "002:W4.5.2"},
-    {"barrier_mt_tenths", C_COUNT, 0, 115, "clocks/10", "002:W4.5.2"},
-    {"md_loading", C_COUNT, 0, 1280, "clocks", "002:W7.3.1"},
-    {"md_line", C_COUNT, 1, 1336, "clocks", "002:W7.2.3"},
-    {"md_lines", C_COUNT, 1, 240, "lines", "002:W7.2.1"},
-    {"md_pixels", C_COUNT, 1, 256, "pixels/line", "002:W7.2.1"},
-    {"md_vblank", C_COUNT, 0, 12000, "clocks", "002:W7.2.1"},
-    {"md_light_start", C_COUNT, 0, 225, "clocks", "002:W7.3.1"},
-    {"md_light_end", C_COUNT, 0, 60, "clocks", "002:W7.3.1"},
-    {"md_solo", C_COUNT, 0, 20, "clocks", "002:W7.3.1"},
-    {"md_out_words", C_COUNT, 0, 64, "words/line", "002:W7.2.3"},
+    {"tcs_a2a_constant", C_COUNT, 0, 10, "clocks", "Warfel-1996:W6.4.2"},
+    {"tcs_a2a_barrier", C_COUNT, 0, 432, "clocks", "Warfel-1996:W6.4.2"},
+    {"tcs_fast_switch", C_COUNT, 0, 162, "clocks", "Warfel-1996:W6.4.2"},
+    {"tcs_a2a_other", C_COUNT, 0, 459, "clocks", "Warfel-1996:W6.4.2"},
+    {"switch", C_COUNT, 0, 162, "clocks", "Warfel-1996:W5.2.2"},
+    {"barrier_lookup", C_COUNT, 0, 12, "clocks", "Warfel-1996:W5.2.2"},
+    {"task_change", C_COUNT, 0, 130, "clocks", "Warfel-1996:W5.3.2"},
+    {"task_restore", C_COUNT, 0, 70, "clocks", "Warfel-1996:W5.4.2"},
+    {"barrier_startup", C_COUNT, 0, 40, "clocks", "Warfel-1996:W4.5.2"},
+    {"barrier_mt_tenths", C_COUNT, 0, 115, "clocks/10", "Warfel-1996:W4.5.2"},
+    {"md_loading", C_COUNT, 0, 1280, "clocks", "Warfel-1996:W7.3.1"},
+    {"md_line", C_COUNT, 1, 1336, "clocks", "Warfel-1996:W7.2.3"},
+    {"md_lines", C_COUNT, 1, 240, "lines", "Warfel-1996:W7.2.1"},
+    {"md_pixels", C_COUNT, 1, 256, "pixels/line", "Warfel-1996:W7.2.1"},
+    {"md_vblank", C_COUNT, 0, 12000, "clocks", "Warfel-1996:W7.2.1"},
+    {"md_light_start", C_COUNT, 0, 225, "clocks", "Warfel-1996:W7.3.1"},
+    {"md_light_end", C_COUNT, 0, 60, "clocks", "Warfel-1996:W7.3.1"},
+    {"md_solo", C_COUNT, 0, 20, "clocks", "Warfel-1996:W7.3.1"},
+    {"md_out_words", C_COUNT, 0, 64, "words/line", "Warfel-1996:W7.2.3"},
     {"md_word_time", C_COUNT, 0, 2, "clocks", "design:8.6[D]"},
     {NULL, 0, 0, 0, NULL, NULL}};
 enum {
@@ -1432,7 +1457,7 @@ static void cmd_tcs_reconfig(int argc, char **argv)
     kv_tenths("reconfig_clocks", reconfig_tenths(b10));
     seed = tab_get(tab_reconf_sg, n);
     if (seed && ring == 0) /* W measured 1D rings (Figure 5.1) */
-        kv_i("measured_seed", seed);
+        kv_i("measured_paper", seed);
     kv_tenths("predicted_clocks", reconfig_tenths(b10));
     kv_end();
 }
@@ -1742,6 +1767,562 @@ static void cmd_constants(int argc, char **argv)
     print_constants("iwarp", iwarp);
 }
 
+/* ---- --format=csv|json: the key=value lines as data ---------------------- */
+
+/* The paper of each command, named by author and year. */
+static const char *paper_of(const char *cmd)
+{
+    if (strncmp(cmd, "ipsc", 4) == 0 || strcmp(cmd, "rds-waits") == 0)
+        return "Seidel and Davis 1992";
+    if (strncmp(cmd, "paragon", 7) == 0 || strncmp(cmd, "cx-", 3) == 0)
+        return "Bokhari and Nicol 1996";
+    if (strncmp(cmd, "ncube", 5) == 0)
+        return "Mudge, Buzzard and Abdel-Rahman 1987";
+    if (strcmp(cmd, "subset") == 0)
+        return "Feldmann, Gross, O'Hallaron and Stricker 1992";
+    if (strncmp(cmd, "iwarp", 5) == 0 || strncmp(cmd, "tcs", 3) == 0 ||
+        strcmp(cmd, "motion") == 0)
+        return "Warfel 1996";
+    return "Seidel and Davis 1992; Bokhari and Nicol 1996; Mudge, Buzzard "
+           "and Abdel-Rahman 1987; Warfel 1996";
+}
+
+#define MAX_KV 64
+
+/* Split one "k=v k=v" line in place; a value runs up to the next " key="
+ * (so a last value such as paper=Bokhari and Nicol 1996 may hold spaces).
+ * Returns the number of pairs. */
+static int split_kv(char *line, char **k, char **v)
+{
+    int n = 0;
+    char *p = line;
+    while (*p && n < MAX_KV) {
+        char *eq = strchr(p, '=');
+        if (eq == NULL)
+            break;
+        *eq = '\0';
+        k[n] = p;
+        v[n] = eq + 1;
+        /* the value ends before " word=" */
+        char *q = eq + 1, *end = NULL;
+        for (; *q; q++) {
+            if (*q != ' ')
+                continue;
+            char *w = q + 1;
+            while (*w &&
+                   (isalnum((unsigned char)*w) || *w == '_' || *w == '\''))
+                w++;
+            if (w > q + 1 && *w == '=') {
+                end = q;
+                break;
+            }
+        }
+        n++;
+        if (end == NULL)
+            break;
+        *end = '\0';
+        p = end + 1;
+    }
+    return n;
+}
+
+static int is_number(const char *s)
+{
+    char *end;
+    if (*s == '\0' || isspace((unsigned char)*s))
+        return 0;
+    strtod(s, &end);
+    return *end == '\0';
+}
+
+static void put_json_string(const char *s)
+{
+    putchar('"');
+    for (; *s; s++) {
+        if (*s == '"' || *s == '\\')
+            putchar('\\');
+        if ((unsigned char)*s < 0x20)
+            printf("\\u%04x", (unsigned char)*s);
+        else
+            putchar(*s);
+    }
+    putchar('"');
+}
+
+static void put_csv(const char *s)
+{
+    if (strpbrk(s, ",\"\n") == NULL) {
+        fputs(s, stdout);
+        return;
+    }
+    putchar('"');
+    for (; *s; s++) {
+        if (*s == '"')
+            putchar('"');
+        putchar(*s);
+    }
+    putchar('"');
+}
+
+/* Print the key=value text @p buf as CSV (a header row whenever the keys
+ * change; first columns table and paper) or JSON (provenance and rows). */
+static void emit_as_data(char *buf, const char *cmd, int argc, char **argv)
+{
+    char header[4096] = "", *k[MAX_KV], *v[MAX_KV];
+    int nrows = 0;
+    if (out_format == 2) {
+        printf("{\"program\": \"mce-predict\", \"command\": ");
+        put_json_string(cmd);
+        printf(", \"arguments\": [");
+        for (int i = 2; i < argc; i++) {
+            printf(i > 2 ? ", " : "");
+            put_json_string(argv[i]);
+        }
+        printf("],\n \"paper\": ");
+        put_json_string(paper_of(cmd));
+        printf(",\n \"rows\": [");
+    }
+    for (char *line = buf, *nl; line && *line; line = nl) {
+        nl = strchr(line, '\n');
+        if (nl)
+            *nl++ = '\0';
+        int n = split_kv(line, k, v);
+        const char *paper = paper_of(cmd);
+        for (int i = 0; i < n; i++)
+            if (strcmp(k[i], "paper") == 0 && !is_number(v[i]))
+                paper = v[i];
+        if (out_format == 1) {
+            char h[sizeof header];
+            size_t len = (size_t)snprintf(h, sizeof h, "table,paper");
+            for (int i = 0; i < n && len < sizeof h; i++)
+                if (!(strcmp(k[i], "paper") == 0 && !is_number(v[i])))
+                    len +=
+                        (size_t)snprintf(h + len, sizeof h - len, ",%s", k[i]);
+            if (strcmp(h, header) != 0) {
+                puts(h);
+                memcpy(header, h, sizeof h);
+            }
+            put_csv(cmd);
+            putchar(',');
+            put_csv(paper);
+            for (int i = 0; i < n; i++) {
+                if (strcmp(k[i], "paper") == 0 && !is_number(v[i]))
+                    continue;
+                putchar(',');
+                put_csv(strcmp(v[i], "n/a") == 0 ? "" : v[i]);
+            }
+            putchar('\n');
+        } else {
+            printf("%s\n  {\"table\": ", nrows ? "," : "");
+            put_json_string(cmd);
+            printf(", \"paper\": ");
+            put_json_string(paper);
+            for (int i = 0; i < n; i++) {
+                if (strcmp(k[i], "paper") == 0 && !is_number(v[i]))
+                    continue;
+                printf(", ");
+                put_json_string(k[i]);
+                printf(": ");
+                if (strcmp(v[i], "n/a") == 0)
+                    fputs("null", stdout);
+                else if (is_number(v[i]))
+                    fputs(v[i], stdout);
+                else
+                    put_json_string(v[i]);
+            }
+            putchar('}');
+        }
+        nrows++;
+    }
+    if (out_format == 2)
+        printf("\n ]}\n");
+}
+
+/* ---- compare: a program's rows against the formulas -----------------------
+ */
+
+/* One row of a program's CSV or JSON output: names and values as text. */
+struct row {
+    int n;
+    char *k[MAX_KV], *v[MAX_KV];
+};
+
+static const char *row_get(const struct row *r, const char *key)
+{
+    for (int i = 0; i < r->n; i++)
+        if (strcmp(r->k[i], key) == 0)
+            return r->v[i];
+    return NULL;
+}
+
+/* Run a subcommand with its output captured; returns the value of @p key
+ * on the first line that has it (malloc'd), or NULL. */
+static char *predict_value(void (*run)(int, char **), const char *cmd,
+                           char **args, int nargs, const char *key,
+                           const char *match)
+{
+    char *argv[16], *buf = NULL, *res = NULL;
+    size_t len = 0;
+    int argc = 0;
+    argv[argc++] = "mce-predict";
+    argv[argc++] = (char *)cmd;
+    for (int i = 0; i < nargs && argc < 15; i++)
+        argv[argc++] = args[i];
+    argv[argc] = NULL;
+    FILE *mem = open_memstream(&buf, &len), *real = stdout;
+    if (mem == NULL)
+        die("out of memory");
+    const char *saved = cmd_name;
+    int saved_ps = out_ps;
+    cmd_name = cmd;
+    out_ps = 0;
+    stdout = mem;
+    run(argc, argv);
+    fflush(mem);
+    stdout = real;
+    fclose(mem);
+    cmd_name = saved;
+    out_ps = saved_ps;
+    for (char *line = buf, *nl; line && *line && !res; line = nl) {
+        char *k[MAX_KV], *v[MAX_KV];
+        nl = strchr(line, '\n');
+        if (nl)
+            *nl++ = '\0';
+        if (match && strstr(line, match) != line)
+            continue;
+        int n = split_kv(line, k, v);
+        for (int i = 0; i < n; i++)
+            if (strcmp(k[i], key) == 0 && strcmp(v[i], "n/a") != 0) {
+                res = strdup(v[i]);
+                break;
+            }
+    }
+    free(buf);
+    return res;
+}
+
+static void cmp_line(const struct row *r, const char *table, const char *what,
+                     const char *unit, double emu, const char *pred,
+                     const char *formula, const char *paper)
+{
+    kv_s("program", table);
+    /* the row's own keys ("alg=scott nodes=16 ..."), as they are */
+    if (!line_first)
+        putchar(' ');
+    line_first = 0;
+    fputs(what, stdout);
+    kv_s("unit", unit);
+    key("emulated");
+    printf("%.6g", emu);
+    if (pred) {
+        double p = strtod(pred, NULL);
+        key("predicted");
+        printf("%.6g", p);
+        key("diff");
+        printf("%.6g", emu - p);
+        key("ratio");
+        if (p != 0)
+            printf("%.4f", emu / p);
+        else
+            fputs("n/a", stdout);
+    } else {
+        kv_s("predicted", "n/a");
+        kv_s("diff", "n/a");
+        kv_s("ratio", "n/a");
+    }
+    kv_s("formula", formula);
+    kv_s("paper", paper);
+    kv_end();
+    (void)r;
+}
+
+static void compare_row(const struct row *r, const char *machine)
+{
+    const char *t = row_get(r, "table");
+    char a1[64], a2[64], a3[64], a4[64], what[160];
+    char *args[4] = {a1, a2, a3, a4}, *p;
+    if (t == NULL)
+        return;
+    if (strcmp(t, "complete_exchange") == 0) {
+        const char *alg = row_get(r, "alg"), *nodes = row_get(r, "nodes"),
+                   *m = row_get(r, "bytes"), *g = row_get(r, "linkC"),
+                   *e = row_get(r, "emulated_ms");
+        if (!alg || !nodes || !m || !e)
+            return;
+        long side = lround(sqrt(strtod(nodes, NULL)));
+        int na = 3;
+        snprintf(a1, sizeof a1, "--alg=%s", alg);
+        snprintf(a2, sizeof a2, "--n=%ld", side);
+        snprintf(a3, sizeof a3, "--m=%s", m);
+        if (strcmp(alg, "bounded") == 0 && g && *g) {
+            /* the program's g counts permutations between barriers; the
+             * paper's c = g for g <= n/4 (node contention 1) */
+            if (strtol(g, NULL, 10) > side / 4)
+                na = -1;
+            snprintf(a4, sizeof a4, "--c=%s", g);
+            na = na < 0 ? -1 : 4;
+        }
+        snprintf(what, sizeof what, "alg=%s nodes=%s linkC=%s bytes=%s", alg,
+                 nodes, g && *g ? g : "-", m);
+        p = na < 0 ? NULL
+                   : predict_value(cmd_cx_time, "cx-time", args, na, "total_us",
+                                   NULL);
+        char ms[64];
+        if (p) {
+            snprintf(ms, sizeof ms, "%.6f", strtod(p, NULL) / 1000.0);
+            free(p);
+        }
+        cmp_line(r, t, what, "ms", strtod(e, NULL), p ? ms : NULL,
+                 "steps*comm+barriers*sync (lower bound)",
+                 "Bokhari and Nicol 1996");
+    } else if (strcmp(t, "ring_vertex") == 0) {
+        const char *s = row_get(r, "scheme"), *m = row_get(r, "bytes"),
+                   *e = row_get(r, "us_per_message");
+        if (!s || !m || !e)
+            return;
+        snprintf(a1, sizeof a1, "--m=%s", m);
+        snprintf(a2, sizeof a2, "--scheme=%s", s);
+        p = predict_value(cmd_ncube, "ncube", args, 2, "tcomm_us", NULL);
+        snprintf(what, sizeof what, "scheme=%s bytes=%s", s, m);
+        cmp_line(r, t, what, "us", strtod(e, NULL), p, "t_comm=f+x*m",
+                 "Mudge, Buzzard and Abdel-Rahman 1987");
+        free(p);
+    } else if (strcmp(t, "shift_sync") == 0) {
+        const char *s = row_get(r, "sync"), *pr = row_get(r, "proto"),
+                   *m = row_get(r, "bytes"), *e = row_get(r, "shift_us");
+        if (!s || !pr || !m || !e)
+            return;
+        int forced = strcmp(pr, "forced") == 0;
+        snprintf(a1, sizeof a1, "--m=%s", m);
+        snprintf(a2, sizeof a2, "--delta=0");
+        p = predict_value(cmd_ipsc_table2, "ipsc-table2", args, 2, "cost_us",
+                          forced ? "row=2-7 " : "row=2-5 ");
+        snprintf(what, sizeof what, "sync=%s proto=%s bytes=%s", s, pr, m);
+        cmp_line(r, t, what, "us", strtod(e, NULL), p,
+                 forced ? "Table II 2-7 am+bs" : "Table II 2-5 am+bl",
+                 "Seidel and Davis 1992");
+        free(p);
+    } else if (strcmp(t, "shift_sync_table3") == 0) {
+        const char *d = row_get(r, "d"), *e = row_get(r, "min_m");
+        if (!d || !e)
+            return;
+        snprintf(a1, sizeof a1, "--d=%s", d);
+        p = predict_value(cmd_ipsc_table3, "ipsc-table3", args, 1, "min_m",
+                          NULL);
+        snprintf(what, sizeof what, "d=%s", d);
+        cmp_line(r, t, what, "bytes", strtod(e, NULL), p,
+                 "Table III m>=(2d*bs-bl/2)/a", "Seidel and Davis 1992");
+        free(p);
+    } else if (strcmp(t, "pingpong") == 0) {
+        const char *m = row_get(r, "bytes"), *e = row_get(r, "round_trip_ps");
+        if (!m || !e || machine == NULL)
+            return;
+        double us = strtod(e, NULL) / 1e6;
+        char rt[64];
+        snprintf(what, sizeof what, "bytes=%s machine=%s", m, machine);
+        snprintf(a1, sizeof a1, "--m=%s", m);
+        if (strcmp(machine, "ipsc860") == 0) {
+            long mm = strtol(m, NULL, 10);
+            snprintf(a2, sizeof a2, "--delta=0");
+            p = predict_value(cmd_ipsc_table2, "ipsc-table2", args, 2,
+                              "cost_us",
+                              mm <= 100 ? "row=send-short " : "row=send-long ");
+            if (p)
+                snprintf(rt, sizeof rt, "%.6f", 2 * strtod(p, NULL));
+            cmp_line(r, t, what, "us", us, p ? rt : NULL,
+                     mm <= 100 ? "2(am+bs)" : "2(am+bl)",
+                     "Seidel and Davis 1992");
+        } else if (strcmp(machine, "paragon") == 0) {
+            p = predict_value(cmd_paragon_comm, "paragon-comm", args, 1,
+                              "comm_us", "m=");
+            if (p)
+                snprintf(rt, sizeof rt, "%.6f", 2 * strtod(p, NULL));
+            cmp_line(r, t, what, "us", us, p ? rt : NULL,
+                     "2(231+0.022m), m>=8640", "Bokhari and Nicol 1996");
+        } else if (strcmp(machine, "ncube") == 0) {
+            snprintf(a2, sizeof a2, "--scheme=standard");
+            p = predict_value(cmd_ncube, "ncube", args, 2, "tcomm_us", NULL);
+            if (p)
+                snprintf(rt, sizeof rt, "%.6f", 2 * strtod(p, NULL));
+            cmp_line(r, t, what, "us", us, p ? rt : NULL, "2(f+x*m) standard",
+                     "Mudge, Buzzard and Abdel-Rahman 1987");
+        } else {
+            return;
+        }
+        free(p);
+    }
+}
+
+/* A minimal reader of the flat rows that apps/opts.c writes. */
+static int read_csv_rows(char *buf, const char *machine)
+{
+    char *hdr[MAX_KV];
+    int nh = 0, rows = 0;
+    for (char *line = buf, *nl; line && *line; line = nl) {
+        nl = strchr(line, '\n');
+        if (nl)
+            *nl++ = '\0';
+        char *f[MAX_KV];
+        int n = 0;
+        for (char *p = line; n < MAX_KV;) {
+            f[n++] = p;
+            if (*p == '"') { /* quoted: "" is a quote */
+                char *w = p, *q = p + 1;
+                for (; *q && !(*q == '"' && q[1] != '"'); q++) {
+                    if (*q == '"')
+                        q++;
+                    *w++ = *q;
+                }
+                *w = '\0';
+                p = *q ? q + 1 : q;
+            }
+            p = strchr(p, ',');
+            if (p == NULL)
+                break;
+            *p++ = '\0';
+        }
+        if (n > 0 && strcmp(f[0], "table") == 0) {
+            nh = n;
+            memcpy(hdr, f, sizeof(char *) * (size_t)n);
+            continue;
+        }
+        if (nh == 0 || n != nh)
+            continue; /* not a row: a summary or other text */
+        struct row r = {.n = n};
+        for (int i = 0; i < n; i++)
+            r.k[i] = hdr[i], r.v[i] = f[i];
+        compare_row(&r, machine);
+        rows++;
+    }
+    return rows;
+}
+
+/* The next JSON string or bare value (number, null) at *pp, copied. */
+static char *json_token(char **pp)
+{
+    char *p = *pp, *res;
+    while (isspace((unsigned char)*p))
+        p++;
+    if (*p == '"') {
+        char *start = ++p, *w = p;
+        for (; *p && *p != '"'; p++) {
+            if (*p == '\\' && p[1])
+                p++;
+            *w++ = *p;
+        }
+        if (*p)
+            p++;
+        res = strndup(start, (size_t)(w - start));
+    } else {
+        char *start = p;
+        while (*p && !strchr(",}] \n\t", *p))
+            p++;
+        res = strndup(start, (size_t)(p - start));
+    }
+    if (res == NULL)
+        die("out of memory");
+    *pp = p;
+    return res;
+}
+
+static int read_json_rows(char *buf, const char *machine)
+{
+    char *p = strstr(buf, "\"rows\"");
+    int rows = 0;
+    if (p == NULL || (p = strchr(p, '[')) == NULL)
+        die("no \"rows\" array in the JSON input");
+    p++;
+    for (;;) {
+        while (*p && *p != '{' && *p != ']')
+            p++;
+        if (*p != '{')
+            break;
+        p++;
+        struct row r = {.n = 0};
+        char *owned[2 * MAX_KV];
+        int no = 0;
+        while (*p) {
+            while (isspace((unsigned char)*p) || *p == ',')
+                p++;
+            if (*p == '}') {
+                p++;
+                break;
+            }
+            char *k = json_token(&p);
+            while (isspace((unsigned char)*p) || *p == ':')
+                p++;
+            char *v = json_token(&p);
+            owned[no++] = k;
+            owned[no++] = v;
+            if (strcmp(v, "null") == 0)
+                v[0] = '\0';
+            if (r.n < MAX_KV) {
+                r.k[r.n] = k;
+                r.v[r.n] = v;
+                r.n++;
+            }
+            if (no >= 2 * MAX_KV)
+                break;
+        }
+        compare_row(&r, machine);
+        rows++;
+        for (int i = 0; i < no; i++)
+            free(owned[i]);
+    }
+    return rows;
+}
+
+static void cmd_compare(int argc, char **argv)
+{
+    const char *file = NULL, *machine = NULL;
+    for (int i = 2; i < argc; i++) {
+        if (strncmp(argv[i], "--machine=", 10) == 0)
+            machine = argv[i] + 10;
+        else if (strcmp(argv[i], "--help") == 0) {
+            usage(stdout);
+            exit(0);
+        } else if (argv[i][0] != '-' || strcmp(argv[i], "-") == 0)
+            file = argv[i];
+        else
+            die("unknown option '%s'", argv[i]);
+    }
+    if (file == NULL)
+        die("which file? (compare FILE.csv|FILE.json|-)");
+    if (machine && strcmp(machine, "ipsc860") && strcmp(machine, "paragon") &&
+        strcmp(machine, "ncube"))
+        die("--machine: ipsc860, paragon or ncube");
+    FILE *f = strcmp(file, "-") == 0 ? stdin : fopen(file, "r");
+    if (f == NULL)
+        die("cannot open '%s'", file);
+    char *buf = NULL;
+    size_t cap = 0, len = 0, got;
+    char chunk[4096];
+    while ((got = fread(chunk, 1, sizeof chunk, f)) > 0) {
+        if (len + got + 1 > cap) {
+            cap = 2 * (len + got + 1);
+            char *nb = realloc(buf, cap);
+            if (nb == NULL)
+                die("out of memory");
+            buf = nb;
+        }
+        memcpy(buf + len, chunk, got);
+        len += got;
+    }
+    if (f != stdin)
+        fclose(f);
+    if (buf == NULL)
+        die("'%s' is empty", file);
+    buf[len] = '\0';
+    char *p = buf;
+    while (isspace((unsigned char)*p))
+        p++;
+    if (*p == '{')
+        read_json_rows(p, machine);
+    else
+        read_csv_rows(p, machine);
+    free(buf);
+}
+
 /* ---- main --------------------------------------------------------------- */
 
 static void usage(FILE *f)
@@ -1749,8 +2330,11 @@ static void usage(FILE *f)
     fputs(
         "usage: mce-predict COMMAND [OPTIONS]\n"
         "\n"
-        "Prints the analytic cost formulas of mcemu's source papers, one\n"
-        "\"key=value ...\" line per result.  Options take --opt=VALUE or\n"
+        "Prints the analytic cost formulas of mcemu's source papers (Seidel\n"
+        "and Davis 1992; Bokhari and Nicol 1996; Mudge, Buzzard and\n"
+        "Abdel-Rahman 1987; Warfel 1996; Feldmann, Gross, O'Hallaron and\n"
+        "Stricker 1992), one \"key=value ...\" line per result.  Options take "
+        "--opt=VALUE or\n"
         "--opt VALUE.  Times are given and printed in microseconds.\n"
         "\n"
         "iPSC/860, Seidel and Davis 1992:\n"
@@ -1759,9 +2343,12 @@ static void usage(FILE *f)
         "      2-1 to 2-7) with its printed range and formula; cost_us=n/a\n"
         "      when delta is outside the row's range (delta_ok=no) or the\n"
         "      protocol does not carry m bytes (m_ok=no: short is m<=100,\n"
-        "      long and forced m>100).  Row 2-2-late is section 2.2's\n"
+        "      long and forced m>100).  The short send costs am+bs: the\n"
+        "      paper prints bs (printed_formula=bs), but its at most 100\n"
+        "      bytes still cross the wire (at most 36 us, as the emulator\n"
+        "      charges).  Row 2-2-late is section 2.2's\n"
         "      delta > am+bl/2 case.  A last line, row=mechanism, says which\n"
-        "      range delta falls in with the seed's boundary b_s and with\n"
+        "      range delta falls in with the paper's boundary b_s and with\n"
         "      the port-occupancy boundary --boundary-us (default b_l/2),\n"
         "      and the cost of the applicable rule (exchange: concurrent\n"
         "      below the boundary, sequential up to am+bl/2, late beyond;\n"
@@ -1772,10 +2359,11 @@ static void usage(FILE *f)
         "      and the printed value.\n"
         "  ipsc-sync --d=D --delta=US [--alg=gsync|sync0|rds|all]\n"
         "      Cost and precision of gsync() (3.1), sync0() (3.2), RDS\n"
-        "      (3.3; with its phases).  seed=stated|approx|example tells\n"
-        "      whether the seed states the formula, calls it approximate,\n"
+        "      (3.3; with its phases).  paper_says=stated|approx|example\n"
+        "      tells whether the paper states the formula, calls it "
+        "approximate,\n"
         "      or derives it only for delta = b_s; case=worst marks the\n"
-        "      seed's worst case (the late node's message blocked at every\n"
+        "      paper's worst case (the late node's message blocked at every\n"
         "      later step), an upper bound on the cost.\n"
         "  rds-waits --d=D\n"
         "      Per node i: w_i = (d - |i|_1)(b_s - s), the busy-loop count\n"
@@ -1829,7 +2417,8 @@ static void usage(FILE *f)
         "      for pct and dep and the sequential one for rts (--seq\n"
         "      chooses).  ring2d: 2D rings over W x H = 2x2, 4x2, 4x4, ...\n"
         "\n"
-        "iWarp SRU and CAM ring, Feldmann et al., in clocks:\n"
+        "iWarp SRU and CAM ring, Feldmann, Gross, O'Hallaron and Stricker "
+        "1992, in clocks:\n"
         "  subset --alg=bcast|ring|ring1|ring2|ring3 [--n=N] [--hops=H] [--words=K]\n"
         "         [--spread=T] [--stride=S]\n"
         "      Primitive costs: SRU broadcast step send_sw + 36 bits x 16 +\n"
@@ -1837,13 +2426,13 @@ static void usage(FILE *f)
         "      bus bound of Algorithm 1, the straggler's two broadcasts\n"
         "      (125 us); selective_send/receive (compose/load + split + 4 k\n"
         "      + join), one ring step over H hops, and the rounds of RING1\n"
-        "      (n) and RING2 (2 log2 n); the seed's straggler figures.\n"
+        "      (n) and RING2 (2 log2 n); the paper's straggler figures.\n"
         "\n"
         "TCS and chapters 5-7, Warfel 1996, in clocks:\n"
         "  tcs-reconfig --n=CELLS [--ring=1d|2d] [--barrier=CLOCKS]\n"
         "      W 5.2.1: switch 162 + 3 x (lookup 12 + barrier), barrier by\n"
         "      default Figure 4.19's PCT ring: 1D 40 + (N-1) x 11.5, 2D 40\n"
-        "      + (W-1 + H-1) x 11.5; measured_seed: W 6.2.2's 444 / 872 /\n"
+        "      + (W-1 + H-1) x 11.5; measured_paper: W 6.2.2's 444 / 872 /\n"
         "      2551 for 4 / 16 / 64.\n"
         "  tcs-start --n=CELLS [--ring=1d|2d] [--barrier=CLOCKS]\n"
         "      [--reconfig=CLOCKS]\n"
@@ -1880,10 +2469,26 @@ static void usage(FILE *f)
         "\n"
         "  constants   the default constants of every machine.\n"
         "\n"
+        "Comparing a program's results with the formulas:\n"
+        "  compare FILE|- [--machine=ipsc860|paragon|ncube]\n"
+        "      Reads the CSV or JSON that a program of apps/ writes with\n"
+        "      --format=csv|json and prints per row the emulated value, the\n"
+        "      predicted one, diff = emulated - predicted, ratio and the\n"
+        "      paper: complete_exchange (cx-time's lower bound; bounded only\n"
+        "      for c <= n/4), ring_vertex (ncube),\n"
+        "      shift_sync (Table II 2-5 / 2-7 at delta 0: the shift alone),\n"
+        "      shift_sync_table3 (ipsc-table3) and pingpong (2 x one send on\n"
+        "      --machine: ipsc860 Table II, paragon Table 1, ncube standard\n"
+        "      Vertex).  Other rows are skipped.\n"
+        "\n"
         "Common options:\n"
         "  --constants KEY=VALUE[,...]  override a machine's constants\n"
         "  --ps                         print times in picoseconds (keys\n"
         "                               end in _ps instead of _us)\n"
+        "  --format=kv|csv|json         key=value lines (default), CSV (a\n"
+        "                               header row, first columns table and\n"
+        "                               paper) or JSON (command, arguments,\n"
+        "                               paper, rows)\n"
         "  --help                       this text\n"
         "\n"
         "Numbers: inputs are exact decimals of at most 6 decimals (1 ps);\n"
@@ -1925,7 +2530,31 @@ int main(int argc, char **argv)
         {"tcs-a2a", cmd_tcs_a2a},
         {"motion", cmd_motion},
         {"constants", cmd_constants},
+        {"compare", cmd_compare},
     };
+    /* --format applies to every command: take it out before they parse */
+    int kept = 1;
+    for (int i = 1; i < argc; i++) {
+        const char *f = NULL;
+        if (strncmp(argv[i], "--format=", 9) == 0)
+            f = argv[i] + 9;
+        else if (strcmp(argv[i], "--format") == 0 && i + 1 < argc)
+            f = argv[++i];
+        if (f == NULL) {
+            argv[kept++] = argv[i];
+            continue;
+        }
+        if (strcmp(f, "kv") == 0)
+            out_format = 0;
+        else if (strcmp(f, "csv") == 0)
+            out_format = 1;
+        else if (strcmp(f, "json") == 0)
+            out_format = 2;
+        else
+            die("--format: kv, csv or json");
+    }
+    argc = kept;
+    argv[argc] = NULL;
     if (argc < 2) {
         usage(stderr);
         return 2;
@@ -1937,8 +2566,24 @@ int main(int argc, char **argv)
     }
     for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
         if (strcmp(argv[1], cmds[i].name) == 0) {
+            char *buf = NULL;
+            size_t len = 0;
+            FILE *mem = NULL, *real = stdout;
             cmd_name = cmds[i].name;
+            if (out_format != 0) {
+                /* run on key=value lines, then print them as data */
+                if ((mem = open_memstream(&buf, &len)) == NULL)
+                    die("out of memory");
+                stdout = mem;
+            }
             cmds[i].run(argc, argv);
+            if (mem != NULL) {
+                fflush(mem);
+                stdout = real;
+                fclose(mem);
+                emit_as_data(buf, cmds[i].name, argc, argv);
+                free(buf);
+            }
             if (fflush(stdout) != 0 || ferror(stdout)) {
                 fputs("mce-predict: error writing the output\n", stderr);
                 return 1;

@@ -26,7 +26,7 @@ done
 # ---- seed 000, Table III: the printed minimum lengths, exactly ----------
 "$P" ipsc-table3 > "$TMP/t3" 2>&1 || fail "ipsc-table3 exited non-zero"
 got=$(for d in 2 3 4 5 6 7; do get min_m "$TMP/t3" "^d=$d "; done | tr '\n' ' ')
-expect_eq "Table III (seed 000)" "$got" "645 1062 1478 1895 2312 2728 "
+expect_eq "Table III (Seidel and Davis 1992)" "$got" "645 1062 1478 1895 2312 2728 "
 # ceil of (2 d bs - bl/2)/a, computed here
 for d in 2 5 7; do
     want=$(awk -v d=$d 'BEGIN { x = (2*d*75 - 136/2) / 0.36;
@@ -63,7 +63,9 @@ for md in "4096 30" "4096 200" "16384 50" "16384 3000" "1000 400"; do
     done
 done
 "$P" ipsc-table2 --m=64 --delta=0 > "$TMP/t2" 2>&1
-expect_eq "short send costs bs" "$(get cost_us "$TMP/t2" '^row=send-short ')" 75.00
+expect_eq "short send 64 B costs bs + am (Table II prints bs)" "$(get cost_us "$TMP/t2" '^row=send-short ')" \
+    "$(awk 'BEGIN { printf "%.2f\n", 75 + 0.36 * 64 }')"
+expect_eq "short send: the printed formula is kept" "$(get printed_formula "$TMP/t2" '^row=send-short ')" bs
 expect_eq "long rows do not apply to 64 bytes" \
     "$(get m_ok "$TMP/t2" '^row=2-1 ')" no
 # Section 2.2: past am + bl/2 the exchange costs 2am + 3/2 bl + delta'.
@@ -73,8 +75,8 @@ expect_eq "late exchange (sec 2.2)" "$(get cost_us "$TMP/t2" '^row=2-2-late ')" 
 # The mechanism boundary (b_l/2 by default) against the seed's b_s.
 "$P" ipsc-table2 --m=4096 --delta=70 > "$TMP/t2" 2>&1
 expect_eq "default boundary is bl/2" "$(get boundary_us "$TMP/t2" '^row=mechanism')" 68.00
-expect_eq "delta=70: seed says concurrent" \
-    "$(get seed_exchange_case "$TMP/t2" '^row=mechanism')" concurrent
+expect_eq "delta=70: paper says concurrent" \
+    "$(get paper_exchange_case "$TMP/t2" '^row=mechanism')" concurrent
 expect_eq "delta=70: mechanism says sequential" \
     "$(get exchange_case "$TMP/t2" '^row=mechanism')" sequential
 expect_eq "delta=70: cases disagree" "$(get agree "$TMP/t2" '^row=mechanism')" no
@@ -200,4 +202,28 @@ bad "n not a multiple of 4" "\-\-n: 10 is not a multiple of 4" "$P" cx-steps --n
 bad "c not dividing n/4" "\-\-c: 2 does not divide n/4 = 5" "$P" cx-steps --n=20 --c=2
 bad "bad --scheme" "\-\-scheme: 'x'" "$P" ncube --m=1 --scheme=x
 bad "overflow" "too large" "$P" ipsc-table2 --m=9999999999999999 --delta=1
+# ---- --format and compare ---------------------------------------------------
+"$P" ipsc-table3 --format=csv > "$TMP/csv" 2>&1
+expect_eq "csv: header names table and paper" "$(head -n 1 "$TMP/csv" | cut -d, -f1-3)" "table,paper,d"
+expect_eq "csv: one row per d" "$(grep -c '^ipsc-table3,Seidel and Davis 1992,' "$TMP/csv")" 6
+"$P" ncube --m=100 --format=json > "$TMP/json" 2>&1
+expect_grep "json: the paper by author and year" '"paper": "Mudge, Buzzard and Abdel-Rahman 1987"' "$TMP/json"
+if command -v python3 > /dev/null; then
+    expect_eq "json parses; extended t_comm(100)" "$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print([r["tcomm_us"] for r in d["rows"] if r["scheme"]=="extended"][0])' "$TMP/json")" 212.2
+fi
+# compare: rows written here (not by the emulator), predictions from the
+# formulas computed with awk.
+printf 'table,scheme,nodes,bytes,us_per_message\nring_vertex,standard,8,100,800\nring_vertex,extended,8,0,83.2\n' > "$TMP/rv.csv"
+"$P" compare "$TMP/rv.csv" > "$TMP/cmp" 2>&1
+expect_eq "compare: standard 100 B predicted f + x m" "$(get predicted "$TMP/cmp" 'scheme=standard')" \
+    "$(awk 'BEGIN { print 466.4 + 3.14 * 100 }')"
+expect_eq "compare: diff = emulated - predicted" "$(get diff "$TMP/cmp" 'scheme=standard')" \
+    "$(awk 'BEGIN { print 800 - (466.4 + 3.14 * 100) }')"
+expect_eq "compare: extended 0 B agrees" "$(get diff "$TMP/cmp" 'scheme=extended')" 0
+expect_grep "compare: the paper by author and year" "paper=Mudge, Buzzard and Abdel-Rahman 1987" "$TMP/cmp"
+printf '{"program": "pingpong", "arguments": [], "rows": [\n {"table": "pingpong", "bytes": 4096, "reps": 2, "round_trip_ps": 3221120000}]}\n' > "$TMP/pp.json"
+"$P" compare "$TMP/pp.json" --machine=ipsc860 > "$TMP/cmp" 2>&1
+expect_eq "compare json: pingpong 4096 B on ipsc860 = 2(am + bl)" "$(get predicted "$TMP/cmp" 'program=pingpong')" \
+    "$(awk 'BEGIN { print 2 * (0.36 * 4096 + 136) }')"
+
 finish

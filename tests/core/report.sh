@@ -1,0 +1,56 @@
+#!/bin/sh
+# mce-report --quick writes, for every paper, the CSV tables, the gnuplot
+# plots (SVG and PNG), index.html and summary.md; a headless chromium
+# loads each index.html, every plot it lists is referenced, present and
+# loaded (the page marks an image once the browser has decoded it), and a
+# screenshot is taken.  Skipped without gnuplot or chromium.
+. "$top_srcdir/tests/lib.sh"
+
+command -v gnuplot > /dev/null 2>&1 || skip "gnuplot is not installed (gnuplot-nox)"
+chrome=
+for c in chromium chromium-browser google-chrome; do
+    command -v $c > /dev/null 2>&1 && chrome=$c && break
+done
+[ -n "$chrome" ] || skip "chromium is not installed"
+
+"$B/tools/mce-report" --paper=all --quick --out="$TMP/r" > "$TMP/log" 2>&1
+expect_eq "mce-report --paper=all --quick status" $? 0
+expect_grep "top index links the papers" 'href="paragon/index.html"' "$TMP/r/index.html"
+
+# chromium wants a writable home and no sandbox as root
+export HOME=$TMP/home
+mkdir -p "$HOME"
+browse() { # browse MODE FILE: run headless chromium, killed after 60 s
+    timeout 60 "$chrome" --headless --no-sandbox --disable-gpu \
+        --no-first-run --user-data-dir="$TMP/profile" \
+        --allow-file-access-from-files --virtual-time-budget=5000 "$@" \
+        2> "$TMP/chrome.err"
+}
+for p in ipsc paragon ncube iwarp; do
+    d=$TMP/r/$p
+    [ -s "$d/index.html" ] && [ -s "$d/summary.md" ] &&
+        pass "$p: index.html and summary.md" || fail "$p: index.html or summary.md missing"
+    n=0
+    for c in "$d"/*.csv; do
+        [ -s "$c" ] && n=$((n + 1))
+    done
+    [ $n -ge 1 ] && pass "$p: $n CSV tables" || fail "$p: no CSV table"
+    grep -q '^[a-z_]*,.*predicted' "$d"/*.csv && pass "$p: a table has a predicted column" ||
+        fail "$p: no predicted column"
+    browse --dump-dom "file://$d/index.html" > "$TMP/dom.html"
+    expect_grep "$p: chromium loaded index.html" "<h1>" "$TMP/dom.html"
+    np=0
+    while read -r plot; do
+        np=$((np + 1))
+        for ext in svg png; do
+            [ -s "$d/$plot.$ext" ] && pass "$p: $plot.$ext written" || fail "$p: $plot.$ext missing"
+        done
+        grep -q "src=\"$plot.svg\"[^>]*data-loaded=\"1\"" "$TMP/dom.html" &&
+            pass "$p: the browser shows $plot.svg" ||
+            fail "$p: $plot.svg not referenced or not loaded by the browser"
+    done < "$d/plots.list"
+    [ $np -ge 1 ] && pass "$p: $np plots" || fail "$p: no plot"
+    browse --screenshot="$TMP/$p.png" --window-size=1000,2500 "file://$d/index.html" > /dev/null
+    [ -s "$TMP/$p.png" ] && pass "$p: screenshot" || fail "$p: no screenshot ($(head -c 300 "$TMP/chrome.err"))"
+done
+finish
