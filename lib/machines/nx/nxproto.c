@@ -9,7 +9,8 @@
  * of irq_cost every irq_period, and (irq_msg > 0) a message-arrival
  * interrupt of irq_msg ending when the message is in, which a running
  * tick postpones; a send the network marks MCEI_MSG_SENDER_CPU is the
- * processor's own work, so ticks during it delay its return. */
+ * processor's own work, so ticks and arrival interrupts during it delay
+ * its return. */
 #include "nxproto.h"
 
 #include <inttypes.h>
@@ -18,6 +19,7 @@
 #include <string.h>
 
 enum { R_SEND = 1, R_RECV = 2, R_MERGE = 3 };
+enum { NX_HLOG = 8 };
 
 typedef struct nx_req nx_req_t;
 struct nx_req {
@@ -45,6 +47,10 @@ typedef struct nx_node {
     mcei_nx_info_t last;
     mce_time_t irq_next, irq_phase;
     mce_time_t hbusy; /* end of the last message-arrival interrupt */
+    /* the last few arrival interrupts, [end - irq_msg, end): a send's own
+     * processor work that they overlap is preempted by them */
+    mce_time_t hend[NX_HLOG];
+    unsigned hcount;
     int masked, in_handler, warned_forced;
     int waiting; /* in an NX wait: arrivals do not delay computation */
     uint64_t discarded;
@@ -225,6 +231,7 @@ static mce_time_t msg_interrupt(mcei_vn_t *vn, mce_time_t arrival)
     if ((end = cpu_run(nd, from, nx.irq_msg)) == MCEI_TIME_INF)
         mcei_vn_fatal(vn, "virtual clock overflow in an arrival interrupt");
     nd->hbusy = end;
+    nd->hend[nd->hcount++ % NX_HLOG] = end;
     vn->t_stolen += nx.irq_msg;
     if (vn->busy_until < end)
         vn->busy_until = end;
@@ -324,12 +331,35 @@ static void after_idle(mcei_vn_t *vn, mce_time_t idle_from)
     }
 }
 
+/* Processor time that the recent arrival interrupts ended before @p to
+ * took after @p from.  Only interrupts over before @p to count: their
+ * messages arrived before the node resumed, so every layout of the
+ * nodes on MPI ranks has seen them. */
+static mce_time_t handlers_in(const nx_node_t *nd, mce_time_t from,
+                              mce_time_t to)
+{
+    mce_time_t sum = 0;
+    for (unsigned i = 0; i < NX_HLOG && i < nd->hcount; i++) {
+        mce_time_t hi = nd->hend[i], lo = hi - nx.irq_msg;
+        if (hi >= to)
+            continue;
+        if (lo < from)
+            lo = from;
+        if (hi > lo)
+            sum += hi - lo;
+    }
+    return sum;
+}
+
 /* A send that was the processor's work from @p from to now: every tick
- * that started meanwhile delays its return by irq_cost. */
+ * that started meanwhile delays its return by irq_cost, and every
+ * message-arrival interrupt that ran meanwhile by its irq_msg (one
+ * processor: an interrupt preempts the send's software). */
 static void cpu_send(mcei_vn_t *vn, mce_time_t from)
 {
     nx_node_t *nd = node_of(vn);
-    mce_time_t end = cpu_run(nd, from, vn->clock - from);
+    mce_time_t end =
+        cpu_run(nd, from, vn->clock - from + handlers_in(nd, from, vn->clock));
     if (end == MCEI_TIME_INF)
         mcei_vn_fatal(vn, "virtual clock overflow in a send");
     if (end > vn->clock) {
