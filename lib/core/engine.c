@@ -728,16 +728,13 @@ static int load_costs(mcei_engine_t *eng, char *err, size_t errlen)
     mcei_machine_t *m = &eng->machine;
     mcei_costs_t *c = &eng->costs;
     int rc;
-    if ((rc = mcei_machine_time(m, "send_overhead", 0, 0, &c->send_overhead,
-                                err, errlen)) ||
-        (rc = mcei_machine_time(m, "recv_overhead", 0, 0, &c->recv_overhead,
-                                err, errlen)) ||
-        (rc = mcei_machine_time(m, "probe_cost", 1, 0, &c->probe_cost, err,
-                                errlen)) ||
-        (rc = mcei_machine_time(m, "cycle_time", 1, 0, &c->cycle_time, err,
-                                errlen)) ||
-        (rc = mcei_machine_micro(m, "cpu_scale", 0, 1000000,
-                                 &c->cpu_scale_micro, err, errlen)))
+    if ((rc = mcei_key_time(m, "send_overhead", &c->send_overhead, err,
+                            errlen)) ||
+        (rc = mcei_key_time(m, "recv_overhead", &c->recv_overhead, err,
+                            errlen)) ||
+        (rc = mcei_key_time(m, "probe_cost", &c->probe_cost, err, errlen)) ||
+        (rc = mcei_key_time(m, "cycle_time", &c->cycle_time, err, errlen)) ||
+        (rc = mcei_key_micro(m, "cpu_scale", &c->cpu_scale_micro, err, errlen)))
         return rc;
     if (c->cycle_time == 0) {
         snprintf(err, errlen,
@@ -795,14 +792,14 @@ int mcei_engine_boot(int *argc, char ***argv, char **envp)
         eng->cfg.machine_path, &eng->cfg.overrides, err, sizeof(err));
     if (rc != MCE_OK)
         boot_exit(eng, 2, err);
-    model = mcei_machine_str(&eng->machine, "network", NULL);
+    model = mcei_key_str(&eng->machine, "network");
     if (model == NULL) {
         snprintf(msg, sizeof(msg), "machine '%s' (%s) has no 'network' key",
                  eng->machine.name, eng->machine.path);
         boot_exit(eng, 2, msg);
     }
-    mcei_machine_str(&eng->machine, "name", NULL);
-    mcei_machine_str(&eng->machine, "description", NULL);
+    mcei_key_str(&eng->machine, "name");
+    mcei_key_str(&eng->machine, "description");
     if ((ops = mcei_net_lookup(model)) == NULL) {
         snprintf(msg, sizeof(msg),
                  "machine '%s': unknown network model '%s' (known: %s)",
@@ -810,8 +807,7 @@ int mcei_engine_boot(int *argc, char ***argv, char **envp)
         boot_exit(eng, 2, msg);
     }
     {
-        const char *pname =
-            mcei_machine_str(&eng->machine, "protocol", "native");
+        const char *pname = mcei_key_str(&eng->machine, "protocol");
         if ((eng->proto = mcei_proto_lookup(pname)) == NULL) {
             snprintf(msg, sizeof(msg),
                      "machine '%s': unknown protocol '%s' (known: %s)",
@@ -820,12 +816,30 @@ int mcei_engine_boot(int *argc, char ***argv, char **envp)
         }
     }
     {
+        /* Every key of the file must be one of the plug-ins' it uses
+         * (personalities' keys are allowed in any file: the TCS keys of
+         * the iwarp machine when the program is not a TCS one). */
+        const mcei_keytab_t *tabs[MCEI_MACHINE_MAX_TABS];
+        const mcei_api_info_t *api;
+        size_t n = 0;
+        tabs[n++] = &mcei_keys_core;
+        tabs[n++] = ops->keys;
+        tabs[n++] = eng->proto->keys;
+        for (size_t i = 0;
+             (api = mcei_api_at(i)) != NULL && n < MCEI_ARRAY_SIZE(tabs); i++)
+            if (api->keys->n > 0)
+                tabs[n++] = api->keys;
+        if (mcei_machine_bind(&eng->machine, tabs, n, err, sizeof(err)) !=
+            MCE_OK)
+            boot_exit(eng, 2, err);
+    }
+    {
         /* A machine of fixed size (the iWarp array) names its node count;
          * --mce-nodes overrides it, and without either a run has one node
          * per rank. */
         uint64_t dflt = 0;
-        if (mcei_machine_u64(&eng->machine, "nodes", 0, 0, &dflt, err,
-                             sizeof(err)) != MCE_OK)
+        if (mcei_key_u64(&eng->machine, "nodes", &dflt, err, sizeof(err)) !=
+            MCE_OK)
             boot_exit(eng, 2, err);
         if (dflt > 1u << 30) {
             snprintf(msg, sizeof(msg),

@@ -322,26 +322,23 @@ static int paragon_init(mcei_net_t *net, mcei_machine_t *m, char *err,
     int rc;
     if (st == NULL)
         return MCE_ERR_NOMEM;
-    if ((rc = mcei_machine_u64(m, "paragon.width", 0, 16, &w, err, errlen)) ||
-        (rc = mcei_machine_u64(m, "paragon.height", 0, 32, &h, err, errlen)) ||
-        (rc = mcei_machine_time(m, "paragon.start_up", 1, 0, &st->start_up, err,
-                                errlen)) ||
-        (rc = mcei_machine_time(m, "paragon.coproc_start", 1, 0, &st->coproc,
-                                err, errlen)) ||
-        (rc = mcei_machine_time(m, "paragon.short_latency", 1, 0, &st->bs, err,
-                                errlen)) ||
-        (rc = mcei_machine_time(m, "paragon.long_latency", 1, 0, &st->bl, err,
-                                errlen)) ||
-        (rc = mcei_machine_time(m, "paragon.control", 1, 0, &st->control, err,
-                                errlen)) ||
-        (rc = mcei_machine_u64(m, "paragon.short_max", 1, 0, &st->short_max,
-                               err, errlen)) ||
-        (rc = mcei_machine_time(m, "paragon.inject_per_byte", 1, 0, &inject_pb,
-                                err, errlen)) ||
-        (rc = mcei_machine_time(m, "paragon.eject_per_byte", 1, 0, &eject_pb,
-                                err, errlen)) ||
-        (rc = mcei_machine_time(m, "paragon.link_per_byte", 1, 0, &link_pb, err,
-                                errlen)))
+    if ((rc = mcei_key_u64(m, "paragon.width", &w, err, errlen)) ||
+        (rc = mcei_key_u64(m, "paragon.height", &h, err, errlen)) ||
+        (rc = mcei_key_time(m, "paragon.start_up", &st->start_up, err,
+                            errlen)) ||
+        (rc = mcei_key_time(m, "paragon.coproc_start", &st->coproc, err,
+                            errlen)) ||
+        (rc =
+             mcei_key_time(m, "paragon.short_latency", &st->bs, err, errlen)) ||
+        (rc = mcei_key_time(m, "paragon.long_latency", &st->bl, err, errlen)) ||
+        (rc = mcei_key_time(m, "paragon.control", &st->control, err, errlen)) ||
+        (rc = mcei_key_u64(m, "paragon.short_max", &st->short_max, err,
+                           errlen)) ||
+        (rc = mcei_key_time(m, "paragon.inject_per_byte", &inject_pb, err,
+                            errlen)) ||
+        (rc = mcei_key_time(m, "paragon.eject_per_byte", &eject_pb, err,
+                            errlen)) ||
+        (rc = mcei_key_time(m, "paragon.link_per_byte", &link_pb, err, errlen)))
         goto fail;
     rc = MCE_ERR_MACHINE;
     if (st->start_up == 0) {
@@ -528,6 +525,48 @@ static size_t paragon_in_flight(const mcei_net_t *net)
     return st->in_flight;
 }
 
+/* The machine-file keys this plug-in reads (lib/core/machine.h): name,
+ * kind, unit, range, default (NULL: required), label and source.  Labels
+ * and sources are those of the machine files' comments. */
+static const mcei_key_t net_paragon_keys[] = {
+    {"paragon.control", MCEI_KEY_TIME, "us", 0, MCEI_TIME_MAX_KEY, NULL,
+     MCEI_LABEL_DERIVED,
+     "Bokhari and Nicol 1996, one control message of the long protocol, sent "
+     "by the co-processor: a ..."},
+    {"paragon.coproc_start", MCEI_KEY_TIME, "us", 0, MCEI_TIME_MAX_KEY, NULL,
+     MCEI_LABEL_ASSUMED,
+     "the co-processor's start of one message ('[the Paragon] can also ..."},
+    {"paragon.eject_per_byte", MCEI_KEY_TIME, "us", 0, MCEI_TIME_MAX_KEY, NULL,
+     MCEI_LABEL_ASSUMED,
+     "receiving streams at the same rate as sending (the node's DMA path, ..."},
+    {"paragon.height", MCEI_KEY_COUNT, "rows", 0, UINT64_MAX, "32",
+     MCEI_LABEL_INPUT,
+     "Bokhari and Nicol 1996, '512 compute nodes organized in a 16 x 32 array' "
+     "(section 2)."},
+    {"paragon.inject_per_byte", MCEI_KEY_TIME, "us", 0, MCEI_TIME_MAX_KEY, NULL,
+     MCEI_LABEL_INPUT, "Bokhari and Nicol 1996, "},
+    {"paragon.link_per_byte", MCEI_KEY_TIME, "us", 0, MCEI_TIME_MAX_KEY, NULL,
+     MCEI_LABEL_ASSUMED,
+     "links are faster than injection (sections 2 and 8, which give no ..."},
+    {"paragon.long_latency", MCEI_KEY_TIME, "us", 0, MCEI_TIME_MAX_KEY, NULL,
+     MCEI_LABEL_INPUT, "Bokhari and Nicol 1996, "},
+    {"paragon.short_latency", MCEI_KEY_TIME, "us", 0, MCEI_TIME_MAX_KEY, NULL,
+     MCEI_LABEL_ASSUMED, ""},
+    {"paragon.short_max", MCEI_KEY_COUNT, "bytes", 0, UINT64_MAX, NULL,
+     MCEI_LABEL_ASSUMED,
+     "the largest message sent with the short protocol.  Not in the paper ..."},
+    {"paragon.start_up", MCEI_KEY_TIME, "us", 0, MCEI_TIME_MAX_KEY, NULL,
+     MCEI_LABEL_ASSUMED,
+     "user-level software set-up before a message reaches the co-processor: "
+     "..."},
+    {"paragon.width", MCEI_KEY_COUNT, "columns", 0, UINT64_MAX, "16",
+     MCEI_LABEL_INPUT,
+     "Bokhari and Nicol 1996, '512 compute nodes organized in a 16 x 32 array' "
+     "(section 2)."},
+};
+static const mcei_keytab_t net_paragon_keytab =
+    MCEI_KEYTAB("network model paragon", net_paragon_keys);
+
 const mcei_net_ops_t mcei_net_paragon_ops = {
     .name = "paragon",
     .description = "Intel Paragon 2D mesh: row-column wormhole routing with "
@@ -541,4 +580,5 @@ const mcei_net_ops_t mcei_net_paragon_ops = {
     .advance = paragon_advance,
     .in_flight = paragon_in_flight,
     .notifies_senders = 1,
+    .keys = &net_paragon_keytab,
 };

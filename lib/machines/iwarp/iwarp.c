@@ -969,7 +969,7 @@ static int get_clocks(mcei_machine_t *m, const char *key, mce_time_t *out,
                       char *err, size_t errlen)
 {
     uint64_t v;
-    int rc = mcei_machine_u64(m, key, 1, 0, &v, err, errlen);
+    int rc = mcei_key_u64(m, key, &v, err, errlen);
     if (rc != MCE_OK)
         return rc;
     if (v > 1000000) {
@@ -996,29 +996,23 @@ static int iw_init(mcei_engine_t *eng, mcei_machine_t *m, char *err,
     uint64_t w, h, pcts, words, rg, wg, wb, skip;
     int rc;
     memset(&costs, 0, sizeof(costs));
-    if ((rc = mcei_machine_time(m, "iwarp.clock", 1, 0, &costs.clock, err,
-                                errlen)))
+    if ((rc = mcei_key_time(m, "iwarp.clock", &costs.clock, err, errlen)))
         return rc;
     for (size_t i = 0; i < MCEI_ARRAY_SIZE(times); i++)
         if ((rc = get_clocks(m, times[i].key,
                              (mce_time_t *)((char *)&costs + times[i].off), err,
                              errlen)))
             return rc;
-    if ((rc = mcei_machine_u64(m, "iwarp.width", 1, 0, &w, err, errlen)) ||
-        (rc = mcei_machine_u64(m, "iwarp.height", 1, 0, &h, err, errlen)) ||
-        (rc = mcei_machine_u64(m, "iwarp.pcts", 1, 0, &pcts, err, errlen)) ||
-        (rc = mcei_machine_u64(m, "iwarp.pct_words", 1, 0, &words, err,
-                               errlen)) ||
-        (rc =
-             mcei_machine_u64(m, "iwarp.read_gates", 1, 0, &rg, err, errlen)) ||
-        (rc = mcei_machine_u64(m, "iwarp.write_gates", 1, 0, &wg, err,
-                               errlen)) ||
-        (rc =
-             mcei_machine_u64(m, "iwarp.word_bytes", 1, 0, &wb, err, errlen)) ||
-        (rc = mcei_machine_u64(m, "iwarp.timer_tick", 1, 0, &costs.timer_tick,
-                               err, errlen)) ||
-        (rc = mcei_machine_u64(m, "iwarp.skip_period", 0, 1000, &skip, err,
-                               errlen)))
+    if ((rc = mcei_key_u64(m, "iwarp.width", &w, err, errlen)) ||
+        (rc = mcei_key_u64(m, "iwarp.height", &h, err, errlen)) ||
+        (rc = mcei_key_u64(m, "iwarp.pcts", &pcts, err, errlen)) ||
+        (rc = mcei_key_u64(m, "iwarp.pct_words", &words, err, errlen)) ||
+        (rc = mcei_key_u64(m, "iwarp.read_gates", &rg, err, errlen)) ||
+        (rc = mcei_key_u64(m, "iwarp.write_gates", &wg, err, errlen)) ||
+        (rc = mcei_key_u64(m, "iwarp.word_bytes", &wb, err, errlen)) ||
+        (rc = mcei_key_u64(m, "iwarp.timer_tick", &costs.timer_tick, err,
+                           errlen)) ||
+        (rc = mcei_key_u64(m, "iwarp.skip_period", &skip, err, errlen)))
         return rc;
     if (strcmp(eng->net.ops->name, "iwarp") != 0) {
         snprintf(err, errlen,
@@ -1106,6 +1100,105 @@ static void iw_node_fini(mcei_vn_t *vn)
     vn->proto = NULL;
 }
 
+/* The machine-file keys this plug-in reads (lib/core/machine.h): name,
+ * kind, unit, range, default (NULL: required), label and source.  Labels
+ * and sources are those of the machine files' comments. */
+static const mcei_key_t proto_iwarp_keys[] = {
+    {"cam.backlog_word", MCEI_KEY_COUNT, "clocks", 0, MCEI_CLOCKS_MAX, NULL,
+     MCEI_LABEL_ASSUMED, "join waits this per queued word"},
+    {"cam.compose", MCEI_KEY_COUNT, "clocks", 0, MCEI_CLOCKS_MAX, NULL,
+     MCEI_LABEL_INPUT, "Feldmann et al. 3.2 composing a header 1 us"},
+    {"cam.entries", MCEI_KEY_COUNT, "entries", 0, UINT64_MAX, NULL,
+     MCEI_LABEL_INPUT,
+     "Feldmann et al. 3.2 'an address match CAM with four entries'"},
+    {"cam.join", MCEI_KEY_COUNT, "clocks", 0, MCEI_CLOCKS_MAX, NULL,
+     MCEI_LABEL_INPUT,
+     "Feldmann et al. 3.2 joining 12 us 'provided there is no"},
+    {"cam.load", MCEI_KEY_COUNT, "clocks", 0, MCEI_CLOCKS_MAX, NULL,
+     MCEI_LABEL_INPUT, "Feldmann et al. 3.2 loading a match CAM 0.6 us"},
+    {"cam.split", MCEI_KEY_COUNT, "clocks", 0, MCEI_CLOCKS_MAX, NULL,
+     MCEI_LABEL_INPUT, "Feldmann et al. 3.2 splitting the pathway 12 us"},
+    {"cam.word", MCEI_KEY_COUNT, "clocks", 0, MCEI_CLOCKS_MAX, NULL,
+     MCEI_LABEL_INPUT, "Feldmann et al. 3.2 0.2 us per word sent or received"},
+    {"dep.pcts", MCEI_KEY_COUNT, "PCTs", 0, UINT64_MAX, NULL, MCEI_LABEL_INPUT,
+     "Warfel 1996 3.1.4.3 'nine PCTs and two spools'"},
+    {"dep.rearm", MCEI_KEY_COUNT, "clocks", 0, MCEI_CLOCKS_MAX, NULL,
+     MCEI_LABEL_ASSUMED, "program's completion check and re-arm of a"},
+    {"dep.recv_finish", MCEI_KEY_COUNT, "clocks", 0, MCEI_CLOCKS_MAX, NULL,
+     MCEI_LABEL_ASSUMED, "end-of-data interrupt, mark arrival, return"},
+    {"dep.send_finish", MCEI_KEY_COUNT, "clocks", 0, MCEI_CLOCKS_MAX, NULL,
+     MCEI_LABEL_ASSUMED, "sender after its spool is done"},
+    {"dep.send_header", MCEI_KEY_COUNT, "clocks", 0, MCEI_CLOCKS_MAX, NULL,
+     MCEI_LABEL_ASSUMED, "route, compose, launch the header"},
+    {"dep.spools", MCEI_KEY_COUNT, "spools", 0, UINT64_MAX, NULL,
+     MCEI_LABEL_INPUT, "Warfel 1996 3.1.4.3 'nine PCTs and two spools'"},
+    {"dep4.recv_finish", MCEI_KEY_COUNT, "clocks", 0, MCEI_CLOCKS_MAX, NULL,
+     MCEI_LABEL_ASSUMED, "4-byte path (no spools, Warfel 1996 6.2.1): receive"},
+    {"dep4.recv_irq", MCEI_KEY_COUNT, "clocks", 0, MCEI_CLOCKS_MAX, NULL,
+     MCEI_LABEL_ASSUMED, "4-byte path (no spools, Warfel 1996 6.2.1): receive"},
+    {"iwarp.block_recv", MCEI_KEY_COUNT, "clocks", 0, MCEI_CLOCKS_MAX, NULL,
+     MCEI_LABEL_ASSUMED, "fixed cost of a block write call and of a"},
+    {"iwarp.block_send", MCEI_KEY_COUNT, "clocks", 0, MCEI_CLOCKS_MAX, NULL,
+     MCEI_LABEL_ASSUMED, "fixed cost of a block write call and of a"},
+    {"iwarp.gate_bind", MCEI_KEY_COUNT, "clocks", 0, MCEI_CLOCKS_MAX, NULL,
+     MCEI_LABEL_ASSUMED, "map a gate to a PCT"},
+    {"iwarp.read_gates", MCEI_KEY_COUNT, "gates", 0, UINT64_MAX, NULL,
+     MCEI_LABEL_INPUT, "Warfel 1996 3.1.3 'two read-only gates and two"},
+    {"iwarp.spool_setup", MCEI_KEY_COUNT, "clocks", 0, MCEI_CLOCKS_MAX, NULL,
+     MCEI_LABEL_ASSUMED, "start a spool (part of Warfel 1996 6.4.2's"},
+    {"iwarp.spool_steal", MCEI_KEY_COUNT, "1/n of cycles", 0, UINT64_MAX, NULL,
+     MCEI_LABEL_INPUT, "Warfel 1996 3.1.3 each active spool 'steals up to"},
+    {"iwarp.spools", MCEI_KEY_COUNT, "spools", 0, UINT64_MAX, NULL,
+     MCEI_LABEL_ASSUMED, "number of spool units (W never says);"},
+    {"iwarp.timer_read", MCEI_KEY_COUNT, "clocks", 0, MCEI_CLOCKS_MAX, NULL,
+     MCEI_LABEL_ASSUMED, "cost of reading the counter; gives Figure"},
+    {"iwarp.timer_tick", MCEI_KEY_COUNT, "clocks", 0, MCEI_CLOCKS_MAX, NULL,
+     MCEI_LABEL_INPUT, "Warfel 1996 3.2 counter 'runs at one-eighth of the"},
+    {"iwarp.word_bytes", MCEI_KEY_COUNT, "bytes", 0, UINT64_MAX, NULL,
+     MCEI_LABEL_INPUT,
+     "Warfel 1996 2.2 '4 bytes ... packed as one 32-bit word'"},
+    {"iwarp.write_gates", MCEI_KEY_COUNT, "gates", 0, UINT64_MAX, NULL,
+     MCEI_LABEL_INPUT, "Warfel 1996 3.1.3 'two read-only gates and two"},
+    {"rts.ack_irq", MCEI_KEY_COUNT, "clocks", 0, MCEI_CLOCKS_MAX, NULL,
+     MCEI_LABEL_ASSUMED, "source interrupt on the ack, re-inject token"},
+    {"rts.enable", MCEI_KEY_COUNT, "", 0, 1, NULL, MCEI_LABEL_INPUT,
+     "Warfel 1996 3.1.4.2 'Each cell forfeits two PCTs to"},
+    {"rts.pcts", MCEI_KEY_COUNT, "PCTs", 0, UINT64_MAX, NULL, MCEI_LABEL_INPUT,
+     "Warfel 1996 3.1.4.2 'Each cell forfeits two PCTs to"},
+    {"rts.recv_irq", MCEI_KEY_COUNT, "clocks", 0, MCEI_CLOCKS_MAX, NULL,
+     MCEI_LABEL_ASSUMED, "destination interrupt + context swap,"},
+    {"rts.recv_wake", MCEI_KEY_COUNT, "clocks", 0, MCEI_CLOCKS_MAX, NULL,
+     MCEI_LABEL_ASSUMED, "destination: swap back, wake the program"},
+    {"rts.send_call", MCEI_KEY_COUNT, "clocks", 0, MCEI_CLOCKS_MAX, NULL,
+     MCEI_LABEL_ASSUMED, "sender: trap into the RTS, compose (before"},
+    {"sru.recv_sw", MCEI_KEY_COUNT, "clocks", 0, MCEI_CLOCKS_MAX, NULL,
+     MCEI_LABEL_DERIVED,
+     "Feldmann et al. 5: one straggler costs 'two broadcasts"},
+    {"sru.send_sw", MCEI_KEY_COUNT, "clocks", 0, MCEI_CLOCKS_MAX, NULL,
+     MCEI_LABEL_DERIVED,
+     "Feldmann et al. 5: one straggler costs 'two broadcasts"},
+    {"video.active_words", MCEI_KEY_COUNT, "words", 0, UINT64_MAX, NULL,
+     MCEI_LABEL_INPUT, "Warfel 1996 7.2.3 '64 4-byte words over a 51.2"},
+    {"video.camera", MCEI_KEY_COUNT, "cell", 0, UINT64_MAX, NULL,
+     MCEI_LABEL_ASSUMED, "cell of the camera port: (0,0), the"},
+    {"video.display", MCEI_KEY_COUNT, "cell", 0, UINT64_MAX, NULL,
+     MCEI_LABEL_ASSUMED, "cell of the display port: (0,1), the"},
+    {"video.fifo", MCEI_KEY_COUNT, "words", 0, UINT64_MAX, NULL,
+     MCEI_LABEL_ASSUMED, "words the camera port holds; a word that"},
+    {"video.line", MCEI_KEY_COUNT, "clocks", 0, MCEI_CLOCKS_MAX, NULL,
+     MCEI_LABEL_INPUT, "Warfel 1996 7.2.3 'every 66.8 microseconds ... 1,336"},
+    {"video.lines", MCEI_KEY_COUNT, "lines", 0, UINT64_MAX, NULL,
+     MCEI_LABEL_INPUT, "Warfel 1996 7.2.1 '240 lines of 256 pixels'"},
+    {"video.vblank", MCEI_KEY_COUNT, "clocks", 0, MCEI_CLOCKS_MAX, NULL,
+     MCEI_LABEL_INPUT, "Warfel 1996 7.2.1 'a pause of roughly 600"},
+    {"video.word_gap", MCEI_KEY_COUNT, "clocks", 0, MCEI_CLOCKS_MAX, NULL,
+     MCEI_LABEL_DERIVED, "microsecond interval': 1024 / 64 = 16 [D]"},
+    {"video.word_op", MCEI_KEY_COUNT, "clocks", 0, MCEI_CLOCKS_MAX, NULL,
+     MCEI_LABEL_ASSUMED, "CPU cost of one camera or display word (as"},
+};
+static const mcei_keytab_t proto_iwarp_keytab =
+    MCEI_KEYTAB("protocol iwarp", proto_iwarp_keys);
+
 const mcei_proto_ops_t mcei_proto_iwarp_ops = {
     .name = "iwarp",
     .description = "CMU iWarp cells: PCTs by direct configuration, gates, "
@@ -1115,4 +1208,5 @@ const mcei_proto_ops_t mcei_proto_iwarp_ops = {
     .node_init = iw_node_init,
     .node_fini = iw_node_fini,
     .on_arrival = iw_on_arrival,
+    .keys = &proto_iwarp_keytab,
 };

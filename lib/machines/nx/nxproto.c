@@ -727,21 +727,14 @@ static int nx_init(mcei_engine_t *eng, mcei_machine_t *m, char *err,
 {
     int rc;
     memset(&nx, 0, sizeof(nx));
-    if ((rc = mcei_machine_u64(m, "nx.max_posted", 0, 0, &nx.max_posted, err,
-                               errlen)) ||
-        (rc = mcei_machine_u64(m, "nx.os_buffer", 0, 0, &nx.os_buffer, err,
-                               errlen)) ||
-        (rc = mcei_machine_u64(m, "nx.max_requests", 0, 4096, &nx.max_reqs, err,
-                               errlen)) ||
-        (rc = mcei_machine_u64(m, "nx.irq", 0, 0, &nx.irq, err, errlen)) ||
-        (rc = mcei_machine_time(m, "nx.irq_period", 0, 10 * MCE_MS,
-                                &nx.irq_period, err, errlen)) ||
-        (rc = mcei_machine_time(m, "nx.irq_cost", 0, 50 * MCE_US, &nx.irq_cost,
-                                err, errlen)) ||
-        (rc = mcei_machine_time(m, "nx.irq_msg", 0, 0, &nx.irq_msg, err,
-                                errlen)) ||
-        (rc = mcei_machine_time(m, "probe_cost", 1, 0, &nx.probe_cost, err,
-                                errlen)))
+    if ((rc = mcei_key_u64(m, "nx.max_posted", &nx.max_posted, err, errlen)) ||
+        (rc = mcei_key_u64(m, "nx.os_buffer", &nx.os_buffer, err, errlen)) ||
+        (rc = mcei_key_u64(m, "nx.max_requests", &nx.max_reqs, err, errlen)) ||
+        (rc = mcei_key_u64(m, "nx.irq", &nx.irq, err, errlen)) ||
+        (rc = mcei_key_time(m, "nx.irq_period", &nx.irq_period, err, errlen)) ||
+        (rc = mcei_key_time(m, "nx.irq_cost", &nx.irq_cost, err, errlen)) ||
+        (rc = mcei_key_time(m, "nx.irq_msg", &nx.irq_msg, err, errlen)) ||
+        (rc = mcei_key_time(m, "probe_cost", &nx.probe_cost, err, errlen)))
         return rc;
     /* Interrupts are accounted one by one: a period under 1 us would
      * make a second of virtual time cost over a million steps. */
@@ -789,6 +782,32 @@ static void nx_node_fini(mcei_vn_t *vn)
     vn->proto = NULL;
 }
 
+/* The machine-file keys this plug-in reads (lib/core/machine.h): name,
+ * kind, unit, range, default (NULL: required), label and source.  Labels
+ * and sources are those of the machine files' comments. */
+static const mcei_key_t proto_nx_keys[] = {
+    {"nx.irq", MCEI_KEY_COUNT, "", 0, 1, "0", MCEI_LABEL_SETTING,
+     "1: system interrupts on"},
+    {"nx.irq_cost", MCEI_KEY_TIME, "us", 0, MCEI_TIME_MAX_KEY, "50 us",
+     MCEI_LABEL_MACHINE,
+     "'interrupts periodically add about 50 microseconds' (section 3.3, ..."},
+    {"nx.irq_msg", MCEI_KEY_TIME, "us", 0, MCEI_TIME_MAX_KEY, "0",
+     MCEI_LABEL_ASSUMED,
+     "the message-arrival interrupt.  The paper gives no handler time; it ..."},
+    {"nx.irq_period", MCEI_KEY_TIME, "us", 0, MCEI_TIME_MAX_KEY, "10 ms",
+     MCEI_LABEL_MACHINE,
+     "'each node services an interrupt about every 10 milliseconds' (section "
+     "..."},
+    {"nx.max_posted", MCEI_KEY_COUNT, "receives", 0, UINT64_MAX, "0",
+     MCEI_LABEL_SETTING, "limit of posted receives per node (0: none)"},
+    {"nx.max_requests", MCEI_KEY_COUNT, "requests", 0, UINT64_MAX, "4096",
+     MCEI_LABEL_SETTING, "limit of outstanding NX requests per node"},
+    {"nx.os_buffer", MCEI_KEY_COUNT, "bytes", 0, UINT64_MAX, "0",
+     MCEI_LABEL_ASSUMED, ""},
+};
+static const mcei_keytab_t proto_nx_keytab =
+    MCEI_KEYTAB("protocol nx", proto_nx_keys);
+
 const mcei_proto_ops_t mcei_proto_nx_ops = {
     .name = "nx",
     .description = "NX message ids, posted and unexpected receives, FORCED "
@@ -798,4 +817,5 @@ const mcei_proto_ops_t mcei_proto_nx_ops = {
     .node_init = nx_node_init,
     .node_fini = nx_node_fini,
     .on_arrival = nx_on_arrival,
+    .keys = &proto_nx_keytab,
 };
