@@ -370,7 +370,8 @@ static const opt_desc_t options[] = {
     {"nodes", OPT_COUNT, OFF(nodes), NULL, "N",
      "number of virtual nodes (default: one per MPI rank)"},
     {"machine", OPT_STRING, OFF(machine), NULL, "NAME|PATH",
-     "machine description, by name or file path (default: ideal)"},
+     "machine description, by name or file path (default: the program's "
+     "personality's machine, shown below)"},
     {"machine-path", OPT_STRING, OFF(machine_path), NULL, "DIRS",
      "colon-separated directories searched for NAME.conf first"},
     {"set", OPT_SET, OFF(overrides), NULL, "KEY=VALUE",
@@ -405,6 +406,8 @@ static const opt_desc_t options[] = {
     {"max-wall", OPT_TIME, OFF(max_wall), NULL, "TIME",
      "stop the run after TIME of wall-clock time (default: no limit)"},
     {"help", OPT_FLAG, OFF(help), NULL, NULL, "print this list and exit"},
+    {"version", OPT_FLAG, OFF(version), NULL, NULL,
+     "print mcemu's version and exit"},
 };
 #undef OFF
 

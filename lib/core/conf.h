@@ -70,6 +70,7 @@ typedef struct mcei_config {
     uint64_t seed;
     int summary;
     int help;
+    int version; /* --mce-version */
     int verbose;
     int tcs;                 /* TCS programs: MCEI_TCS_RUN or MCEI_TCS_LINK */
     mce_time_t livelock;     /* polling with no progress this long: livelock */

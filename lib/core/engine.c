@@ -753,6 +753,36 @@ static int load_costs(mcei_engine_t *eng, char *err, size_t errlen)
     return MCE_OK;
 }
 
+/* --mce-help's last lines: this program's personality and the machine it
+ * runs on by default, with that machine's network model and protocol. */
+static void print_personality_help(mcei_engine_t *eng)
+{
+    mcei_personality_t p;
+    mcei_machine_t m = {0};
+    const mcei_api_info_t *api;
+    char err[1024];
+    if (mcei_api_resolve(&p, err, sizeof(err)) != MCE_OK) {
+        printf("\nThis program: %s\n", err);
+        return;
+    }
+    api = mcei_api_lookup(p.name);
+    printf("\nThis program: personality %s (%s); default machine %s", p.name,
+           api ? api->header : "?", p.default_machine);
+    if (mcei_machine_load(&m, p.default_machine, eng->cfg.machine_path, NULL,
+                          err, sizeof(err)) == MCE_OK) {
+        const char *net = mcei_machine_str(&m, "network", NULL);
+        const char *proto = mcei_machine_str(&m, "protocol", NULL);
+        printf(" (network model %s, protocol %s)", net ? net : "?",
+               proto ? proto : "native");
+    }
+    mcei_machine_free(&m);
+    printf(".\nDefault machines of the personalities:");
+    for (size_t i = 0; (api = mcei_api_at(i)) != NULL; i++)
+        printf("%s %s: %s", i ? "," : "", api->name, api->default_machine);
+    printf(".\n'mce-info' lists the machines, models and protocols; "
+           "'mce-info --machine=NAME' every key of a machine.\n");
+}
+
 int mcei_engine_boot(int *argc, char ***argv, char **envp)
 {
     mcei_engine_t *eng = &engine_storage;
@@ -774,11 +804,19 @@ int mcei_engine_boot(int *argc, char ***argv, char **envp)
         snprintf(msg, sizeof(msg), "%s", err);
         boot_exit(eng, 2, msg);
     }
+    if (eng->cfg.version) {
+        if (eng->rank == 0) {
+            printf("mcemu %s\n", MCE_VERSION_STRING);
+            fflush(stdout);
+        }
+        boot_exit(eng, 0, NULL);
+    }
     if (eng->cfg.help) {
         if (eng->rank == 0) {
             printf("usage: %s [program options] [--mce-OPTION...]\n",
                    (*argv)[0]);
             mcei_config_help(stdout);
+            print_personality_help(eng);
             fflush(stdout);
         }
         boot_exit(eng, 0, NULL);

@@ -803,7 +803,9 @@ static const mcei_key_t proto_nx_keys[] = {
     {"nx.max_requests", MCEI_KEY_COUNT, "requests", 0, UINT64_MAX, "4096",
      MCEI_LABEL_SETTING, "limit of outstanding NX requests per node"},
     {"nx.os_buffer", MCEI_KEY_COUNT, "bytes", 0, UINT64_MAX, "0",
-     MCEI_LABEL_ASSUMED, ""},
+     MCEI_LABEL_ASSUMED,
+     "bracketed by Bokhari and Nicol 1996, sections 6-7 (Paragon); 0: no "
+     "limit"},
 };
 static const mcei_keytab_t proto_nx_keytab =
     MCEI_KEYTAB("protocol nx", proto_nx_keys);
