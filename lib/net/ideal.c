@@ -7,6 +7,7 @@
 
 #include "../core/heap.h"
 #include "../core/net.h"
+#include "keys.h"
 
 typedef struct ideal {
     mce_time_t latency, per_byte;
@@ -109,18 +110,6 @@ static size_t ideal_in_flight(const mcei_net_t *net)
     return mcei_kq_count(&s->pending);
 }
 
-/* The machine-file keys this plug-in reads (lib/core/machine.h): name,
- * kind, unit, range, default (NULL: required), label and source.  Labels
- * and sources are those of the machine files' comments. */
-static const mcei_key_t net_ideal_keys[] = {
-    {"latency", MCEI_KEY_TIME, "us", 0, MCEI_TIME_MAX_KEY, NULL,
-     MCEI_LABEL_MACHINE, "wire latency, also the engine's lookahead"},
-    {"per_byte", MCEI_KEY_TIME, "us", 0, MCEI_TIME_MAX_KEY, NULL,
-     MCEI_LABEL_MACHINE, "100 MB/s"},
-};
-static const mcei_keytab_t net_ideal_keytab =
-    MCEI_KEYTAB("network model ideal", net_ideal_keys);
-
 const mcei_net_ops_t mcei_net_ideal_ops = {
     .name = "ideal",
     .description = "latency + bytes x per_byte, no contention",
@@ -131,5 +120,5 @@ const mcei_net_ops_t mcei_net_ideal_ops = {
     .next_event = ideal_next_event,
     .advance = ideal_advance,
     .in_flight = ideal_in_flight,
-    .keys = &net_ideal_keytab,
+    .keys = &mcei_net_ideal_keytab,
 };

@@ -34,6 +34,7 @@
 
 #include "../core/heap.h"
 #include "../core/net.h"
+#include "keys.h"
 
 enum {
     LEG_SHORT,
@@ -556,41 +557,6 @@ static size_t ipsc_in_flight(const mcei_net_t *net)
     return st->in_flight;
 }
 
-/* The machine-file keys this plug-in reads (lib/core/machine.h): name,
- * kind, unit, range, default (NULL: required), label and source.  Labels
- * and sources are those of the machine files' comments. */
-static const mcei_key_t net_ipsc_keys[] = {
-    {"ipsc.a", MCEI_KEY_TIME, "us", 0, MCEI_TIME_MAX_KEY, NULL,
-     MCEI_LABEL_INPUT, "Seidel and Davis 1992, Table I, per byte"},
-    {"ipsc.b_l", MCEI_KEY_TIME, "us", 0, MCEI_TIME_MAX_KEY, NULL,
-     MCEI_LABEL_INPUT, "Seidel and Davis 1992, Table I, long-protocol latency"},
-    {"ipsc.b_s", MCEI_KEY_TIME, "us", 0, MCEI_TIME_MAX_KEY, NULL,
-     MCEI_LABEL_INPUT,
-     "Seidel and Davis 1992, Table I, short-protocol latency"},
-    {"ipsc.fc", MCEI_KEY_COUNT, "", 0, 1, "0", MCEI_LABEL_SETTING,
-     "1: forward flow control on (section 2.4)"},
-    {"ipsc.fc_window", MCEI_KEY_COUNT, "buffers", 0, UINT64_MAX, "0",
-     MCEI_LABEL_ASSUMED,
-     "buffers a node keeps for each sender.  The paper says only 'a small set "
-     "..."},
-    {"ipsc.hop_setup", MCEI_KEY_TIME, "us", 0, MCEI_TIME_MAX_KEY, "0",
-     MCEI_LABEL_ASSUMED,
-     "circuit building per link beyond the first; the paper says only that it "
-     "..."},
-    {"ipsc.s", MCEI_KEY_TIME, "us", 0, MCEI_TIME_MAX_KEY, NULL,
-     MCEI_LABEL_INPUT,
-     "Seidel and Davis 1992, Table I, sender's return from a null csend"},
-    {"ipsc.short_max", MCEI_KEY_COUNT, "bytes", 0, UINT64_MAX, NULL,
-     MCEI_LABEL_INPUT,
-     "Seidel and Davis 1992, section 2.1, 'less than or equal to 100 bytes'"},
-    {"ipsc.start_up", MCEI_KEY_TIME, "us", 0, MCEI_TIME_MAX_KEY, NULL,
-     MCEI_LABEL_ASSUMED,
-     "software set-up before a header reaches the ports (part of b_s and b_l; "
-     "..."},
-};
-static const mcei_keytab_t net_ipsc_keytab =
-    MCEI_KEYTAB("network model ipsc", net_ipsc_keys);
-
 const mcei_net_ops_t mcei_net_ipsc_ops = {
     .name = "ipsc",
     .description = "iPSC/860 hypercube: circuit switching, one send and one "
@@ -603,5 +569,5 @@ const mcei_net_ops_t mcei_net_ipsc_ops = {
     .advance = ipsc_advance,
     .in_flight = ipsc_in_flight,
     .notifies_senders = 1,
-    .keys = &net_ipsc_keytab,
+    .keys = &mcei_net_ipsc_keytab,
 };

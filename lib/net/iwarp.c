@@ -68,6 +68,7 @@
 #include "iwarp_dep.h"
 #include "iwarp_fluid.h"
 #include "iwarp_sru.h"
+#include "keys.h"
 
 typedef unsigned __int128 u128;
 
@@ -1013,78 +1014,6 @@ static size_t iw_in_flight(const mcei_net_t *net)
            mcei_iwdep_in_flight(st->dep);
 }
 
-/* The machine-file keys this plug-in reads (lib/core/machine.h): name,
- * kind, unit, range, default (NULL: required), label and source.  Labels
- * and sources are those of the machine files' comments. */
-static const mcei_key_t net_iwarp_keys[] = {
-    {"cam.hop", MCEI_KEY_COUNT, "clocks", 0, MCEI_CLOCKS_MAX, NULL,
-     MCEI_LABEL_INPUT, "Feldmann et al. 3.2 express travel 0.2 us/hop"},
-    {"dep.recv_irq", MCEI_KEY_COUNT, "clocks", 0, MCEI_CLOCKS_MAX, NULL,
-     MCEI_LABEL_ASSUMED, "header interrupt, context switch, receive"},
-    {"dep.routing", MCEI_KEY_STRING, "", 0, 0, "mesh", MCEI_LABEL_ASSUMED,
-     "only mesh (X then Y, no wrap links)"},
-    {"dep.send_spool", MCEI_KEY_COUNT, "clocks", 0, MCEI_CLOCKS_MAX, NULL,
-     MCEI_LABEL_ASSUMED, "sender spool set-up (overlaps the receiver)"},
-    {"iwarp.board_h", MCEI_KEY_COUNT, "cells", 0, UINT64_MAX, NULL,
-     MCEI_LABEL_DERIVED,
-     "'cells are grouped four to a board' (Warfel 1996 3.2.1);"},
-    {"iwarp.board_w", MCEI_KEY_COUNT, "cells", 0, UINT64_MAX, NULL,
-     MCEI_LABEL_DERIVED,
-     "'cells are grouped four to a board' (Warfel 1996 3.2.1);"},
-    {"iwarp.clock", MCEI_KEY_TIME, "us", 0, MCEI_TIME_MAX_KEY, NULL,
-     MCEI_LABEL_INPUT, "Warfel 1996 3.2 '20MHz system clock'"},
-    {"iwarp.dq_fair_max", MCEI_KEY_COUNT, "connections", 0, UINT64_MAX, "2",
-     MCEI_LABEL_INPUT, "Warfel 1996 6.4.2 'DQ congestion greater than 2 is"},
-    {"iwarp.dq_model", MCEI_KEY_STRING, "", 0, 0, "cell", MCEI_LABEL_ASSUMED,
-     "cell (the design's DQ congestion rule) or off"},
-    {"iwarp.dq_unfair_min", MCEI_KEY_MICRO, "", 0, UINT64_MAX, "0.5",
-     MCEI_LABEL_ASSUMED, "connections through a cell with DQ"},
-    {"iwarp.gate_in", MCEI_KEY_COUNT, "clocks", 0, MCEI_CLOCKS_MAX, NULL,
-     MCEI_LABEL_ASSUMED, "gate -> source PCT -> link entry"},
-    {"iwarp.gate_op", MCEI_KEY_COUNT, "clocks", 0, MCEI_CLOCKS_MAX, NULL,
-     MCEI_LABEL_ASSUMED, "CPU cost of one gate read or write"},
-    {"iwarp.gate_out", MCEI_KEY_COUNT, "clocks", 0, MCEI_CLOCKS_MAX, NULL,
-     MCEI_LABEL_ASSUMED, "destination PCT -> readable at the gate"},
-    {"iwarp.height", MCEI_KEY_COUNT, "cells", 0, UINT64_MAX, NULL,
-     MCEI_LABEL_INPUT, "Warfel 1996 3.1.1 '64 processing cells arranged as"},
-    {"iwarp.hop_board", MCEI_KEY_COUNT, "clocks", 0, MCEI_CLOCKS_MAX, NULL,
-     MCEI_LABEL_INPUT, "Warfel 1996 3.2.1 '4 clocks/cell' within a board"},
-    {"iwarp.hop_cross", MCEI_KEY_COUNT, "clocks", 0, MCEI_CLOCKS_MAX, NULL,
-     MCEI_LABEL_INPUT, "Warfel 1996 3.2.1 '6 clocks/cell' between boards"},
-    {"iwarp.hop_host", MCEI_KEY_COUNT, "clocks", 0, MCEI_CLOCKS_MAX, NULL,
-     MCEI_LABEL_ASSUMED, "each link to/from the host-interface cell"},
-    {"iwarp.hop_turn", MCEI_KEY_COUNT, "clocks", 0, MCEI_CLOCKS_MAX, NULL,
-     MCEI_LABEL_INPUT, "Warfel 1996 3.2.1 'additional 1 clock penalty' per"},
-    {"iwarp.hop_wrap", MCEI_KEY_COUNT, "clocks", 0, MCEI_CLOCKS_MAX, NULL,
-     MCEI_LABEL_ASSUMED, "torus wrap ('backloop') link: an"},
-    {"iwarp.pct_config", MCEI_KEY_COUNT, "clocks", 0, MCEI_CLOCKS_MAX, NULL,
-     MCEI_LABEL_ASSUMED, "CPU writes one PCT entry"},
-    {"iwarp.pct_groups", MCEI_KEY_COUNT, "groups", 0, UINT64_MAX, "4",
-     MCEI_LABEL_INPUT, "Warfel 1996 3.1.5.1 'four groups of five PCTs'"},
-    {"iwarp.pct_words", MCEI_KEY_COUNT, "words", 0, UINT64_MAX, NULL,
-     MCEI_LABEL_INPUT, "same place"},
-    {"iwarp.pcts", MCEI_KEY_COUNT, "PCTs", 0, UINT64_MAX, NULL,
-     MCEI_LABEL_INPUT, "Warfel 1996 3.1.2 '20 eight-word FIFOs known as PCTs'"},
-    {"iwarp.skip_period", MCEI_KEY_COUNT, "words", 0, UINT64_MAX, "1000",
-     MCEI_LABEL_INPUT, "Warfel 1996 3.1.5.3 the scheduler 'skip[s] sending a"},
-    {"iwarp.spool_word", MCEI_KEY_COUNT, "clocks", 0, MCEI_CLOCKS_MAX, NULL,
-     MCEI_LABEL_ASSUMED, "spool DMA: one word per 2 clocks (link"},
-    {"iwarp.width", MCEI_KEY_COUNT, "cells", 0, UINT64_MAX, NULL,
-     MCEI_LABEL_INPUT, "Warfel 1996 3.1.1 '64 processing cells arranged as"},
-    {"iwarp.word_time", MCEI_KEY_COUNT, "clocks", 0, MCEI_CLOCKS_MAX, NULL,
-     MCEI_LABEL_DERIVED, "40 MB/s per link (Warfel 1996 3.1.2) = 10 Mwords/s"},
-    {"sru.backoff_max", MCEI_KEY_COUNT, "doublings", 0, UINT64_MAX, NULL,
-     MCEI_LABEL_ASSUMED, "design default 6; 8 keeps 64 contenders'"},
-    {"sru.backoff_slot", MCEI_KEY_COUNT, "clocks", 0, MCEI_CLOCKS_MAX, NULL,
-     MCEI_LABEL_ASSUMED, "after a collision, or when the bus frees,"},
-    {"sru.bit_time", MCEI_KEY_COUNT, "clocks", 0, MCEI_CLOCKS_MAX, NULL,
-     MCEI_LABEL_INPUT, "Feldmann et al. 3.1 'One bit ... every 0.8 us'"},
-    {"sru.bits", MCEI_KEY_COUNT, "bits", 0, UINT64_MAX, NULL, MCEI_LABEL_INPUT,
-     "Feldmann et al. 3.1 'a message contains 36 bits' (29 us)"},
-};
-static const mcei_keytab_t net_iwarp_keytab =
-    MCEI_KEYTAB("network model iwarp", net_iwarp_keys);
-
 const mcei_net_ops_t mcei_net_iwarp_ops = {
     .name = "iwarp",
     .description = "CMU iWarp torus: PCT connections with board and corner "
@@ -1098,5 +1027,5 @@ const mcei_net_ops_t mcei_net_iwarp_ops = {
     .advance = iw_advance,
     .in_flight = iw_in_flight,
     .notifies_senders = 0,
-    .keys = &net_iwarp_keytab,
+    .keys = &mcei_net_iwarp_keytab,
 };

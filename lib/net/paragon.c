@@ -57,6 +57,7 @@
 
 #include "../core/heap.h"
 #include "../core/net.h"
+#include "keys.h"
 
 enum { K_SHORT, K_FORCED, K_LONG };
 /* Event kinds; internal ones (class 0) come before notifications and
@@ -525,52 +526,6 @@ static size_t paragon_in_flight(const mcei_net_t *net)
     return st->in_flight;
 }
 
-/* The machine-file keys this plug-in reads (lib/core/machine.h): name,
- * kind, unit, range, default (NULL: required), label and source.  Labels
- * and sources are those of the machine files' comments. */
-static const mcei_key_t net_paragon_keys[] = {
-    {"paragon.control", MCEI_KEY_TIME, "us", 0, MCEI_TIME_MAX_KEY, NULL,
-     MCEI_LABEL_DERIVED,
-     "Bokhari and Nicol 1996, one control message of the long protocol, sent "
-     "by the co-processor: a ..."},
-    {"paragon.coproc_start", MCEI_KEY_TIME, "us", 0, MCEI_TIME_MAX_KEY, NULL,
-     MCEI_LABEL_ASSUMED,
-     "the co-processor's start of one message ('[the Paragon] can also ..."},
-    {"paragon.eject_per_byte", MCEI_KEY_TIME, "us", 0, MCEI_TIME_MAX_KEY, NULL,
-     MCEI_LABEL_ASSUMED,
-     "receiving streams at the same rate as sending (the node's DMA path, ..."},
-    {"paragon.height", MCEI_KEY_COUNT, "rows", 0, UINT64_MAX, "32",
-     MCEI_LABEL_INPUT,
-     "Bokhari and Nicol 1996, '512 compute nodes organized in a 16 x 32 array' "
-     "(section 2)."},
-    {"paragon.inject_per_byte", MCEI_KEY_TIME, "us", 0, MCEI_TIME_MAX_KEY, NULL,
-     MCEI_LABEL_INPUT,
-     "Bokhari and Nicol 1996, Table 1: 231 + 0.022 m us, the per-byte term"},
-    {"paragon.link_per_byte", MCEI_KEY_TIME, "us", 0, MCEI_TIME_MAX_KEY, NULL,
-     MCEI_LABEL_ASSUMED,
-     "links are faster than injection (sections 2 and 8, which give no ..."},
-    {"paragon.long_latency", MCEI_KEY_TIME, "us", 0, MCEI_TIME_MAX_KEY, NULL,
-     MCEI_LABEL_INPUT,
-     "Bokhari and Nicol 1996, Table 1: 231 + 0.022 m us, the fixed term"},
-    {"paragon.short_latency", MCEI_KEY_TIME, "us", 0, MCEI_TIME_MAX_KEY, NULL,
-     MCEI_LABEL_ASSUMED,
-     "calibrated on Table 1's gsync fit 27.1 log2 n - 134 us (16 x 16, 16 x "
-     "32)"},
-    {"paragon.short_max", MCEI_KEY_COUNT, "bytes", 0, UINT64_MAX, NULL,
-     MCEI_LABEL_ASSUMED,
-     "the largest message sent with the short protocol.  Not in the paper ..."},
-    {"paragon.start_up", MCEI_KEY_TIME, "us", 0, MCEI_TIME_MAX_KEY, NULL,
-     MCEI_LABEL_ASSUMED,
-     "user-level software set-up before a message reaches the co-processor: "
-     "..."},
-    {"paragon.width", MCEI_KEY_COUNT, "columns", 0, UINT64_MAX, "16",
-     MCEI_LABEL_INPUT,
-     "Bokhari and Nicol 1996, '512 compute nodes organized in a 16 x 32 array' "
-     "(section 2)."},
-};
-static const mcei_keytab_t net_paragon_keytab =
-    MCEI_KEYTAB("network model paragon", net_paragon_keys);
-
 const mcei_net_ops_t mcei_net_paragon_ops = {
     .name = "paragon",
     .description = "Intel Paragon 2D mesh: row-column wormhole routing with "
@@ -584,5 +539,5 @@ const mcei_net_ops_t mcei_net_paragon_ops = {
     .advance = paragon_advance,
     .in_flight = paragon_in_flight,
     .notifies_senders = 1,
-    .keys = &net_paragon_keytab,
+    .keys = &mcei_net_paragon_keytab,
 };

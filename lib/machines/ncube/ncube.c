@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../keys.h"
 #include "chan.h"
 #include "pool.h"
 
@@ -778,59 +779,6 @@ static void ncube_node_fini(mcei_vn_t *vn)
     vn->proto = NULL;
 }
 
-/* The machine-file keys this plug-in reads (lib/core/machine.h): name,
- * kind, unit, range, default (NULL: required), label and source.  Labels
- * and sources are those of the machine files' comments. */
-static const mcei_key_t proto_ncube_keys[] = {
-    {"vx.ack_interrupt", MCEI_KEY_TIME, "us", 0, MCEI_TIME_MAX_KEY, NULL,
-     MCEI_LABEL_ASSUMED, "sender: start DMA"},
-    {"vx.buffer_header", MCEI_KEY_COUNT, "bytes", 0, UINT64_MAX, NULL,
-     MCEI_LABEL_ASSUMED,
-     "two pairs of 4-byte link fields per buffer (section 2)"},
-    {"vx.chanmode_cost", MCEI_KEY_TIME, "us", 0, MCEI_TIME_MAX_KEY, NULL,
-     MCEI_LABEL_ASSUMED, "switching a channel's interrupt handlers"},
-    {"vx.copy_per_byte", MCEI_KEY_TIME, "us", 0, MCEI_TIME_MAX_KEY, NULL,
-     MCEI_LABEL_DERIVED,
-     "Mudge et al. 1987, (3.14 - 1.29) / 2 us: Table 1's standard incremental "
-     "cost less the ..."},
-    {"vx.ctl_bytes", MCEI_KEY_COUNT, "bytes", 0, UINT64_MAX, NULL,
-     MCEI_LABEL_INPUT, "Mudge et al. 1987, section 2: two-byte length and ack"},
-    {"vx.dma_recv_interrupt", MCEI_KEY_TIME, "us", 0, MCEI_TIME_MAX_KEY, NULL,
-     MCEI_LABEL_ASSUMED, "receiver, end of DMA: queue (or forward)"},
-    {"vx.dma_send_interrupt", MCEI_KEY_TIME, "us", 0, MCEI_TIME_MAX_KEY, NULL,
-     MCEI_LABEL_ASSUMED,
-     "sender, end of DMA: release the buffer and the channel"},
-    {"vx.flag_poll", MCEI_KEY_TIME, "us", 0, MCEI_TIME_MAX_KEY, NULL,
-     MCEI_LABEL_ASSUMED, "flagwait, flag set"},
-    {"vx.len_interrupt", MCEI_KEY_TIME, "us", 0, MCEI_TIME_MAX_KEY, NULL,
-     MCEI_LABEL_ASSUMED,
-     "receiver of a length request: allocate a buffer, program the DMA, ..."},
-    {"vx.nread_trap", MCEI_KEY_TIME, "us", 0, MCEI_TIME_MAX_KEY, NULL,
-     MCEI_LABEL_ASSUMED, "nread: trap, queue search, release"},
-    {"vx.ntest_cost", MCEI_KEY_TIME, "us", 0, MCEI_TIME_MAX_KEY, NULL,
-     MCEI_LABEL_ASSUMED, "ntest: trap and queue search"},
-    {"vx.nwrite_trap", MCEI_KEY_TIME, "us", 0, MCEI_TIME_MAX_KEY, NULL,
-     MCEI_LABEL_ASSUMED, "nwrite: trap, checks, allocation, queueing"},
-    {"vx.pool_bytes", MCEI_KEY_COUNT, "bytes", 0, UINT64_MAX, NULL,
-     MCEI_LABEL_INPUT,
-     "Mudge et al. 1987, section 2: 'about 27 K-bytes' of buffers"},
-    {"vx.rcvreq_trap", MCEI_KEY_TIME, "us", 0, MCEI_TIME_MAX_KEY, NULL,
-     MCEI_LABEL_ASSUMED, "rcvreq: post the request on the channel"},
-    {"vx.split_min", MCEI_KEY_COUNT, "bytes", 0, UINT64_MAX, NULL,
-     MCEI_LABEL_INPUT,
-     "Mudge et al. 1987, section 2: split if 32+ bytes larger"},
-    {"vx.trap_cost", MCEI_KEY_TIME, "us", 0, MCEI_TIME_MAX_KEY, NULL,
-     MCEI_LABEL_ASSUMED, "whoami, ntime and other simple traps"},
-    {"vx.xdma_recv_interrupt", MCEI_KEY_TIME, "us", 0, MCEI_TIME_MAX_KEY, NULL,
-     MCEI_LABEL_ASSUMED, "receiver, end of an extended DMA: set the flag"},
-    {"vx.xdma_send_interrupt", MCEI_KEY_TIME, "us", 0, MCEI_TIME_MAX_KEY, NULL,
-     MCEI_LABEL_ASSUMED, "sender end of DMA: set the flag"},
-    {"vx.xsend_trap", MCEI_KEY_TIME, "us", 0, MCEI_TIME_MAX_KEY, NULL,
-     MCEI_LABEL_ASSUMED, "send: trap, DMA setup"},
-};
-static const mcei_keytab_t proto_ncube_keytab =
-    MCEI_KEYTAB("protocol ncube", proto_ncube_keys);
-
 const mcei_proto_ops_t mcei_proto_ncube_ops = {
     .name = "ncube",
     .description = "NCUBE Vertex: buffer pool, three-way handshake, "
@@ -840,5 +788,5 @@ const mcei_proto_ops_t mcei_proto_ncube_ops = {
     .node_init = ncube_node_init,
     .node_fini = ncube_node_fini,
     .on_arrival = ncube_on_arrival,
-    .keys = &proto_ncube_keytab,
+    .keys = &mcei_proto_ncube_keytab,
 };

@@ -11,6 +11,7 @@
  * tick postpones; a send the network marks MCEI_MSG_SENDER_CPU is the
  * processor's own work, so ticks during it delay its return. */
 #include "nxproto.h"
+#include "../keys.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -782,34 +783,6 @@ static void nx_node_fini(mcei_vn_t *vn)
     vn->proto = NULL;
 }
 
-/* The machine-file keys this plug-in reads (lib/core/machine.h): name,
- * kind, unit, range, default (NULL: required), label and source.  Labels
- * and sources are those of the machine files' comments. */
-static const mcei_key_t proto_nx_keys[] = {
-    {"nx.irq", MCEI_KEY_COUNT, "", 0, 1, "0", MCEI_LABEL_SETTING,
-     "1: system interrupts on"},
-    {"nx.irq_cost", MCEI_KEY_TIME, "us", 0, MCEI_TIME_MAX_KEY, "50 us",
-     MCEI_LABEL_MACHINE,
-     "'interrupts periodically add about 50 microseconds' (section 3.3, ..."},
-    {"nx.irq_msg", MCEI_KEY_TIME, "us", 0, MCEI_TIME_MAX_KEY, "0",
-     MCEI_LABEL_ASSUMED,
-     "the message-arrival interrupt.  The paper gives no handler time; it ..."},
-    {"nx.irq_period", MCEI_KEY_TIME, "us", 0, MCEI_TIME_MAX_KEY, "10 ms",
-     MCEI_LABEL_MACHINE,
-     "'each node services an interrupt about every 10 milliseconds' (section "
-     "..."},
-    {"nx.max_posted", MCEI_KEY_COUNT, "receives", 0, UINT64_MAX, "0",
-     MCEI_LABEL_SETTING, "limit of posted receives per node (0: none)"},
-    {"nx.max_requests", MCEI_KEY_COUNT, "requests", 0, UINT64_MAX, "4096",
-     MCEI_LABEL_SETTING, "limit of outstanding NX requests per node"},
-    {"nx.os_buffer", MCEI_KEY_COUNT, "bytes", 0, UINT64_MAX, "0",
-     MCEI_LABEL_ASSUMED,
-     "bracketed by Bokhari and Nicol 1996, sections 6-7 (Paragon); 0: no "
-     "limit"},
-};
-static const mcei_keytab_t proto_nx_keytab =
-    MCEI_KEYTAB("protocol nx", proto_nx_keys);
-
 const mcei_proto_ops_t mcei_proto_nx_ops = {
     .name = "nx",
     .description = "NX message ids, posted and unexpected receives, FORCED "
@@ -819,5 +792,5 @@ const mcei_proto_ops_t mcei_proto_nx_ops = {
     .node_init = nx_node_init,
     .node_fini = nx_node_fini,
     .on_arrival = nx_on_arrival,
-    .keys = &proto_nx_keytab,
+    .keys = &mcei_proto_nx_keytab,
 };
