@@ -146,4 +146,30 @@ else pass "--mce-help (Vertex) does not say 'default: ideal'"; fi
 expect_grep "--mce-help (NX): default machine ipsc860" \
     "personality nx (nx.h); default machine ipsc860 (network model ipsc, protocol nx)" "$TMP/h"
 
+# ---- manual pages -------------------------------------------------------------
+for p in mce-info.1 mcemu.7; do
+    f=$top_srcdir/doc/man/$p
+    expect_grep "$p carries the version" "^\.TH .* \"mcemu $cv\"" "$f"
+    if command -v groff > /dev/null 2>&1; then
+        LC_ALL=C groff -man -Tutf8 -ww -z "$f" > "$TMP/groff" 2>&1
+        expect_eq "$p renders without groff warnings" "$? $(cat "$TMP/groff")" "0 "
+    else
+        note "$p: no groff, not rendered"
+    fi
+done
+# Every option of --mce-help and of mce-info --help is in its page.
+"$ring" --mce-help | sed -n 's/^  --mce-\([a-z-]*\).*/\1/p' > "$TMP/opts"
+missing=""
+for o in $(cat "$TMP/opts"); do
+    grep -q -- "mce\\\\-$(echo "$o" | sed 's/-/\\\\-/g')" "$top_srcdir/doc/man/mcemu.7" ||
+        missing="$missing $o"
+done
+expect_eq "mcemu(7) documents every --mce option ($(wc -l < "$TMP/opts"))" "$missing" ""
+missing=""
+for o in $("$info" --help | sed -n 's/^  --\([a-z-]*\).*/\1/p'); do
+    grep -q -- "\\\\-\\\\-$(echo "$o" | sed 's/-/\\\\-/g')" "$top_srcdir/doc/man/mce-info.1" ||
+        missing="$missing $o"
+done
+expect_eq "mce-info(1) documents every option of mce-info --help" "$missing" ""
+
 finish
