@@ -29,6 +29,21 @@ extern "C" {
 #define MCE_EXPORT
 #endif
 
+/**
+ * The mcemu version.  These three lines are its only source: configure
+ * takes its version from them (version.sh), and `--mce-version` prints it.
+ */
+#define MCE_VERSION_MAJOR 0
+#define MCE_VERSION_MINOR 1
+#define MCE_VERSION_PATCH 0
+#define MCE_VERSION_STR_(x) #x
+#define MCE_VERSION_STR(x) MCE_VERSION_STR_(x)
+/** "MAJOR.MINOR.PATCH" */
+#define MCE_VERSION_STRING                                                    \
+    MCE_VERSION_STR(MCE_VERSION_MAJOR)                                        \
+    "." MCE_VERSION_STR(MCE_VERSION_MINOR) "." MCE_VERSION_STR(               \
+        MCE_VERSION_PATCH)
+
 /** Virtual time in picoseconds. */
 typedef uint64_t mce_time_t;
 

@@ -4,6 +4,7 @@
  * one entry point the executable defines.  The references are weak: a
  * program defines exactly one. */
 #include <stdio.h>
+#include <string.h>
 
 #include "registry.h"
 #include "tcs/tcs_link.h"
@@ -45,13 +46,20 @@ static int nx_void_entry(int argc, char **argv)
 }
 
 static const struct {
-    const char *name, *default_machine, *symbol;
+    const char *symbol;
+    mcei_api_info_t info;
 } entries[] = {
-    {"native", "ideal", "mce_user_main"}, {"vertex", "ncube", "mce_vx_main"},
-    {"nx", "ipsc860", "mce_nx_main"},     {"fortran", "ideal", "mce_f77_main"},
-    {"iwarp", "iwarp", "mce_iw_main"},    {"tcs", "iwarp", "mce_tcs_main"},
-    {"native", "ideal", "mce_user_main"}, {"vertex", "ncube", "mce_vx_main"},
-    {"nx", "ipsc860", "mce_nx_main"},
+    {"mce_user_main", {"native", "ideal", "mcemu.h", &mcei_keys_none}},
+    {"mce_vx_main", {"vertex", "ncube", "vertex.h", &mcei_keys_none}},
+    {"mce_nx_main", {"nx", "ipsc860", "nx.h", &mcei_keys_none}},
+    /* mcef77 links in the machine of the Fortran objects' calls. */
+    {"mce_f77_main", {"fortran", "ideal", "mcef77", &mcei_keys_none}},
+    {"mce_iw_main", {"iwarp", "iwarp", "iwarp.h", &mcei_keys_none}},
+    {"mce_tcs_main", {"tcs", "iwarp", "tcs.h", &mcei_tcs_keytab}},
+    /* the same personalities, entered through a main without a status */
+    {"mce_user_main_void", {"native", "ideal", "mcemu.h", &mcei_keys_none}},
+    {"mce_vx_main_void", {"vertex", "ncube", "vertex.h", &mcei_keys_none}},
+    {"mce_nx_main_void", {"nx", "ipsc860", "nx.h", &mcei_keys_none}},
 };
 
 /* Personalities without a boot step leave the TCS keys of the iwarp
@@ -96,8 +104,8 @@ static int resolve(mcei_personality_t *out, char *err, size_t errlen)
                  "personality header) in the file that defines main");
         return MCE_ERR_CONFIG;
     }
-    out->name = entries[found].name;
-    out->default_machine = entries[found].default_machine;
+    out->name = entries[found].info.name;
+    out->default_machine = entries[found].info.default_machine;
     if (fns[found] == mce_f77_main && &mce_f77_default_machine != NULL &&
         mce_f77_default_machine != NULL)
         out->default_machine = mce_f77_default_machine;
@@ -121,5 +129,13 @@ int mcei_api_has_entry(void)
 
 int mcei_api_register_all(void)
 {
-    return mcei_register_api_resolver(resolve);
+    int rc = mcei_register_api_resolver(resolve);
+    for (size_t i = 0; i < MCEI_ARRAY_SIZE(entries) && rc == MCE_OK; i++) {
+        int seen = 0; /* each personality once (the _void entries repeat) */
+        for (size_t k = 0; k < i; k++)
+            seen |= strcmp(entries[k].info.name, entries[i].info.name) == 0;
+        if (!seen)
+            rc = mcei_register_api(&entries[i].info);
+    }
+    return rc;
 }

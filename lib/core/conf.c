@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -77,8 +78,11 @@ static int kv_add(mcei_kvlist_t *list, const char *key, const char *value,
     if (kv != NULL) {
         free(kv->value);
         free(kv->origin);
+        free(kv->note);
         kv->value = v;
         kv->origin = o;
+        kv->note = NULL;
+        kv->label = NULL;
         return MCE_OK;
     }
     if (list->count == list->cap) {
@@ -97,6 +101,8 @@ static int kv_add(mcei_kvlist_t *list, const char *key, const char *value,
     kv->value = v;
     kv->origin = o;
     kv->used = 0;
+    kv->note = NULL;
+    kv->label = NULL;
     list->count++;
     /* The last of equal keys is the one found. */
     *kv_slot(list, key) = list->count;
@@ -119,10 +125,92 @@ void mcei_kv_free(mcei_kvlist_t *list)
         free(list->items[i].key);
         free(list->items[i].value);
         free(list->items[i].origin);
+        free(list->items[i].note);
     }
     free(list->items);
     free(list->index);
     memset(list, 0, sizeof(*list));
+}
+
+int mcei_kv_set_note(mcei_kvlist_t *list, const char *key, const char *note,
+                     const char *label)
+{
+    mcei_kv_t *kv = mcei_kv_find(list, key);
+    char *n;
+    if (kv == NULL)
+        return MCE_ERR_INVAL;
+    if ((n = note ? strdup(note) : NULL) == NULL && note != NULL)
+        return MCE_ERR_NOMEM;
+    free(kv->note);
+    kv->note = n;
+    kv->label = label;
+    return MCE_OK;
+}
+
+const char *mcei_label_in_text(const char *text)
+{
+    static const struct {
+        const char *token, *label;
+    } tokens[] = {
+        {"input", "input"}, {"derived", "derived"}, {"assumed", "assumed"},
+        {"[S]", "input"},   {"[D]", "derived"},     {"[C]", "assumed"},
+    };
+    const char *best = NULL, *label = NULL;
+    if (text == NULL)
+        return NULL;
+    /* The first token in the text wins: "[assumed, Table 1 sum]". */
+    for (size_t i = 0; i < MCEI_ARRAY_SIZE(tokens); i++) {
+        size_t n = strlen(tokens[i].token);
+        for (const char *p = text; *p; p++) {
+            if (strncasecmp(p, tokens[i].token, n) != 0)
+                continue;
+            if (best == NULL || p < best) {
+                best = p;
+                label = tokens[i].label;
+            }
+            break;
+        }
+    }
+    return label;
+}
+
+/* The comments of one paragraph of a description file (lines since the
+ * last blank one): runs of comment lines and keys' own comments. */
+typedef struct para {
+    char *units[64];
+    size_t n;
+    int last_was_comment;
+} para_t;
+
+static void para_clear(para_t *p)
+{
+    for (size_t i = 0; i < p->n; i++)
+        free(p->units[i]);
+    p->n = 0;
+    p->last_was_comment = 0;
+}
+
+/* Add a comment to the paragraph: appended to the current run of comment
+ * lines, or a new unit. */
+static void para_add(para_t *p, const char *text, int join)
+{
+    if (join && p->n > 0) {
+        size_t a = strlen(p->units[p->n - 1]), b = strlen(text);
+        char *u = realloc(p->units[p->n - 1], a + b + 2);
+        if (u == NULL)
+            return; /* a label is a help, not a requirement */
+        u[a] = ' ';
+        memcpy(u + a + 1, text, b + 1);
+        p->units[p->n - 1] = u;
+        return;
+    }
+    if (p->n == MCEI_ARRAY_SIZE(p->units)) {
+        free(p->units[0]);
+        memmove(p->units, p->units + 1, (p->n - 1) * sizeof(p->units[0]));
+        p->n--;
+    }
+    if ((p->units[p->n] = strdup(text)) != NULL)
+        p->n++;
 }
 
 static int valid_key(const char *k)
@@ -139,6 +227,7 @@ static int kv_load(mcei_kvlist_t *list, const char *path, int dedup, char *err,
                    size_t errlen)
 {
     char line[4096], origin[4200];
+    para_t para = {0};
     unsigned lineno = 0;
     int rc = MCE_OK;
     FILE *f;
@@ -176,11 +265,21 @@ static int kv_load(mcei_kvlist_t *list, const char *path, int dedup, char *err,
             rc = MCE_ERR_CONFIG;
             goto out;
         }
-        if ((hash = strchr(line, '#')) != NULL)
+        const char *comment = "";
+        if ((hash = strchr(line, '#')) != NULL) {
             *hash = '\0';
+            comment = trim(hash + 1);
+        }
         s = trim(line);
-        if (!*s)
+        if (!*s) {
+            if (hash == NULL)
+                para_clear(&para);
+            else {
+                para_add(&para, comment, para.last_was_comment);
+                para.last_was_comment = 1;
+            }
             continue;
+        }
         if ((eq = strchr(s, '=')) == NULL) {
             snprintf(err, errlen, "%s:%u: expected 'key = value', got '%s'",
                      path, lineno, s);
@@ -206,12 +305,28 @@ static int kv_load(mcei_kvlist_t *list, const char *path, int dedup, char *err,
             snprintf(err, errlen, "%s", mce_strerror(rc));
             goto out;
         }
+        {
+            /* Its label: its own comment's, else the nearest above. */
+            const char *note = comment, *label = mcei_label_in_text(comment);
+            for (size_t u = para.n; label == NULL && u-- > 0;)
+                if ((label = mcei_label_in_text(para.units[u])) != NULL)
+                    note = para.units[u];
+            if (dedup && (*note || label) &&
+                (rc = mcei_kv_set_note(list, key, note, label)) != MCE_OK) {
+                snprintf(err, errlen, "%s", mce_strerror(rc));
+                goto out;
+            }
+            if (*comment)
+                para_add(&para, comment, 0);
+            para.last_was_comment = 0;
+        }
     }
     if (ferror(f)) {
         snprintf(err, errlen, "error reading '%s'", path);
         rc = MCE_ERR_IO;
     }
 out:
+    para_clear(&para);
     fclose(f);
     return rc;
 }
@@ -255,7 +370,8 @@ static const opt_desc_t options[] = {
     {"nodes", OPT_COUNT, OFF(nodes), NULL, "N",
      "number of virtual nodes (default: one per MPI rank)"},
     {"machine", OPT_STRING, OFF(machine), NULL, "NAME|PATH",
-     "machine description, by name or file path (default: ideal)"},
+     "machine description, by name or file path (default: the program's "
+     "personality's machine, shown below)"},
     {"machine-path", OPT_STRING, OFF(machine_path), NULL, "DIRS",
      "colon-separated directories searched for NAME.conf first"},
     {"set", OPT_SET, OFF(overrides), NULL, "KEY=VALUE",
@@ -292,6 +408,8 @@ static const opt_desc_t options[] = {
     {"max-wall", OPT_TIME, OFF(max_wall), NULL, "TIME",
      "stop the run after TIME of wall-clock time (default: no limit)"},
     {"help", OPT_FLAG, OFF(help), NULL, NULL, "print this list and exit"},
+    {"version", OPT_FLAG, OFF(version), NULL, NULL,
+     "print mcemu's version and exit"},
 };
 #undef OFF
 

@@ -8,8 +8,10 @@
 typedef struct mcei_kv {
     char *key;
     char *value;
-    char *origin; /* "file:line" for messages */
-    int used;     /* consumed by some reader; unused keys are typos */
+    char *origin;      /* "file:line" for messages */
+    int used;          /* consumed by some reader; unused keys are typos */
+    char *note;        /* the comment that labels it in its file, or NULL */
+    const char *label; /* "input", "derived", "assumed" from note, or NULL */
 } mcei_kv_t;
 
 /* Items in insertion order, with a hash index from a key to its last
@@ -25,7 +27,16 @@ typedef struct mcei_kvlist {
  * the limit keeps a wrong file from exhausting memory). */
 #define MCEI_KV_MAX_FILE (16u << 20)
 
-/* Parse a description file; later duplicates override earlier ones. */
+/* "input", "derived", "assumed" or NULL: the first label a comment of a
+ * machine file gives ("input:", "[assumed]", iWarp's [S]/[D]/[C]). */
+const char *mcei_label_in_text(const char *text);
+/* Record the labelling comment of @p key (copied). */
+int mcei_kv_set_note(mcei_kvlist_t *list, const char *key, const char *note,
+                     const char *label);
+
+/* Parse a description file (a key's note is its own comment if that
+ * carries a label, else the nearest comment above it in its paragraph
+ * that does); later duplicates override earlier ones. */
 int mcei_kv_load(mcei_kvlist_t *list, const char *path, char *err,
                  size_t errlen);
 int mcei_kv_set(mcei_kvlist_t *list, const char *key, const char *value,
@@ -60,6 +71,7 @@ typedef struct mcei_config {
     uint64_t seed;
     int summary;
     int help;
+    int version; /* --mce-version */
     int verbose;
     int tcs;                 /* TCS programs: MCEI_TCS_RUN or MCEI_TCS_LINK */
     mce_time_t livelock;     /* polling with no progress this long: livelock */

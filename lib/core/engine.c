@@ -771,16 +771,13 @@ static int load_costs(mcei_engine_t *eng, char *err, size_t errlen)
     mcei_machine_t *m = &eng->machine;
     mcei_costs_t *c = &eng->costs;
     int rc;
-    if ((rc = mcei_machine_time(m, "send_overhead", 0, 0, &c->send_overhead,
-                                err, errlen)) ||
-        (rc = mcei_machine_time(m, "recv_overhead", 0, 0, &c->recv_overhead,
-                                err, errlen)) ||
-        (rc = mcei_machine_time(m, "probe_cost", 1, 0, &c->probe_cost, err,
-                                errlen)) ||
-        (rc = mcei_machine_time(m, "cycle_time", 1, 0, &c->cycle_time, err,
-                                errlen)) ||
-        (rc = mcei_machine_micro(m, "cpu_scale", 0, 1000000,
-                                 &c->cpu_scale_micro, err, errlen)))
+    if ((rc = mcei_key_time(m, "send_overhead", &c->send_overhead, err,
+                            errlen)) ||
+        (rc = mcei_key_time(m, "recv_overhead", &c->recv_overhead, err,
+                            errlen)) ||
+        (rc = mcei_key_time(m, "probe_cost", &c->probe_cost, err, errlen)) ||
+        (rc = mcei_key_time(m, "cycle_time", &c->cycle_time, err, errlen)) ||
+        (rc = mcei_key_micro(m, "cpu_scale", &c->cpu_scale_micro, err, errlen)))
         return rc;
     if (c->cycle_time == 0) {
         snprintf(err, errlen,
@@ -797,6 +794,36 @@ static int load_costs(mcei_engine_t *eng, char *err, size_t errlen)
         return MCE_ERR_MACHINE;
     }
     return MCE_OK;
+}
+
+/* --mce-help's last lines: this program's personality and the machine it
+ * runs on by default, with that machine's network model and protocol. */
+static void print_personality_help(mcei_engine_t *eng)
+{
+    mcei_personality_t p;
+    mcei_machine_t m = {0};
+    const mcei_api_info_t *api;
+    char err[1024];
+    if (mcei_api_resolve(&p, err, sizeof(err)) != MCE_OK) {
+        printf("\nThis program: %s\n", err);
+        return;
+    }
+    api = mcei_api_lookup(p.name);
+    printf("\nThis program: personality %s (%s); default machine %s", p.name,
+           api ? api->header : "?", p.default_machine);
+    if (mcei_machine_load(&m, p.default_machine, eng->cfg.machine_path, NULL,
+                          err, sizeof(err)) == MCE_OK) {
+        const char *net = mcei_machine_str(&m, "network", NULL);
+        const char *proto = mcei_machine_str(&m, "protocol", NULL);
+        printf(" (network model %s, protocol %s)", net ? net : "?",
+               proto ? proto : "native");
+    }
+    mcei_machine_free(&m);
+    printf(".\nDefault machines of the personalities:");
+    for (size_t i = 0; (api = mcei_api_at(i)) != NULL; i++)
+        printf("%s %s: %s", i ? "," : "", api->name, api->default_machine);
+    printf(".\n'mce-info' lists the machines, models and protocols; "
+           "'mce-info --machine=NAME' every key of a machine.\n");
 }
 
 int mcei_engine_boot(int *argc, char ***argv, char **envp)
@@ -820,11 +847,19 @@ int mcei_engine_boot(int *argc, char ***argv, char **envp)
         snprintf(msg, sizeof(msg), "%s", err);
         boot_exit(eng, 2, msg);
     }
+    if (eng->cfg.version) {
+        if (eng->rank == 0) {
+            printf("mcemu %s\n", MCE_VERSION_STRING);
+            fflush(stdout);
+        }
+        boot_exit(eng, 0, NULL);
+    }
     if (eng->cfg.help) {
         if (eng->rank == 0) {
             printf("usage: %s [program options] [--mce-OPTION...]\n",
                    (*argv)[0]);
             mcei_config_help(stdout);
+            print_personality_help(eng);
             fflush(stdout);
         }
         boot_exit(eng, 0, NULL);
@@ -838,14 +873,14 @@ int mcei_engine_boot(int *argc, char ***argv, char **envp)
         eng->cfg.machine_path, &eng->cfg.overrides, err, sizeof(err));
     if (rc != MCE_OK)
         boot_exit(eng, 2, err);
-    model = mcei_machine_str(&eng->machine, "network", NULL);
+    model = mcei_key_str(&eng->machine, "network");
     if (model == NULL) {
         snprintf(msg, sizeof(msg), "machine '%s' (%s) has no 'network' key",
                  eng->machine.name, eng->machine.path);
         boot_exit(eng, 2, msg);
     }
-    mcei_machine_str(&eng->machine, "name", NULL);
-    mcei_machine_str(&eng->machine, "description", NULL);
+    mcei_key_str(&eng->machine, "name");
+    mcei_key_str(&eng->machine, "description");
     if ((ops = mcei_net_lookup(model)) == NULL) {
         snprintf(msg, sizeof(msg),
                  "machine '%s': unknown network model '%s' (known: %s)",
@@ -853,8 +888,7 @@ int mcei_engine_boot(int *argc, char ***argv, char **envp)
         boot_exit(eng, 2, msg);
     }
     {
-        const char *pname =
-            mcei_machine_str(&eng->machine, "protocol", "native");
+        const char *pname = mcei_key_str(&eng->machine, "protocol");
         if ((eng->proto = mcei_proto_lookup(pname)) == NULL) {
             snprintf(msg, sizeof(msg),
                      "machine '%s': unknown protocol '%s' (known: %s)",
@@ -863,12 +897,30 @@ int mcei_engine_boot(int *argc, char ***argv, char **envp)
         }
     }
     {
+        /* Every key of the file must be one of the plug-ins' it uses
+         * (personalities' keys are allowed in any file: the TCS keys of
+         * the iwarp machine when the program is not a TCS one). */
+        const mcei_keytab_t *tabs[MCEI_MACHINE_MAX_TABS];
+        const mcei_api_info_t *api;
+        size_t n = 0;
+        tabs[n++] = &mcei_keys_core;
+        tabs[n++] = ops->keys;
+        tabs[n++] = eng->proto->keys;
+        for (size_t i = 0;
+             (api = mcei_api_at(i)) != NULL && n < MCEI_ARRAY_SIZE(tabs); i++)
+            if (api->keys->n > 0)
+                tabs[n++] = api->keys;
+        if (mcei_machine_bind(&eng->machine, tabs, n, err, sizeof(err)) !=
+            MCE_OK)
+            boot_exit(eng, 2, err);
+    }
+    {
         /* A machine of fixed size (the iWarp array) names its node count;
          * --mce-nodes overrides it, and without either a run has one node
          * per rank. */
         uint64_t dflt = 0;
-        if (mcei_machine_u64(&eng->machine, "nodes", 0, 0, &dflt, err,
-                             sizeof(err)) != MCE_OK)
+        if (mcei_key_u64(&eng->machine, "nodes", &dflt, err, sizeof(err)) !=
+            MCE_OK)
             boot_exit(eng, 2, err);
         if (dflt > 1u << 30) {
             snprintf(msg, sizeof(msg),

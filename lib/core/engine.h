@@ -100,6 +100,8 @@ typedef struct mcei_proto_ops {
     int (*node_init)(mcei_vn_t *vn);
     void (*node_fini)(mcei_vn_t *vn);
     void (*on_arrival)(mcei_vn_t *vn, mcei_msg_t *msg);
+    /* The machine-file keys the protocol reads (never NULL). */
+    const mcei_keytab_t *keys;
 } mcei_proto_ops_t;
 
 /* Protocols are found by the machine file's "protocol" key (default
@@ -108,6 +110,19 @@ typedef struct mcei_proto_ops {
 const mcei_proto_ops_t *mcei_proto_lookup(const char *name);
 const char *mcei_proto_names(void);
 int mcei_register_proto(const mcei_proto_ops_t *ops);
+const mcei_proto_ops_t *mcei_proto_at(size_t i);
+
+/* What the API layer declares of each personality, for the key check,
+ * --mce-help and mce-info. */
+typedef struct mcei_api_info {
+    const char *name;            /* "native", "vertex", ... */
+    const char *default_machine; /* without --mce-machine */
+    const char *header;          /* the header a program includes */
+    const mcei_keytab_t *keys;   /* keys it reads (never NULL) */
+} mcei_api_info_t;
+int mcei_register_api(const mcei_api_info_t *info);
+const mcei_api_info_t *mcei_api_at(size_t i);
+const mcei_api_info_t *mcei_api_lookup(const char *name);
 
 /* The program's entry point and the machine its personality defaults to;
  * resolved by the API layer from the renamed main the program defines. */

@@ -1,6 +1,7 @@
 /* Loading machine description files. */
 #include "machine.h"
 
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -115,7 +116,9 @@ static int load_rec(mcei_machine_t *m, const char *name, const char *search,
         if (strcmp(kv.items[i].key, "inherit") == 0)
             continue;
         if ((rc = mcei_kv_set(&m->kv, kv.items[i].key, kv.items[i].value,
-                              kv.items[i].origin)) != MCE_OK) {
+                              kv.items[i].origin)) != MCE_OK ||
+            (rc = mcei_kv_set_note(&m->kv, kv.items[i].key, kv.items[i].note,
+                                   kv.items[i].label)) != MCE_OK) {
             mcei_kv_free(&kv);
             return rc;
         }
@@ -283,4 +286,300 @@ int mcei_machine_check_unused(mcei_machine_t *m, char *err, size_t errlen)
         }
     }
     return MCE_OK;
+}
+
+/* ---- key tables -------------------------------------------------------- */
+
+const mcei_keytab_t mcei_keys_none = {"nothing", NULL, 0};
+
+#define T_MAX MCEI_TIME_MAX_KEY
+static const mcei_key_t core_keys[] = {
+    {"name", MCEI_KEY_STRING, "", 0, 0, "(file name)", MCEI_LABEL_SETTING,
+     "the machine's name"},
+    {"description", MCEI_KEY_STRING, "", 0, 0, "", MCEI_LABEL_SETTING,
+     "one line for listings"},
+    {"network", MCEI_KEY_STRING, "", 0, 0, NULL, MCEI_LABEL_SETTING,
+     "network model (mce-info lists them)"},
+    {"protocol", MCEI_KEY_STRING, "", 0, 0, "native", MCEI_LABEL_SETTING,
+     "node protocol (mce-info lists them)"},
+    {"nodes", MCEI_KEY_COUNT, "nodes", 0, 1u << 30, "0", MCEI_LABEL_SETTING,
+     "--mce-nodes default of a machine of fixed size (0: one per rank)"},
+    {"send_overhead", MCEI_KEY_TIME, "us", 0, T_MAX, "0", MCEI_LABEL_MACHINE,
+     "charged to the sender per native send"},
+    {"recv_overhead", MCEI_KEY_TIME, "us", 0, T_MAX, "0", MCEI_LABEL_MACHINE,
+     "charged to the receiver per native receive"},
+    {"probe_cost", MCEI_KEY_TIME, "us", 0, T_MAX, NULL, MCEI_LABEL_MACHINE,
+     "one poll (probe, clock read); positive so polling loops advance"},
+    {"cycle_time", MCEI_KEY_TIME, "us", 0, T_MAX, NULL, MCEI_LABEL_MACHINE,
+     "one processor cycle, for mce_compute_cycles"},
+    {"cpu_scale", MCEI_KEY_MICRO, "", 0, UINT64_MAX, "1.0", MCEI_LABEL_MACHINE,
+     "--mce-compute=measured: emulated time per host CPU time"},
+};
+#undef T_MAX
+const mcei_keytab_t mcei_keys_core = MCEI_KEYTAB("the engine", core_keys);
+
+const char *mcei_label_name(mcei_key_label_t l)
+{
+    switch (l) {
+    case MCEI_LABEL_INPUT:
+        return "input";
+    case MCEI_LABEL_DERIVED:
+        return "derived";
+    case MCEI_LABEL_ASSUMED:
+        return "assumed";
+    case MCEI_LABEL_MACHINE:
+        return "per-machine";
+    case MCEI_LABEL_SETTING:
+        return "setting";
+    }
+    return "?";
+}
+
+const char *mcei_kind_name(mcei_key_kind_t k)
+{
+    switch (k) {
+    case MCEI_KEY_TIME:
+        return "time";
+    case MCEI_KEY_COUNT:
+        return "integer";
+    case MCEI_KEY_MICRO:
+        return "decimal";
+    case MCEI_KEY_STRING:
+        return "word";
+    }
+    return "?";
+}
+
+static const mcei_key_t *tab_find(const mcei_keytab_t *t, const char *key)
+{
+    for (size_t i = 0; i < t->n; i++)
+        if (strcmp(t->keys[i].name, key) == 0)
+            return &t->keys[i];
+    return NULL;
+}
+
+const mcei_key_t *mcei_key_find(const mcei_machine_t *m, const char *key)
+{
+    const mcei_keytab_t *all[64];
+    const mcei_key_t *k;
+    size_t n;
+    for (size_t i = 0; i < m->ntabs; i++)
+        if ((k = tab_find(m->tabs[i], key)) != NULL)
+            return k;
+    if (m->ntabs > 0)
+        return NULL;
+    /* Unbound (a unit test's hand-made machine): every registered table. */
+    n = mcei_keytabs_all(all, MCEI_ARRAY_SIZE(all));
+    for (size_t i = 0; i < n; i++)
+        if ((k = tab_find(all[i], key)) != NULL)
+            return k;
+    return NULL;
+}
+
+int mcei_key_parse(const mcei_key_t *k, const char *value, uint64_t *out,
+                   char *err, size_t errlen)
+{
+    uint64_t v = 0;
+    int rc = MCE_OK;
+    const char *what = "";
+    switch (k->kind) {
+    case MCEI_KEY_TIME:
+        rc = parse_time_us(value, &v);
+        what = "a time (number with unit ps, ns, us, ms or s; bare numbers "
+               "are us; exact to 1 ps; at most 1000 s)";
+        break;
+    case MCEI_KEY_COUNT:
+        rc = mcei_parse_u64(value, &v);
+        what = "a non-negative integer";
+        break;
+    case MCEI_KEY_MICRO:
+        rc = mcei_parse_micro(value, &v);
+        what = "a non-negative decimal number (at most 6 decimals)";
+        break;
+    case MCEI_KEY_STRING:
+        *out = 0;
+        return MCE_OK;
+    }
+    if (rc != MCE_OK) {
+        snprintf(err, errlen, "key '%s': '%s' is not %s", k->name, value, what);
+        return MCE_ERR_MACHINE;
+    }
+    if (v < k->min || v > k->max) {
+        char lo[48], hi[48];
+        if (k->kind == MCEI_KEY_TIME) {
+            mcei_key_format_time(k->min, lo, sizeof(lo));
+            mcei_key_format_time(k->max, hi, sizeof(hi));
+        } else {
+            snprintf(lo, sizeof(lo), "%" PRIu64, k->min);
+            snprintf(hi, sizeof(hi), "%" PRIu64, k->max);
+        }
+        snprintf(err, errlen, "key '%s' = %s is out of range (%s .. %s%s%s)",
+                 k->name, value, lo, hi,
+                 *k->unit && k->kind != MCEI_KEY_TIME ? " " : "",
+                 k->kind == MCEI_KEY_TIME ? "" : k->unit);
+        return MCE_ERR_MACHINE;
+    }
+    *out = v;
+    return MCE_OK;
+}
+
+/* A time in its largest exact unit, for messages and listings. */
+void mcei_key_format_time(uint64_t ps, char *buf, size_t len)
+{
+    static const struct {
+        uint64_t unit;
+        const char *name;
+    } units[] = {{MCE_S, "s"}, {MCE_MS, "ms"}, {MCE_US, "us"}, {MCE_NS, "ns"}};
+    for (size_t i = 0; i < MCEI_ARRAY_SIZE(units); i++)
+        if (ps != 0 && ps % units[i].unit == 0) {
+            snprintf(buf, len, "%" PRIu64 " %s", ps / units[i].unit,
+                     units[i].name);
+            return;
+        }
+    snprintf(buf, len, "%" PRIu64 " ps", ps);
+}
+
+/* Edit distance of two short keys (for "did you mean"). */
+static size_t distance(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b), row[128];
+    if (la >= MCEI_ARRAY_SIZE(row) || lb >= MCEI_ARRAY_SIZE(row))
+        return SIZE_MAX;
+    for (size_t j = 0; j <= lb; j++)
+        row[j] = j;
+    for (size_t i = 1; i <= la; i++) {
+        size_t diag = row[0];
+        row[0] = i;
+        for (size_t j = 1; j <= lb; j++) {
+            size_t up = row[j], best = diag + (a[i - 1] != b[j - 1]);
+            if (up + 1 < best)
+                best = up + 1;
+            if (row[j - 1] + 1 < best)
+                best = row[j - 1] + 1;
+            row[j] = best;
+            diag = up;
+        }
+    }
+    return row[lb];
+}
+
+int mcei_machine_bind(mcei_machine_t *m, const mcei_keytab_t *const *tabs,
+                      size_t ntabs, char *err, size_t errlen)
+{
+    if (ntabs > MCEI_MACHINE_MAX_TABS) {
+        snprintf(err, errlen, "machine '%s': too many key tables", m->name);
+        return MCE_ERR_MACHINE;
+    }
+    for (size_t i = 0; i < ntabs; i++)
+        m->tabs[i] = tabs[i];
+    m->ntabs = ntabs;
+    for (size_t i = 0; i < m->kv.count; i++) {
+        mcei_kv_t *kv = &m->kv.items[i];
+        const mcei_key_t *k;
+        char why[1024];
+        uint64_t v;
+        if (strncmp(kv->key, "app.", 4) == 0)
+            continue; /* read by programs through mce_machine_param() */
+        if ((k = mcei_key_find(m, kv->key)) == NULL) {
+            const char *near = NULL;
+            char owners[512] = "";
+            size_t best = SIZE_MAX;
+            for (size_t t = 0; t < ntabs; t++) {
+                for (size_t j = 0; j < tabs[t]->n; j++) {
+                    size_t d = distance(kv->key, tabs[t]->keys[j].name);
+                    if (d < best) {
+                        best = d;
+                        near = tabs[t]->keys[j].name;
+                    }
+                }
+                if (tabs[t]->n > 0) {
+                    if (owners[0])
+                        append(owners, sizeof(owners), ", ");
+                    append(owners, sizeof(owners), tabs[t]->owner);
+                }
+            }
+            snprintf(err, errlen,
+                     "%s: unknown key '%s' for machine '%s': no key of %s "
+                     "(nearest: '%s'; mce-info --machine=%s lists them)",
+                     kv->origin, kv->key, m->name, owners, near ? near : "-",
+                     m->name);
+            return MCE_ERR_MACHINE;
+        }
+        if (mcei_key_parse(k, kv->value, &v, why, sizeof(why)) != MCE_OK) {
+            snprintf(err, errlen, "%s: machine '%s': %s", kv->origin, m->name,
+                     why);
+            return MCE_ERR_MACHINE;
+        }
+    }
+    return MCE_OK;
+}
+
+/* The entry of @p key, of @p kind, or an error naming the reader's bug. */
+static const mcei_key_t *key_entry(mcei_machine_t *m, const char *key,
+                                   mcei_key_kind_t kind, char *err,
+                                   size_t errlen)
+{
+    const mcei_key_t *k = mcei_key_find(m, key);
+    if (k == NULL || k->kind != kind) {
+        snprintf(err, errlen,
+                 "machine '%s': internal error: key '%s' is %s (a plug-in "
+                 "reads a key its table does not declare)",
+                 m->name ? m->name : "?", key,
+                 k ? "of another kind in its key table" : "in no key table");
+        return NULL;
+    }
+    return k;
+}
+
+static int key_num(mcei_machine_t *m, const char *key, mcei_key_kind_t kind,
+                   uint64_t *out, char *err, size_t errlen)
+{
+    const mcei_key_t *k = key_entry(m, key, kind, err, errlen);
+    mcei_kv_t *kv;
+    char why[1024];
+    uint64_t v;
+    if (k == NULL)
+        return MCE_ERR_MACHINE;
+    if ((kv = mcei_kv_find(&m->kv, key)) == NULL && k->def == NULL) {
+        snprintf(err, errlen, "machine '%s' (%s): required key '%s' missing",
+                 m->name ? m->name : "?", m->path ? m->path : "?", key);
+        return MCE_ERR_MACHINE;
+    }
+    if (kv != NULL)
+        kv->used = 1;
+    if (mcei_key_parse(k, kv ? kv->value : k->def, &v, why, sizeof(why)) !=
+        MCE_OK) {
+        snprintf(err, errlen, "%s: machine '%s': %s",
+                 kv ? kv->origin : "key table", m->name ? m->name : "?", why);
+        return MCE_ERR_MACHINE;
+    }
+    *out = v;
+    return MCE_OK;
+}
+
+int mcei_key_time(mcei_machine_t *m, const char *key, mce_time_t *out,
+                  char *err, size_t errlen)
+{
+    return key_num(m, key, MCEI_KEY_TIME, out, err, errlen);
+}
+
+int mcei_key_u64(mcei_machine_t *m, const char *key, uint64_t *out, char *err,
+                 size_t errlen)
+{
+    return key_num(m, key, MCEI_KEY_COUNT, out, err, errlen);
+}
+
+int mcei_key_micro(mcei_machine_t *m, const char *key, uint64_t *out, char *err,
+                   size_t errlen)
+{
+    return key_num(m, key, MCEI_KEY_MICRO, out, err, errlen);
+}
+
+const char *mcei_key_str(mcei_machine_t *m, const char *key)
+{
+    const mcei_key_t *k = mcei_key_find(m, key);
+    const char *v = mcei_machine_str(m, key, NULL);
+    if (v != NULL)
+        return v;
+    return k != NULL && k->kind == MCEI_KEY_STRING ? k->def : NULL;
 }

@@ -36,6 +36,8 @@ typedef struct mcei_net_ops {
      * message of ctx MCEI_CTX_PROTOCOL, type MCEI_NET_SENT, aux[0] = the
      * message's sequence number, delivered to the sender)? */
     int notifies_senders;
+    /* The machine-file keys the model reads (never NULL). */
+    const mcei_keytab_t *keys;
 } mcei_net_ops_t;
 
 /* Type of the sender notification of models with notifies_senders. */
@@ -66,5 +68,7 @@ const mcei_net_ops_t *mcei_net_lookup(const char *name);
 const char *mcei_net_names(void);
 /* MCE_OK, or MCE_ERR_INVAL for a name registered twice, MCE_ERR_NOMEM. */
 int mcei_register_net(const mcei_net_ops_t *ops);
+/* The @p i-th registered model (registration order), NULL past the end. */
+const mcei_net_ops_t *mcei_net_at(size_t i);
 
 #endif

@@ -16,7 +16,8 @@ enum { MAX_PLUGINS = 32 };
 static struct {
     const mcei_net_ops_t *nets[MAX_PLUGINS];
     const mcei_proto_ops_t *protos[MAX_PLUGINS];
-    size_t nnets, nprotos;
+    const mcei_api_info_t *apis[MAX_PLUGINS];
+    size_t nnets, nprotos, napis;
     mcei_api_resolver_fn resolver;
     char net_names[256], proto_names[256];
 } reg;
@@ -34,7 +35,8 @@ static void join(char *buf, size_t cap, const char *name)
 
 int mcei_register_net(const mcei_net_ops_t *ops)
 {
-    if (ops == NULL || ops->name == NULL || mcei_net_lookup(ops->name))
+    if (ops == NULL || ops->name == NULL || ops->keys == NULL ||
+        mcei_net_lookup(ops->name))
         return MCE_ERR_INVAL;
     if (reg.nnets == MAX_PLUGINS)
         return MCE_ERR_NOMEM;
@@ -58,7 +60,8 @@ const char *mcei_net_names(void)
 
 int mcei_register_proto(const mcei_proto_ops_t *ops)
 {
-    if (ops == NULL || ops->name == NULL || mcei_proto_lookup(ops->name))
+    if (ops == NULL || ops->name == NULL || ops->keys == NULL ||
+        mcei_proto_lookup(ops->name))
         return MCE_ERR_INVAL;
     if (reg.nprotos == MAX_PLUGINS)
         return MCE_ERR_NOMEM;
@@ -95,4 +98,52 @@ int mcei_api_resolve(mcei_personality_t *out, char *err, size_t errlen)
         return MCE_ERR_CONFIG;
     }
     return reg.resolver(out, err, errlen);
+}
+
+const mcei_net_ops_t *mcei_net_at(size_t i)
+{
+    return i < reg.nnets ? reg.nets[i] : NULL;
+}
+
+const mcei_proto_ops_t *mcei_proto_at(size_t i)
+{
+    return i < reg.nprotos ? reg.protos[i] : NULL;
+}
+
+int mcei_register_api(const mcei_api_info_t *info)
+{
+    if (info == NULL || info->name == NULL || info->keys == NULL ||
+        mcei_api_lookup(info->name) != NULL)
+        return MCE_ERR_INVAL;
+    if (reg.napis == MAX_PLUGINS)
+        return MCE_ERR_NOMEM;
+    reg.apis[reg.napis++] = info;
+    return MCE_OK;
+}
+
+const mcei_api_info_t *mcei_api_at(size_t i)
+{
+    return i < reg.napis ? reg.apis[i] : NULL;
+}
+
+const mcei_api_info_t *mcei_api_lookup(const char *name)
+{
+    for (size_t i = 0; i < reg.napis; i++)
+        if (strcmp(reg.apis[i]->name, name) == 0)
+            return reg.apis[i];
+    return NULL;
+}
+
+size_t mcei_keytabs_all(const mcei_keytab_t **out, size_t cap)
+{
+    size_t n = 0;
+    if (n < cap)
+        out[n++] = &mcei_keys_core;
+    for (size_t i = 0; i < reg.nnets && n < cap; i++)
+        out[n++] = reg.nets[i]->keys;
+    for (size_t i = 0; i < reg.nprotos && n < cap; i++)
+        out[n++] = reg.protos[i]->keys;
+    for (size_t i = 0; i < reg.napis && n < cap; i++)
+        out[n++] = reg.apis[i]->keys;
+    return n;
 }

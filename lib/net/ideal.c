@@ -7,6 +7,7 @@
 
 #include "../core/heap.h"
 #include "../core/net.h"
+#include "keys.h"
 
 typedef struct ideal {
     mce_time_t latency, per_byte;
@@ -20,10 +21,10 @@ static int ideal_init(mcei_net_t *net, mcei_machine_t *m, char *err,
     int rc;
     if (s == NULL)
         return MCE_ERR_NOMEM;
-    if ((rc = mcei_machine_time(m, "latency", 1, 0, &s->latency, err,
-                                errlen)) != MCE_OK ||
-        (rc = mcei_machine_time(m, "per_byte", 1, 0, &s->per_byte, err,
-                                errlen)) != MCE_OK) {
+    if ((rc = mcei_key_time(m, "latency", &s->latency, err, errlen)) !=
+            MCE_OK ||
+        (rc = mcei_key_time(m, "per_byte", &s->per_byte, err, errlen)) !=
+            MCE_OK) {
         free(s);
         return rc;
     }
@@ -119,4 +120,5 @@ const mcei_net_ops_t mcei_net_ideal_ops = {
     .next_event = ideal_next_event,
     .advance = ideal_advance,
     .in_flight = ideal_in_flight,
+    .keys = &mcei_net_ideal_keytab,
 };

@@ -34,6 +34,7 @@
 
 #include "../core/heap.h"
 #include "../core/net.h"
+#include "keys.h"
 
 enum {
     LEG_SHORT,
@@ -390,19 +391,16 @@ static int ipsc_init(mcei_net_t *net, mcei_machine_t *m, char *err,
     int rc;
     if (st == NULL)
         return MCE_ERR_NOMEM;
-    if ((rc = mcei_machine_time(m, "ipsc.a", 1, 0, &st->a, err, errlen)) ||
-        (rc = mcei_machine_time(m, "ipsc.b_l", 1, 0, &st->bl, err, errlen)) ||
-        (rc = mcei_machine_time(m, "ipsc.b_s", 1, 0, &st->bs, err, errlen)) ||
-        (rc = mcei_machine_time(m, "ipsc.s", 1, 0, &st->s, err, errlen)) ||
-        (rc = mcei_machine_time(m, "ipsc.start_up", 1, 0, &st->start_up, err,
-                                errlen)) ||
-        (rc = mcei_machine_time(m, "ipsc.hop_setup", 0, 0, &st->hop_setup, err,
-                                errlen)) ||
-        (rc = mcei_machine_u64(m, "ipsc.short_max", 1, 0, &st->short_max, err,
-                               errlen)) ||
-        (rc = mcei_machine_u64(m, "ipsc.fc", 0, 0, &st->fc, err, errlen)) ||
-        (rc = mcei_machine_u64(m, "ipsc.fc_window", 0, 0, &st->fc_window, err,
-                               errlen)))
+    if ((rc = mcei_key_time(m, "ipsc.a", &st->a, err, errlen)) ||
+        (rc = mcei_key_time(m, "ipsc.b_l", &st->bl, err, errlen)) ||
+        (rc = mcei_key_time(m, "ipsc.b_s", &st->bs, err, errlen)) ||
+        (rc = mcei_key_time(m, "ipsc.s", &st->s, err, errlen)) ||
+        (rc = mcei_key_time(m, "ipsc.start_up", &st->start_up, err, errlen)) ||
+        (rc =
+             mcei_key_time(m, "ipsc.hop_setup", &st->hop_setup, err, errlen)) ||
+        (rc = mcei_key_u64(m, "ipsc.short_max", &st->short_max, err, errlen)) ||
+        (rc = mcei_key_u64(m, "ipsc.fc", &st->fc, err, errlen)) ||
+        (rc = mcei_key_u64(m, "ipsc.fc_window", &st->fc_window, err, errlen)))
         goto fail;
     if (st->fc && (st->fc_window == 0 || st->fc_window > 0xffff)) {
         snprintf(err, errlen,
@@ -571,4 +569,5 @@ const mcei_net_ops_t mcei_net_ipsc_ops = {
     .advance = ipsc_advance,
     .in_flight = ipsc_in_flight,
     .notifies_senders = 1,
+    .keys = &mcei_net_ipsc_keytab,
 };

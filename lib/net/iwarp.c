@@ -68,6 +68,7 @@
 #include "iwarp_dep.h"
 #include "iwarp_fluid.h"
 #include "iwarp_sru.h"
+#include "keys.h"
 
 typedef unsigned __int128 u128;
 
@@ -688,7 +689,7 @@ static int get_clocks(mcei_machine_t *m, const char *key, int positive,
                       size_t errlen)
 {
     uint64_t v;
-    int rc = mcei_machine_u64(m, key, 1, 0, &v, err, errlen);
+    int rc = mcei_key_u64(m, key, &v, err, errlen);
     if (rc != MCE_OK)
         return rc;
     if ((positive && v == 0) || v > 1000000) {
@@ -708,25 +709,19 @@ static int iw_init(mcei_net_t *net, mcei_machine_t *m, char *err, size_t errlen)
     int rc;
     if (st == NULL)
         return MCE_ERR_NOMEM;
-    if ((rc = mcei_machine_time(m, "iwarp.clock", 1, 0, &st->clock, err,
-                                errlen)) ||
-        (rc = mcei_machine_u64(m, "iwarp.width", 1, 0, &w, err, errlen)) ||
-        (rc = mcei_machine_u64(m, "iwarp.height", 1, 0, &h, err, errlen)) ||
-        (rc = mcei_machine_u64(m, "iwarp.board_w", 1, 0, &bw, err, errlen)) ||
-        (rc = mcei_machine_u64(m, "iwarp.board_h", 1, 0, &bh, err, errlen)) ||
-        (rc = mcei_machine_u64(m, "iwarp.pcts", 1, 0, &pcts, err, errlen)) ||
-        (rc = mcei_machine_u64(m, "iwarp.pct_words", 1, 0, &words, err,
-                               errlen)) ||
-        (rc = mcei_machine_u64(m, "iwarp.pct_groups", 0, 4, &groups, err,
-                               errlen)) ||
-        (rc = mcei_machine_u64(m, "iwarp.skip_period", 0, 1000, &skip, err,
-                               errlen)) ||
-        (rc = mcei_machine_u64(m, "iwarp.dq_fair_max", 0, 2, &fair, err,
-                               errlen)) ||
-        (rc = mcei_machine_micro(m, "iwarp.dq_unfair_min", 0, 500000, &unfair,
-                                 err, errlen)))
+    if ((rc = mcei_key_time(m, "iwarp.clock", &st->clock, err, errlen)) ||
+        (rc = mcei_key_u64(m, "iwarp.width", &w, err, errlen)) ||
+        (rc = mcei_key_u64(m, "iwarp.height", &h, err, errlen)) ||
+        (rc = mcei_key_u64(m, "iwarp.board_w", &bw, err, errlen)) ||
+        (rc = mcei_key_u64(m, "iwarp.board_h", &bh, err, errlen)) ||
+        (rc = mcei_key_u64(m, "iwarp.pcts", &pcts, err, errlen)) ||
+        (rc = mcei_key_u64(m, "iwarp.pct_words", &words, err, errlen)) ||
+        (rc = mcei_key_u64(m, "iwarp.pct_groups", &groups, err, errlen)) ||
+        (rc = mcei_key_u64(m, "iwarp.skip_period", &skip, err, errlen)) ||
+        (rc = mcei_key_u64(m, "iwarp.dq_fair_max", &fair, err, errlen)) ||
+        (rc = mcei_key_micro(m, "iwarp.dq_unfair_min", &unfair, err, errlen)))
         goto fail;
-    dq = mcei_machine_str(m, "iwarp.dq_model", "cell");
+    dq = mcei_key_str(m, "iwarp.dq_model");
     if (strcmp(dq, "cell") != 0 && strcmp(dq, "off") != 0) {
         snprintf(err, errlen,
                  "machine '%s': iwarp.dq_model must be cell or off, not '%s'",
@@ -1032,4 +1027,5 @@ const mcei_net_ops_t mcei_net_iwarp_ops = {
     .advance = iw_advance,
     .in_flight = iw_in_flight,
     .notifies_senders = 0,
+    .keys = &mcei_net_iwarp_keytab,
 };

@@ -83,7 +83,7 @@ static int get_clocks(mcei_machine_t *m, const char *key, mce_time_t clock,
                       mce_time_t *out, char *err, size_t errlen)
 {
     uint64_t v;
-    int rc = mcei_machine_u64(m, key, 1, 0, &v, err, errlen);
+    int rc = mcei_key_u64(m, key, &v, err, errlen);
     if (rc != MCE_OK)
         return rc;
     if (v > 1000000) {
@@ -129,10 +129,10 @@ int mcei_iwdep_init(mcei_iwdep_t **out, mcei_machine_t *m, int cells,
     if (s == NULL)
         return MCE_ERR_NOMEM;
     s->clock = clock;
-    if ((rc = mcei_machine_u64(m, "iwarp.width", 1, 0, &w, err, errlen)) ||
-        (rc = mcei_machine_u64(m, "iwarp.height", 1, 0, &h, err, errlen)) ||
-        (rc = mcei_machine_u64(m, "iwarp.board_w", 1, 0, &bw, err, errlen)) ||
-        (rc = mcei_machine_u64(m, "iwarp.board_h", 1, 0, &bh, err, errlen)) ||
+    if ((rc = mcei_key_u64(m, "iwarp.width", &w, err, errlen)) ||
+        (rc = mcei_key_u64(m, "iwarp.height", &h, err, errlen)) ||
+        (rc = mcei_key_u64(m, "iwarp.board_w", &bw, err, errlen)) ||
+        (rc = mcei_key_u64(m, "iwarp.board_h", &bh, err, errlen)) ||
         (rc = get_clocks(m, "iwarp.word_time", clock, &s->word_time, err,
                          errlen)) ||
         (rc = get_clocks(m, "iwarp.spool_word", clock, &s->spool_word, err,
@@ -157,7 +157,7 @@ int mcei_iwdep_init(mcei_iwdep_t **out, mcei_machine_t *m, int cells,
                          errlen)) ||
         (rc = get_clocks(m, "dep.recv_irq", clock, &s->recv_irq, err, errlen)))
         goto fail;
-    routing = mcei_machine_str(m, "dep.routing", "mesh");
+    routing = mcei_key_str(m, "dep.routing");
     if (routing == NULL || strcmp(routing, "mesh") != 0) {
         snprintf(err, errlen,
                  "machine '%s': dep.routing must be 'mesh' (X then Y without "

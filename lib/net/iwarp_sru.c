@@ -73,7 +73,7 @@ static int get_clocks(mcei_machine_t *m, const char *key, mce_time_t clock,
                       mce_time_t *out, char *err, size_t errlen)
 {
     uint64_t v;
-    int rc = mcei_machine_u64(m, key, 1, 0, &v, err, errlen);
+    int rc = mcei_key_u64(m, key, &v, err, errlen);
     if (rc != MCE_OK)
         return rc;
     if (v == 0 || v > 1000000) {
@@ -99,9 +99,8 @@ int mcei_iwsru_init(mcei_iwsru_t **out, mcei_machine_t *m, int cells,
         (rc =
              get_clocks(m, "sru.backoff_slot", clock, &s->slot, err, errlen)) ||
         (rc = get_clocks(m, "cam.hop", clock, &s->hop, err, errlen)) ||
-        (rc = mcei_machine_u64(m, "sru.bits", 1, 0, &bits, err, errlen)) ||
-        (rc = mcei_machine_u64(m, "sru.backoff_max", 1, 0, &bmax, err,
-                               errlen))) {
+        (rc = mcei_key_u64(m, "sru.bits", &bits, err, errlen)) ||
+        (rc = mcei_key_u64(m, "sru.backoff_max", &bmax, err, errlen))) {
         free(s);
         return rc;
     }

@@ -57,6 +57,7 @@
 
 #include "../core/heap.h"
 #include "../core/net.h"
+#include "keys.h"
 
 enum { K_SHORT, K_FORCED, K_LONG };
 /* Event kinds; internal ones (class 0) come before notifications and
@@ -322,26 +323,23 @@ static int paragon_init(mcei_net_t *net, mcei_machine_t *m, char *err,
     int rc;
     if (st == NULL)
         return MCE_ERR_NOMEM;
-    if ((rc = mcei_machine_u64(m, "paragon.width", 0, 16, &w, err, errlen)) ||
-        (rc = mcei_machine_u64(m, "paragon.height", 0, 32, &h, err, errlen)) ||
-        (rc = mcei_machine_time(m, "paragon.start_up", 1, 0, &st->start_up, err,
-                                errlen)) ||
-        (rc = mcei_machine_time(m, "paragon.coproc_start", 1, 0, &st->coproc,
-                                err, errlen)) ||
-        (rc = mcei_machine_time(m, "paragon.short_latency", 1, 0, &st->bs, err,
-                                errlen)) ||
-        (rc = mcei_machine_time(m, "paragon.long_latency", 1, 0, &st->bl, err,
-                                errlen)) ||
-        (rc = mcei_machine_time(m, "paragon.control", 1, 0, &st->control, err,
-                                errlen)) ||
-        (rc = mcei_machine_u64(m, "paragon.short_max", 1, 0, &st->short_max,
-                               err, errlen)) ||
-        (rc = mcei_machine_time(m, "paragon.inject_per_byte", 1, 0, &inject_pb,
-                                err, errlen)) ||
-        (rc = mcei_machine_time(m, "paragon.eject_per_byte", 1, 0, &eject_pb,
-                                err, errlen)) ||
-        (rc = mcei_machine_time(m, "paragon.link_per_byte", 1, 0, &link_pb, err,
-                                errlen)))
+    if ((rc = mcei_key_u64(m, "paragon.width", &w, err, errlen)) ||
+        (rc = mcei_key_u64(m, "paragon.height", &h, err, errlen)) ||
+        (rc = mcei_key_time(m, "paragon.start_up", &st->start_up, err,
+                            errlen)) ||
+        (rc = mcei_key_time(m, "paragon.coproc_start", &st->coproc, err,
+                            errlen)) ||
+        (rc =
+             mcei_key_time(m, "paragon.short_latency", &st->bs, err, errlen)) ||
+        (rc = mcei_key_time(m, "paragon.long_latency", &st->bl, err, errlen)) ||
+        (rc = mcei_key_time(m, "paragon.control", &st->control, err, errlen)) ||
+        (rc = mcei_key_u64(m, "paragon.short_max", &st->short_max, err,
+                           errlen)) ||
+        (rc = mcei_key_time(m, "paragon.inject_per_byte", &inject_pb, err,
+                            errlen)) ||
+        (rc = mcei_key_time(m, "paragon.eject_per_byte", &eject_pb, err,
+                            errlen)) ||
+        (rc = mcei_key_time(m, "paragon.link_per_byte", &link_pb, err, errlen)))
         goto fail;
     rc = MCE_ERR_MACHINE;
     if (st->start_up == 0) {
@@ -541,4 +539,5 @@ const mcei_net_ops_t mcei_net_paragon_ops = {
     .advance = paragon_advance,
     .in_flight = paragon_in_flight,
     .notifies_senders = 1,
+    .keys = &mcei_net_paragon_keytab,
 };

@@ -43,4 +43,18 @@ expect_grep "mcecc --showme" "-lmcemu" "$TMP/show"
 PKG_CONFIG_PATH=$(dirname "$pc") pkg-config --libs mcemu > "$TMP/pc" 2>&1
 expect_grep "pkg-config --libs mcemu" "-lmcemu" "$TMP/pc"
 expect_eq "installed prefix recorded" "$(grep -c "^prefix=$prefix" "$pc")" 1
+
+# mce-info and the manual pages are installed; mce-info lists the
+# installed machines (the installed tree's, searched first here).
+info=$(find "$dest" -name mce-info -type f | head -n 1)
+[ -n "$info" ] && pass "installed mce-info" || fail "mce-info was not installed"
+for p in man1/mce-info.1 man7/mcemu.7; do
+    f=$(find "$dest" -path "*/man/$p" | head -n 1)
+    [ -n "$f" ] && pass "installed $p" || fail "$p was not installed"
+done
+if [ -n "$info" ]; then
+    "$info" --machine-path="$(dirname "$conf")" > "$TMP/info" 2>&1
+    expect_grep "installed mce-info lists the installed machines" \
+        "^  paragon .*network paragon" "$TMP/info"
+fi
 finish

@@ -1,10 +1,14 @@
-/* The two engine symbols the parser and TCS sources reference, for the
- * fuzz harnesses, which link those sources without the engine. */
+/* The engine symbols the parser and TCS sources reference, for the fuzz
+ * harnesses, which link those sources without the engine: the registry's
+ * key tables are the layers' (lib/net/keys.c, lib/machines/keys.c, the
+ * TCS personality's), linked without the models. */
 #include <stdlib.h>
 
 #include "mcei.h"
 
 #include "../../lib/api/tcs/tcs_link.h"
+#include "../../lib/machines/keys.h"
+#include "../../lib/net/keys.h"
 
 /* mcei_fatal's exit: no fatal error is expected from a parser. */
 void mcei_engine_abort(int status)
@@ -18,4 +22,19 @@ int mcei_tcs_rt_init(int nodes)
 {
     (void)nodes;
     abort();
+}
+
+size_t mcei_keytabs_all(const mcei_keytab_t **out, size_t cap)
+{
+    const mcei_keytab_t *all[] = {
+        &mcei_keys_core,          &mcei_net_ideal_keytab,
+        &mcei_net_ipsc_keytab,    &mcei_net_paragon_keytab,
+        &mcei_net_iwarp_keytab,   &mcei_proto_nx_keytab,
+        &mcei_proto_ncube_keytab, &mcei_proto_iwarp_keytab,
+        &mcei_tcs_keytab,
+    };
+    size_t n = 0;
+    for (; n < cap && n < MCEI_ARRAY_SIZE(all); n++)
+        out[n] = all[n];
+    return n;
 }

@@ -10,6 +10,37 @@
 
 #include "tcs_link.h"
 
+/* The machine-file keys of the TCS personality (lib/core/machine.h); it
+ * also reads the iwarp network model's and protocol's keys by name. */
+static const mcei_key_t api_tcs_keys[] = {
+    {"tcs.barrier_lookup", MCEI_KEY_COUNT, "clocks", 0, UINT64_MAX, NULL,
+     MCEI_LABEL_INPUT, "Warfel 1996 5.2.2 'Barrier_lookup_time was measured"},
+    {"tcs.barrier_loop", MCEI_KEY_COUNT, "clocks", 0, UINT64_MAX, NULL,
+     MCEI_LABEL_ASSUMED, "per-stage loop overhead of the run time's"},
+    {"tcs.barrier_slots", MCEI_KEY_COUNT, "PCTs", 0, UINT64_MAX, NULL,
+     MCEI_LABEL_INPUT, "Warfel 1996 4.5.4 'one PCT per possible pending"},
+    {"tcs.barrier_startup", MCEI_KEY_COUNT, "clocks", 0, UINT64_MAX, NULL,
+     MCEI_LABEL_INPUT, "Warfel 1996 4.5.2 'Startup ... measured at 40 clocks'"},
+    {"tcs.light_change", MCEI_KEY_COUNT, "clocks", 0, UINT64_MAX, NULL,
+     MCEI_LABEL_ASSUMED, "Warfel 1996 7.3.1 light task start (TCS_LIGHT):"},
+    {"tcs.light_restore", MCEI_KEY_COUNT, "clocks", 0, UINT64_MAX, NULL,
+     MCEI_LABEL_ASSUMED, "Warfel 1996 7.3.1 light task end: barrier(2) + 8 ="},
+    {"tcs.ring2d_stage_extra", MCEI_KEY_COUNT, "clocks", 0, UINT64_MAX, NULL,
+     MCEI_LABEL_ASSUMED, "per stage of the 2-D whole-array ring,"},
+    {"tcs.solo_end", MCEI_KEY_COUNT, "clocks", 0, UINT64_MAX, NULL,
+     MCEI_LABEL_INPUT, "Warfel 1996 7.3.1 'compute task end - 20 clocks'"},
+    {"tcs.solo_start", MCEI_KEY_COUNT, "clocks", 0, UINT64_MAX, NULL,
+     MCEI_LABEL_INPUT, "Warfel 1996 7.3.1 'compute task start - 20 clocks'"},
+    {"tcs.switch", MCEI_KEY_COUNT, "clocks", 0, UINT64_MAX, NULL,
+     MCEI_LABEL_INPUT, "Warfel 1996 5.2.2 'switch_reconfiguration_time was"},
+    {"tcs.task_change", MCEI_KEY_COUNT, "clocks", 0, UINT64_MAX, NULL,
+     MCEI_LABEL_INPUT, "Warfel 1996 5.3.2 'Task change overhead was"},
+    {"tcs.task_restore", MCEI_KEY_COUNT, "clocks", 0, UINT64_MAX, NULL,
+     MCEI_LABEL_INPUT, "Warfel 1996 5.4.2 'Parent_task_restoration_time"},
+};
+const mcei_keytab_t mcei_tcs_keytab =
+    MCEI_KEYTAB("personality tcs", api_tcs_keys);
+
 int mcei_tcs_machine(mcei_machine_t *m, mcei_tcs_machine_t *mc, char *err,
                      size_t errlen)
 {
@@ -52,7 +83,7 @@ int mcei_tcs_machine(mcei_machine_t *m, mcei_tcs_machine_t *mc, char *err,
     int rc;
     memset(mc, 0, sizeof(*mc));
     for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
-        if ((rc = mcei_machine_u64(m, keys[i].key, 1, 0, &v, err, errlen)))
+        if ((rc = mcei_key_u64(m, keys[i].key, &v, err, errlen)))
             return rc;
         if (v > 4096) {
             snprintf(err, errlen, "machine '%s': %s = %llu is too large",
@@ -62,13 +93,12 @@ int mcei_tcs_machine(mcei_machine_t *m, mcei_tcs_machine_t *mc, char *err,
         *(int *)(void *)((char *)mc + keys[i].off) = (int)v;
     }
     for (size_t i = 0; i < sizeof(clocks) / sizeof(clocks[0]); i++)
-        if ((rc = mcei_machine_u64(
-                 m, clocks[i].key, 1, 0,
-                 (uint64_t *)(void *)((char *)mc + clocks[i].off), err,
-                 errlen)))
+        if ((rc = mcei_key_u64(m, clocks[i].key,
+                               (uint64_t *)(void *)((char *)mc + clocks[i].off),
+                               err, errlen)))
             return rc;
-    if ((rc = mcei_machine_u64(m, "rts.enable", 1, 0, &rts_on, err, errlen)) ||
-        (rc = mcei_machine_u64(m, "rts.pcts", 1, 0, &rts, err, errlen)))
+    if ((rc = mcei_key_u64(m, "rts.enable", &rts_on, err, errlen)) ||
+        (rc = mcei_key_u64(m, "rts.pcts", &rts, err, errlen)))
         return rc;
     mc->rts_pcts = rts_on ? (int)(rts > 4096 ? 4096 : rts) : 0;
     if (mc->width < 1 || mc->height < 1 || mc->board_w < 1 || mc->board_h < 1 ||

@@ -68,7 +68,7 @@ static int get_clocks(mcei_machine_t *m, const char *key, mce_time_t clock,
                       mce_time_t *out, char *err, size_t errlen)
 {
     uint64_t v;
-    int rc = mcei_machine_u64(m, key, 1, 0, &v, err, errlen);
+    int rc = mcei_key_u64(m, key, &v, err, errlen);
     if (rc != MCE_OK)
         return rc;
     if (v > 1000000) {
@@ -95,7 +95,7 @@ int mcei_iw_cam_init(mcei_machine_t *m, int width, mce_time_t clock, char *err,
         (rc = get_clocks(m, "cam.word", clock, &k.word, err, errlen)) ||
         (rc = get_clocks(m, "cam.backlog_word", clock, &k.backlog, err,
                          errlen)) ||
-        (rc = mcei_machine_u64(m, "cam.entries", 1, 0, &entries, err, errlen)))
+        (rc = mcei_key_u64(m, "cam.entries", &entries, err, errlen)))
         return rc;
     if (entries < 1 || entries > CAM_MAX) {
         snprintf(err, errlen, "machine '%s': cam.entries must be 1 .. %d",

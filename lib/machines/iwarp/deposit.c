@@ -84,7 +84,7 @@ static int get_clocks(mcei_machine_t *m, const char *key, mce_time_t *out,
                       char *err, size_t errlen)
 {
     uint64_t v;
-    int rc = mcei_machine_u64(m, key, 1, 0, &v, err, errlen);
+    int rc = mcei_key_u64(m, key, &v, err, errlen);
     if (rc != MCE_OK)
         return rc;
     if (v > 1000000) {
@@ -118,11 +118,10 @@ int mcei_iw_dep_module_init(mcei_machine_t *m, mce_time_t clock, char *err,
     for (size_t i = 0; i < MCEI_ARRAY_SIZE(keys); i++)
         if ((rc = get_clocks(m, keys[i].key, keys[i].v, err, errlen)))
             return rc;
-    if ((rc = mcei_machine_u64(m, "dep.pcts", 1, 0, &k.pcts, err, errlen)) ||
-        (rc =
-             mcei_machine_u64(m, "dep.spools", 1, 0, &k.spools, err, errlen)) ||
-        (rc = mcei_machine_u64(m, "rts.enable", 1, 0, &on, err, errlen)) ||
-        (rc = mcei_machine_u64(m, "rts.pcts", 1, 0, &k.rts_pcts, err, errlen)))
+    if ((rc = mcei_key_u64(m, "dep.pcts", &k.pcts, err, errlen)) ||
+        (rc = mcei_key_u64(m, "dep.spools", &k.spools, err, errlen)) ||
+        (rc = mcei_key_u64(m, "rts.enable", &on, err, errlen)) ||
+        (rc = mcei_key_u64(m, "rts.pcts", &k.rts_pcts, err, errlen)))
         return rc;
     if (k.spools != 2 || k.pcts > 32 || k.rts_pcts > 8) {
         snprintf(err, errlen,

@@ -40,6 +40,7 @@
 
 #include "../../net/iwarp.h"
 #include "../../net/iwarp_fluid.h"
+#include "../keys.h"
 #include "cam.h"
 #include "deposit.h"
 #include "spool.h"
@@ -969,7 +970,7 @@ static int get_clocks(mcei_machine_t *m, const char *key, mce_time_t *out,
                       char *err, size_t errlen)
 {
     uint64_t v;
-    int rc = mcei_machine_u64(m, key, 1, 0, &v, err, errlen);
+    int rc = mcei_key_u64(m, key, &v, err, errlen);
     if (rc != MCE_OK)
         return rc;
     if (v > 1000000) {
@@ -996,29 +997,23 @@ static int iw_init(mcei_engine_t *eng, mcei_machine_t *m, char *err,
     uint64_t w, h, pcts, words, rg, wg, wb, skip;
     int rc;
     memset(&costs, 0, sizeof(costs));
-    if ((rc = mcei_machine_time(m, "iwarp.clock", 1, 0, &costs.clock, err,
-                                errlen)))
+    if ((rc = mcei_key_time(m, "iwarp.clock", &costs.clock, err, errlen)))
         return rc;
     for (size_t i = 0; i < MCEI_ARRAY_SIZE(times); i++)
         if ((rc = get_clocks(m, times[i].key,
                              (mce_time_t *)((char *)&costs + times[i].off), err,
                              errlen)))
             return rc;
-    if ((rc = mcei_machine_u64(m, "iwarp.width", 1, 0, &w, err, errlen)) ||
-        (rc = mcei_machine_u64(m, "iwarp.height", 1, 0, &h, err, errlen)) ||
-        (rc = mcei_machine_u64(m, "iwarp.pcts", 1, 0, &pcts, err, errlen)) ||
-        (rc = mcei_machine_u64(m, "iwarp.pct_words", 1, 0, &words, err,
-                               errlen)) ||
-        (rc =
-             mcei_machine_u64(m, "iwarp.read_gates", 1, 0, &rg, err, errlen)) ||
-        (rc = mcei_machine_u64(m, "iwarp.write_gates", 1, 0, &wg, err,
-                               errlen)) ||
-        (rc =
-             mcei_machine_u64(m, "iwarp.word_bytes", 1, 0, &wb, err, errlen)) ||
-        (rc = mcei_machine_u64(m, "iwarp.timer_tick", 1, 0, &costs.timer_tick,
-                               err, errlen)) ||
-        (rc = mcei_machine_u64(m, "iwarp.skip_period", 0, 1000, &skip, err,
-                               errlen)))
+    if ((rc = mcei_key_u64(m, "iwarp.width", &w, err, errlen)) ||
+        (rc = mcei_key_u64(m, "iwarp.height", &h, err, errlen)) ||
+        (rc = mcei_key_u64(m, "iwarp.pcts", &pcts, err, errlen)) ||
+        (rc = mcei_key_u64(m, "iwarp.pct_words", &words, err, errlen)) ||
+        (rc = mcei_key_u64(m, "iwarp.read_gates", &rg, err, errlen)) ||
+        (rc = mcei_key_u64(m, "iwarp.write_gates", &wg, err, errlen)) ||
+        (rc = mcei_key_u64(m, "iwarp.word_bytes", &wb, err, errlen)) ||
+        (rc = mcei_key_u64(m, "iwarp.timer_tick", &costs.timer_tick, err,
+                           errlen)) ||
+        (rc = mcei_key_u64(m, "iwarp.skip_period", &skip, err, errlen)))
         return rc;
     if (strcmp(eng->net.ops->name, "iwarp") != 0) {
         snprintf(err, errlen,
@@ -1115,4 +1110,5 @@ const mcei_proto_ops_t mcei_proto_iwarp_ops = {
     .node_init = iw_node_init,
     .node_fini = iw_node_fini,
     .on_arrival = iw_on_arrival,
+    .keys = &mcei_proto_iwarp_keytab,
 };

@@ -47,7 +47,7 @@ static int get_clocks(mcei_machine_t *m, const char *key, mce_time_t *out,
                       char *err, size_t errlen)
 {
     uint64_t v;
-    int rc = mcei_machine_u64(m, key, 1, 0, &v, err, errlen);
+    int rc = mcei_key_u64(m, key, &v, err, errlen);
     if (rc != MCE_OK)
         return rc;
     if (v > 1000000) {
@@ -68,10 +68,8 @@ int mcei_iw_spool_module_init(mcei_machine_t *m, mce_time_t clock, char *err,
     if ((rc = get_clocks(m, "iwarp.spool_setup", &k.setup, err, errlen)) ||
         (rc = get_clocks(m, "iwarp.spool_word", &k.word, err, errlen)) ||
         (rc = get_clocks(m, "iwarp.word_time", &k.word_time, err, errlen)) ||
-        (rc = mcei_machine_u64(m, "iwarp.spools", 1, 0, &k.spools, err,
-                               errlen)) ||
-        (rc = mcei_machine_u64(m, "iwarp.spool_steal", 1, 0, &k.steal, err,
-                               errlen)))
+        (rc = mcei_key_u64(m, "iwarp.spools", &k.spools, err, errlen)) ||
+        (rc = mcei_key_u64(m, "iwarp.spool_steal", &k.steal, err, errlen)))
         return rc;
     if (k.spools < 2 || k.spools > SPOOL_MAX || k.steal < 2 || k.steal > 64 ||
         k.word != k.word_time) {

@@ -61,21 +61,15 @@ int mcei_iw_video_init(mcei_machine_t *m, mce_time_t clock, int width,
     memset(&k, 0, sizeof(k));
     k.clock = clock;
     k.width = width;
-    if ((rc = mcei_machine_u64(m, "video.line", 1, 0, &k.line, err, errlen)) ||
-        (rc = mcei_machine_u64(m, "video.active_words", 1, 0, &k.words, err,
-                               errlen)) ||
-        (rc = mcei_machine_u64(m, "video.word_gap", 1, 0, &k.gap, err,
-                               errlen)) ||
-        (rc =
-             mcei_machine_u64(m, "video.lines", 1, 0, &k.lines, err, errlen)) ||
-        (rc = mcei_machine_u64(m, "video.vblank", 1, 0, &k.vblank, err,
-                               errlen)) ||
-        (rc = mcei_machine_u64(m, "video.fifo", 1, 0, &k.fifo, err, errlen)) ||
-        (rc = mcei_machine_u64(m, "video.word_op", 1, 0, &k.op, err, errlen)) ||
-        (rc = mcei_machine_u64(m, "video.camera", 1, 0, &k.camera, err,
-                               errlen)) ||
-        (rc = mcei_machine_u64(m, "video.display", 1, 0, &k.display, err,
-                               errlen)))
+    if ((rc = mcei_key_u64(m, "video.line", &k.line, err, errlen)) ||
+        (rc = mcei_key_u64(m, "video.active_words", &k.words, err, errlen)) ||
+        (rc = mcei_key_u64(m, "video.word_gap", &k.gap, err, errlen)) ||
+        (rc = mcei_key_u64(m, "video.lines", &k.lines, err, errlen)) ||
+        (rc = mcei_key_u64(m, "video.vblank", &k.vblank, err, errlen)) ||
+        (rc = mcei_key_u64(m, "video.fifo", &k.fifo, err, errlen)) ||
+        (rc = mcei_key_u64(m, "video.word_op", &k.op, err, errlen)) ||
+        (rc = mcei_key_u64(m, "video.camera", &k.camera, err, errlen)) ||
+        (rc = mcei_key_u64(m, "video.display", &k.display, err, errlen)))
         return rc;
     /* the port must keep up with a reader that reads as fast as it can */
     if (k.words == 0 || k.gap == 0 || k.lines == 0 || k.op == 0 ||

@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../keys.h"
 #include "chan.h"
 #include "pool.h"
 
@@ -715,20 +716,18 @@ static int ncube_init(mcei_engine_t *eng, mcei_machine_t *m, char *err,
     for (size_t i = 0; i < MCEI_ARRAY_SIZE(times); i++) {
         /* latency and per_byte are the wire's, shared with the network. */
         snprintf(key, sizeof(key), "%s%s", i < 2 ? "" : "vx.", times[i].key);
-        if ((rc = mcei_machine_time(
-                 m, key, 1, 0, (mce_time_t *)((char *)&costs + times[i].off),
-                 err, errlen)) != MCE_OK)
+        if ((rc = mcei_key_time(m, key,
+                                (mce_time_t *)((char *)&costs + times[i].off),
+                                err, errlen)) != MCE_OK)
             return rc;
     }
-    if ((rc = mcei_machine_u64(m, "vx.ctl_bytes", 1, 0, &costs.ctl_bytes, err,
-                               errlen)) ||
-        (rc = mcei_machine_u64(m, "vx.pool_bytes", 1, 0, &costs.pool_bytes, err,
-                               errlen)) ||
-        (rc = mcei_machine_u64(m, "vx.split_min", 1, 0, &costs.split_min, err,
-                               errlen)) ||
-        (rc = mcei_machine_u64(m, "vx.buffer_header", 1, 0,
-                               &costs.buffer_header, err, errlen)) ||
-        (rc = mcei_machine_time(m, "cycle_time", 1, 0, &cycle, err, errlen)))
+    if ((rc = mcei_key_u64(m, "vx.ctl_bytes", &costs.ctl_bytes, err, errlen)) ||
+        (rc = mcei_key_u64(m, "vx.pool_bytes", &costs.pool_bytes, err,
+                           errlen)) ||
+        (rc = mcei_key_u64(m, "vx.split_min", &costs.split_min, err, errlen)) ||
+        (rc = mcei_key_u64(m, "vx.buffer_header", &costs.buffer_header, err,
+                           errlen)) ||
+        (rc = mcei_key_time(m, "cycle_time", &cycle, err, errlen)))
         return rc;
     if (costs.pool_bytes == 0 || costs.pool_bytes > UINT32_MAX ||
         costs.buffer_header == 0 || costs.buffer_header >= costs.pool_bytes ||
@@ -814,4 +813,5 @@ const mcei_proto_ops_t mcei_proto_ncube_ops = {
     .node_init = ncube_node_init,
     .node_fini = ncube_node_fini,
     .on_arrival = ncube_on_arrival,
+    .keys = &mcei_proto_ncube_keytab,
 };

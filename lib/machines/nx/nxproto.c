@@ -12,6 +12,7 @@
  * processor's own work, so ticks and arrival interrupts during it delay
  * its return. */
 #include "nxproto.h"
+#include "../keys.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -836,21 +837,14 @@ static int nx_init(mcei_engine_t *eng, mcei_machine_t *m, char *err,
 {
     int rc;
     memset(&nx, 0, sizeof(nx));
-    if ((rc = mcei_machine_u64(m, "nx.max_posted", 0, 0, &nx.max_posted, err,
-                               errlen)) ||
-        (rc = mcei_machine_u64(m, "nx.os_buffer", 0, 0, &nx.os_buffer, err,
-                               errlen)) ||
-        (rc = mcei_machine_u64(m, "nx.max_requests", 0, 4096, &nx.max_reqs, err,
-                               errlen)) ||
-        (rc = mcei_machine_u64(m, "nx.irq", 0, 0, &nx.irq, err, errlen)) ||
-        (rc = mcei_machine_time(m, "nx.irq_period", 0, 10 * MCE_MS,
-                                &nx.irq_period, err, errlen)) ||
-        (rc = mcei_machine_time(m, "nx.irq_cost", 0, 50 * MCE_US, &nx.irq_cost,
-                                err, errlen)) ||
-        (rc = mcei_machine_time(m, "nx.irq_msg", 0, 0, &nx.irq_msg, err,
-                                errlen)) ||
-        (rc = mcei_machine_time(m, "probe_cost", 1, 0, &nx.probe_cost, err,
-                                errlen)))
+    if ((rc = mcei_key_u64(m, "nx.max_posted", &nx.max_posted, err, errlen)) ||
+        (rc = mcei_key_u64(m, "nx.os_buffer", &nx.os_buffer, err, errlen)) ||
+        (rc = mcei_key_u64(m, "nx.max_requests", &nx.max_reqs, err, errlen)) ||
+        (rc = mcei_key_u64(m, "nx.irq", &nx.irq, err, errlen)) ||
+        (rc = mcei_key_time(m, "nx.irq_period", &nx.irq_period, err, errlen)) ||
+        (rc = mcei_key_time(m, "nx.irq_cost", &nx.irq_cost, err, errlen)) ||
+        (rc = mcei_key_time(m, "nx.irq_msg", &nx.irq_msg, err, errlen)) ||
+        (rc = mcei_key_time(m, "probe_cost", &nx.probe_cost, err, errlen)))
         return rc;
     /* Interrupts are accounted one by one: a period under 1 us would
      * make a second of virtual time cost over a million steps. */
@@ -907,4 +901,5 @@ const mcei_proto_ops_t mcei_proto_nx_ops = {
     .node_init = nx_node_init,
     .node_fini = nx_node_fini,
     .on_arrival = nx_on_arrival,
+    .keys = &mcei_proto_nx_keytab,
 };
