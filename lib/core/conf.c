@@ -273,6 +273,9 @@ static const opt_desc_t options[] = {
      "(default: 1; models without noise ignore it)"},
     {"trace", OPT_STRING, OFF(trace), NULL, "FILE",
      "write a Chrome trace-event JSON timeline to FILE"},
+    {"stats", OPT_STRING, OFF(stats), NULL, "FILE.csv|FILE.json",
+     "write one row of statistics per node (virtual time, compute, comm, "
+     "wait, stolen, messages and bytes) with the run's provenance"},
     {"summary", OPT_FLAG, OFF(summary), NULL, NULL,
      "rank 0 prints a summary line with the virtual-time digest at exit"},
     {"verbose", OPT_FLAG, OFF(verbose), NULL, NULL,
@@ -309,6 +312,7 @@ void mcei_config_free(mcei_config_t *cfg)
     free(cfg->machine);
     free(cfg->machine_path);
     free(cfg->trace);
+    free(cfg->stats);
     free(cfg->config_file);
     mcei_kv_free(&cfg->overrides);
     memset(cfg, 0, sizeof(*cfg));

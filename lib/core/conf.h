@@ -51,6 +51,7 @@ typedef struct mcei_config {
     char *machine;
     char *machine_path;
     char *trace;
+    char *stats; /* --mce-stats file, .csv or .json */
     char *config_file;
     mce_compute_mode_t compute;
     mcei_placement_t placement;

@@ -111,8 +111,7 @@ MCE_EXPORT unsigned long iwarp_clock(void)
     if (vn == NULL)
         return 0;
     mcei_iw_flush(vn);
-    mcei_charge(vn, c->timer_read);
-    vn->t_comm += c->timer_read;
+    mcei_charge_comm(vn, c->timer_read);
     tick = c->timer_tick * c->clock;
     mcei_leave(vn);
     return (unsigned long)(vn->clock / tick * c->timer_tick);
@@ -135,9 +134,8 @@ MCE_EXPORT void iwarp_compute(unsigned long clocks)
                           "clock",
                           clocks);
         s = mcei_iw_spool_stretch(vn, t);
-        mcei_charge(vn, s);
-        vn->t_compute += t;
-        vn->t_stolen += s - t;
+        mcei_charge_compute(vn, t);
+        mcei_charge_stolen(vn, s - t); /* the spool's cycles */
     }
     mcei_leave(vn);
 }
@@ -185,8 +183,7 @@ MCE_EXPORT void iwarp_dither(int phase)
     mcei_iw_flush(vn);
     now = vn->clock / c->clock;
     d = ((mce_time_t)phase + 8 - now % 8) % 8;
-    mcei_charge(vn, d * c->clock);
-    vn->t_compute += d * c->clock;
+    mcei_charge_compute(vn, d * c->clock);
     mcei_leave(vn);
 }
 

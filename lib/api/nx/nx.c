@@ -176,8 +176,7 @@ static mce_time_t tick(const char *call)
         return 0;
     mcei_poll_begin(vn, call);
     mcei_sync(vn);
-    mcei_charge(vn, mcei_nx_probe_cost());
-    vn->t_comm += mcei_nx_probe_cost();
+    mcei_charge_comm(vn, mcei_nx_probe_cost());
     mcei_poll_end(vn);
     t = vn->clock;
     leave(vn, 0);

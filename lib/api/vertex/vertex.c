@@ -161,8 +161,7 @@ MCE_EXPORT void mce_vx_whoami(int *node, int *pid, int *host, int *dim)
     if (vn == NULL)
         return;
     mcei_sync(vn);
-    mcei_charge(vn, c->trap_cost);
-    vn->t_comm += c->trap_cost;
+    mcei_charge_comm(vn, c->trap_cost);
     if (node)
         *node = vn->id;
     if (pid)
@@ -200,8 +199,7 @@ MCE_EXPORT int mce_vx_ntime(void)
     /* A trap that costs time: polling loops on a flag advance. */
     mcei_poll_begin(vn, "ntime");
     mcei_sync(vn);
-    mcei_charge(vn, c->trap_cost);
-    vn->t_comm += c->trap_cost;
+    mcei_charge_comm(vn, c->trap_cost);
     mcei_poll_end(vn);
     t = vn->clock;
     mcei_leave(vn);

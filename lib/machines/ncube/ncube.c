@@ -441,8 +441,7 @@ int mcei_ncube_nwrite(mcei_vn_t *vn, const void *buf, uint32_t n, int dest,
     if (!mcei_vx_pool_fits(&nd->pool, n))
         return MCE_ERR_SIZE;
     mcei_sync(vn);
-    mcei_charge(vn, costs.nwrite_trap);
-    vn->t_comm += costs.nwrite_trap;
+    mcei_charge_comm(vn, costs.nwrite_trap);
     if (bc && (nkids = bcast_children(vn->id, vn->id, kids)) == 0)
         return MCE_OK; /* a one-node cube: nobody to tell */
     /* Step 2: a communication buffer, waiting for one if need be. */
@@ -467,9 +466,8 @@ int mcei_ncube_nwrite(mcei_vn_t *vn, const void *buf, uint32_t n, int dest,
     vb->refs = bc ? nkids : 1;
     /* Step 3: copy, then the caller is released. */
     mce_time_t copy = (mce_time_t)n * costs.copy_per_byte;
-    mcei_charge(vn, copy);
-    vn->t_comm += copy;
-    vn->nsent++;
+    mcei_charge_comm(vn, copy);
+    mcei_count_sent(vn, n);
     if (bc) {
         for (int i = 0; i < nkids; i++)
             submit(vn, lowest_bit((unsigned)(vn->id ^ kids[i])),
@@ -520,8 +518,7 @@ int mcei_ncube_nread(mcei_vn_t *vn, void *buf, uint32_t cap, int *src,
     m = mcei_match(vn, a.src, a.type, MCEI_CTX_USER);
     uint32_t n = (uint32_t)m->w.size, ncopy = n < cap ? n : cap;
     mce_time_t c = costs.nread_trap + (mce_time_t)ncopy * costs.copy_per_byte;
-    mcei_charge(vn, c);
-    vn->t_comm += c;
+    mcei_charge_comm(vn, c);
     if (ncopy)
         memcpy(buf, mcei_msg_data(m), ncopy);
     *src = m->w.src;
@@ -538,8 +535,7 @@ int mcei_ncube_ntest(mcei_vn_t *vn, int *src, int *type)
     mcei_msg_t *m;
     mcei_sync(vn);
     m = mcei_match(vn, *src, *type, MCEI_CTX_USER);
-    mcei_charge(vn, costs.ntest_cost);
-    vn->t_comm += costs.ntest_cost;
+    mcei_charge_comm(vn, costs.ntest_cost);
     if (m == NULL)
         return -1;
     *src = m->w.src;
@@ -566,7 +562,7 @@ static int xstart(mcei_vn_t *vn, const void *buf, uint32_t n, unsigned mask,
             return MCE_ERR_NOMEM;
     }
     *flag = 0;
-    vn->nsent++;
+    mcei_count_sent(vn, n);
     return mcei_timer_at(vn, s + dur, T_XDONE, NULL, flag, NULL, 0);
 }
 
@@ -579,8 +575,7 @@ int mcei_ncube_xsend(mcei_vn_t *vn, const void *buf, uint32_t n, int dest,
     if (node_of(vn)->mode[lowest_bit(diff)] != 1)
         return MCE_ERR_STATE;
     mcei_sync(vn);
-    mcei_charge(vn, costs.xsend_trap);
-    vn->t_comm += costs.xsend_trap;
+    mcei_charge_comm(vn, costs.xsend_trap);
     return xstart(vn, buf, n, diff, type, flag);
 }
 
@@ -593,8 +588,7 @@ int mcei_ncube_bcast(mcei_vn_t *vn, const void *buf, uint32_t n, unsigned mask,
         if ((mask & (1u << d)) && node_of(vn)->mode[d] != 1)
             return MCE_ERR_STATE;
     mcei_sync(vn);
-    mcei_charge(vn, costs.xsend_trap);
-    vn->t_comm += costs.xsend_trap;
+    mcei_charge_comm(vn, costs.xsend_trap);
     return xstart(vn, buf, n, mask, type, flag);
 }
 
@@ -612,8 +606,7 @@ int mcei_ncube_rcvreq(mcei_vn_t *vn, void *buf, uint32_t n, int src, int type,
     if ((r = calloc(1, sizeof(*r))) == NULL)
         return MCE_ERR_NOMEM;
     mcei_sync(vn);
-    mcei_charge(vn, costs.rcvreq_trap);
-    vn->t_comm += costs.rcvreq_trap;
+    mcei_charge_comm(vn, costs.rcvreq_trap);
     r->buf = buf;
     r->len = n;
     r->type = type;
@@ -633,8 +626,7 @@ int mcei_ncube_chanmode(mcei_vn_t *vn, int neighbour, int mode)
     if (diff == 0 || (diff & (diff - 1)) != 0)
         return MCE_ERR_NODE;
     mcei_sync(vn);
-    mcei_charge(vn, costs.chanmode_cost);
-    vn->t_comm += costs.chanmode_cost;
+    mcei_charge_comm(vn, costs.chanmode_cost);
     node_of(vn)->mode[lowest_bit(diff)] = mode;
     return MCE_OK;
 }
@@ -649,8 +641,7 @@ int mcei_ncube_flagwait(mcei_vn_t *vn, int *flag)
 {
     mcei_sync(vn);
     mcei_wait(vn, flag_set, flag, "flagwait", "a completion flag to be set");
-    mcei_charge(vn, costs.flag_poll);
-    vn->t_comm += costs.flag_poll;
+    mcei_charge_comm(vn, costs.flag_poll);
     return MCE_OK;
 }
 
