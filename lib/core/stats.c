@@ -110,8 +110,22 @@ static const char *placement_name(mcei_placement_t p)
     return p == MCEI_PLACE_CYCLIC ? "cyclic" : "block";
 }
 
+/* The machine file's absolute path without "..": what a reader finds. */
+static const char *machine_file(mcei_engine_t *eng, char *buf, size_t len)
+{
+    char *r;
+    if (eng->machine.path == NULL)
+        return "";
+    if ((r = realpath(eng->machine.path, NULL)) == NULL)
+        return eng->machine.path;
+    snprintf(buf, len, "%s", r);
+    free(r);
+    return buf;
+}
+
 void mcei_prov_json(mcei_engine_t *eng, FILE *out)
 {
+    char path[4096];
     const mcei_kvlist_t *ov = &eng->cfg.overrides;
     fprintf(out, "\"mcemu_version\":\"%s\",\"command_line\":[",
             PACKAGE_VERSION);
@@ -123,7 +137,7 @@ void mcei_prov_json(mcei_engine_t *eng, FILE *out)
     fprintf(out, "],\"machine\":\"");
     mcei_json_str(out, eng->machine.name ? eng->machine.name : "");
     fprintf(out, "\",\"machine_file\":\"");
-    mcei_json_str(out, eng->machine.path ? eng->machine.path : "");
+    mcei_json_str(out, machine_file(eng, path, sizeof(path)));
     fprintf(out, "\",\"machine_hash\":\"%016" PRIx64 "\",\"overrides\":{",
             mcei_prov_machine_hash(&eng->machine));
     for (size_t i = 0; i < ov->count; i++) {
@@ -143,6 +157,7 @@ void mcei_prov_json(mcei_engine_t *eng, FILE *out)
 /* CSV comment lines: the same provenance, one "# key: value" a line. */
 static void prov_csv(mcei_engine_t *eng, FILE *out)
 {
+    char path[4096];
     const mcei_kvlist_t *ov = &eng->cfg.overrides;
     fprintf(out, "# mcemu_version: %s\n# command_line:", PACKAGE_VERSION);
     for (int i = 0; i < prov_argc; i++)
@@ -151,7 +166,7 @@ static void prov_csv(mcei_engine_t *eng, FILE *out)
             "\n# machine: %s\n# machine_file: %s\n"
             "# machine_hash: %016" PRIx64 "\n# overrides:",
             eng->machine.name ? eng->machine.name : "",
-            eng->machine.path ? eng->machine.path : "",
+            machine_file(eng, path, sizeof(path)),
             mcei_prov_machine_hash(&eng->machine));
     for (size_t i = 0; i < ov->count; i++)
         fprintf(out, " %s=%s", ov->items[i].key, ov->items[i].value);

@@ -372,6 +372,7 @@ static void on_xdata(mcei_vn_t *vn, mcei_msg_t *m, int d)
     if (m->w.size)
         memcpy(r->buf, mcei_msg_data(m), m->w.size);
     *r->flag = 1;
+    mcei_count_recv(vn, m->w.size); /* a posted receive completed */
     free(r);
     mcei_msg_release(m);
 }
