@@ -343,7 +343,17 @@ void mcei_api_begin(mcei_vn_t *vn, const char *call)
     if (vn->api_call == NULL) {
         vn->api_call = call;
         vn->api_t0 = vn->clock;
+        vn->api_args = 0;
     }
+}
+
+void mcei_api_args(mcei_vn_t *vn, unsigned which, int64_t bytes, int64_t peer,
+                   int64_t type)
+{
+    vn->api_args = which;
+    vn->api_bytes = bytes;
+    vn->api_peer = peer;
+    vn->api_type = type;
 }
 
 void mcei_leave(mcei_vn_t *vn)
@@ -352,6 +362,7 @@ void mcei_leave(mcei_vn_t *vn)
         mcei_trace_span(vn, vn->api_call, vn->api_t0, vn->clock);
         vn->api_call = NULL;
     }
+    mcei_trace_flows_end(vn, vn->clock);
     if (mcei_eng->cfg.compute == MCE_COMPUTE_MEASURED)
         vn->cpu_mark = thread_cpu_ns();
 }
@@ -560,8 +571,10 @@ int mcei_send_at(mcei_vn_t *vn, mce_time_t t, int dst, uint32_t ctx,
         eng->capinj = ncap;
     }
     eng->inj[eng->ninj++] = m;
-    if (ctx == MCEI_CTX_USER) /* the program's own, not protocol traffic */
+    if (ctx == MCEI_CTX_USER) { /* the program's own, not protocol traffic */
         mcei_count_sent(vn, size);
+        mcei_trace_flow_out(vn, m);
+    }
     if (out != NULL)
         *out = m;
     return MCE_OK;
@@ -584,8 +597,10 @@ mcei_msg_t *mcei_match(mcei_vn_t *vn, int src, int64_t type, uint32_t ctx)
 void mcei_consume(mcei_vn_t *vn, mcei_msg_t *m)
 {
     mcei_msgq_remove(&vn->inbox, m);
-    if (m->w.ctx == MCEI_CTX_USER)
+    if (m->w.ctx == MCEI_CTX_USER) {
         mcei_count_recv(vn, m->w.size);
+        mcei_trace_flow_in(vn, m->w.src, m->w.seq);
+    }
     mcei_msg_release(m);
 }
 
@@ -785,6 +800,11 @@ static void vn_main(void *arg)
 
 void mcei_engine_abort(int status)
 {
+    static int aborting;
+    /* An error ends the run: keep the trace so far (once: writing it
+     * might fail too). */
+    if (mcei_eng != NULL && mcei_eng->cfg.trace != NULL && !aborting++)
+        mcei_trace_abort(mcei_eng);
     fflush(stdout);
     fflush(stderr);
     if (mcei_eng != NULL && mcei_eng->use_mpi && mcei_eng->nranks > 1)
@@ -1258,6 +1278,7 @@ static void cleanup(mcei_engine_t *eng)
         eng->proto->node_fini(vn);
         mcei_fiber_destroy(&vn->fiber);
         free(vn->argv);
+        free(vn->flow_in);
     }
     eng->proto->fini(eng);
     eng->net.ops->fini(&eng->net);

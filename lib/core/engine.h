@@ -71,6 +71,10 @@ struct mcei_vn {
     void *proto;          /* machine protocol per-node state */
     const char *api_call; /* personality call in progress (tracing) */
     mce_time_t api_t0;
+    unsigned api_args;    /* MCEI_ARG_* set by mcei_api_args */
+    int64_t api_bytes, api_peer, api_type;
+    uint64_t *flow_in;    /* (source, sequence) pairs received in the call */
+    size_t nflow_in, capflow_in;
     /* polling streak, for the livelock guard: consecutive polling calls
      * with nothing else in between (no compute, no message) */
     const char *poll_call; /* the last polling call, NULL: none */
@@ -187,6 +191,13 @@ mcei_vn_t *mcei_enter(void);
 void mcei_leave(mcei_vn_t *vn);
 /* A personality call starts (its trace span ends at mcei_leave). */
 void mcei_api_begin(mcei_vn_t *vn, const char *call);
+/* The call's arguments shown on its trace slice (@p which: MCEI_ARG_*
+ * bits; a receive sets them again when it knows the message). */
+#define MCEI_ARG_BYTES 1u
+#define MCEI_ARG_PEER 2u
+#define MCEI_ARG_TYPE 4u
+void mcei_api_args(mcei_vn_t *vn, unsigned which, int64_t bytes, int64_t peer,
+                   int64_t type);
 /* Wait until the window reaches the node's clock and process arrivals up
  * to it: required before any action that others can observe. */
 void mcei_sync(mcei_vn_t *vn);

@@ -12,6 +12,8 @@
  * processor's own work, so ticks during it delay its return. */
 #include "nxproto.h"
 
+#include "../../core/trace.h"
+
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -148,8 +150,10 @@ static void complete_recv(mcei_vn_t *vn, nx_req_t *r, const mcei_msg_t *m,
     /* The program received it, whether it waits for the id, tests it,
      * ignores it or has a handler take it (global operations' own
      * messages are no messages of the program). */
-    if (r->ctx == MCEI_CTX_USER)
+    if (r->ctx == MCEI_CTX_USER) {
         mcei_count_recv(vn, (uint64_t)n);
+        mcei_trace_flow_in(vn, m->w.src, m->w.seq);
+    }
 }
 
 static void unpost(nx_node_t *nd, nx_req_t *r)
@@ -230,6 +234,8 @@ static mce_time_t msg_interrupt(mcei_vn_t *vn, mce_time_t arrival)
     if ((end = cpu_run(nd, from, nx.irq_msg)) == MCEI_TIME_INF)
         mcei_vn_fatal(vn, "virtual clock overflow in an arrival interrupt");
     nd->hbusy = end;
+    mcei_trace_proto(vn, "interrupt", "message arrival interrupt",
+                     end - nx.irq_msg, end, NULL);
     if (vn->busy_until < end)
         vn->busy_until = end;
     /* A computing program loses the handler's time; a waiting one only
@@ -289,6 +295,12 @@ static void nx_on_arrival(mcei_vn_t *vn, mcei_msg_t *m)
     }
     if (m->w.flags & MCEI_MSG_FORCED) {
         /* Nobody was ready for it: the machine drops it. */
+        char args[96];
+        snprintf(args, sizeof(args),
+                 "\"src\":%d,\"type\":%" PRId64 ",\"bytes\":%" PRIu64,
+                 m->w.src, m->w.type, m->w.size);
+        mcei_trace_proto(vn, "discard", "FORCED message discarded", seen, seen,
+                         args);
         nd->discarded++;
         if (!nd->warned_forced++)
             mcei_log("node %d: FORCED message of type %" PRId64 " from node %d "
