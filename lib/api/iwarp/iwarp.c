@@ -1,11 +1,13 @@
 /* iWarp personality (include/iwarp.h): argument checking, IW_E* codes and
  * "cell (x,y): CALL: reason" diagnostics over the iwarp machine protocol
  * (lib/machines/iwarp).  Step 1 of doc/design/iwarp-tcs.md. */
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "../../core/engine.h"
+#include "../../core/trace.h"
 #include "../../machines/iwarp/iwarp.h"
 #include "../../machines/iwarp/spool.h"
 #include "../../machines/iwarp/video.h"
@@ -134,6 +136,13 @@ MCE_EXPORT void iwarp_compute(unsigned long clocks)
                           "clock",
                           clocks);
         s = mcei_iw_spool_stretch(vn, t);
+        if (s > t) {
+            /* Spooling took cycles from the computation (Warfel 1996). */
+            char args[64];
+            snprintf(args, sizeof(args), "\"stolen_ps\":%" PRIu64, s - t);
+            mcei_trace_proto(vn, "spool", "spool cycles stolen", vn->clock,
+                             vn->clock + s, args);
+        }
         mcei_charge_compute(vn, t);
         mcei_charge_stolen(vn, s - t); /* the spool's cycles */
     }

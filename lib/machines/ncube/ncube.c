@@ -18,6 +18,8 @@
  * (mcei_vn_steal); all the constants come from the machine file. */
 #include "ncube.h"
 
+#include "../../core/trace.h"
+
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -123,6 +125,16 @@ static void send_ctl(mcei_vn_t *vn, int d, int kind, uint32_t len, mce_time_t t)
     if (mcei_send_at(vn, s, vn->id ^ (1 << d), MCEI_CTX_PROTOCOL, kind, bytes,
                      (size_t)costs.ctl_bytes, aux, NULL) != MCE_OK)
         mcei_vn_fatal(vn, "Vertex: out of memory sending a control message");
+    {
+        /* Steps 1 and 2 of the three-way handshake (Mudge, Buzzard and
+         * Abdel-Rahman 1987): the length request, the acknowledgement. */
+        char args[64];
+        snprintf(args, sizeof(args), "\"peer\":%d,\"bytes\":%u",
+                 vn->id ^ (1 << d), len);
+        mcei_trace_proto(vn, "handshake",
+                         kind == K_LEN ? "length request" : "acknowledgement",
+                         s, s + wire_time(costs.ctl_bytes), args);
+    }
 }
 
 static void vbuf_release(mcei_vn_t *vn, vbuf_t *vb, mce_time_t t);
@@ -256,6 +268,12 @@ static void start_dma(mcei_vn_t *vn, int d, mce_time_t t)
         ((uint64_t)(uint32_t)om->orig_src << 32) | (uint32_t)om->type,
         ((uint64_t)(uint32_t)om->bcast_root << 32) | (uint32_t)om->dest};
     uint64_t taux[2] = {(uint64_t)d, 0};
+    {
+        char args[64]; /* step 3 of the handshake: the data */
+        snprintf(args, sizeof(args), "\"peer\":%d,\"bytes\":%u",
+                 vn->id ^ (1 << d), om->len);
+        mcei_trace_proto(vn, "handshake", "data (DMA)", s, s + dur, args);
+    }
     if (mcei_send_at(vn, s, vn->id ^ (1 << d), MCEI_CTX_PROTOCOL, K_DATA,
                      om->payload, om->len, aux, NULL) != MCE_OK ||
         mcei_timer_at(vn, s + dur, T_DMA_DONE, taux, NULL, NULL, 0) != MCE_OK)
