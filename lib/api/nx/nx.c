@@ -1033,7 +1033,8 @@ static long do_gcolx(int under, const void *x, const long xlens[], void *y)
                            "lengths negative or overflowing at node %d's "
                            "%ld bytes",
                            i, xlens[i]);
-    leave(vn, 0);
+    /* collect continues this call (its enter keeps the call's start):
+     * one call, one trace slice. */
     return collect(under, "gcolx", x, xlens[me], xlens, y, total, NULL);
 }
 MCE_EXPORT void mce_nx_gcolx(const void *x, const long xl[], void *y)
