@@ -160,6 +160,22 @@ assert abs(sp[0]["dur"] - 450 * 0.05) < 1e-9, sp
 print("trace ok")
 PY
 
+# --- iWarp: RTS messages' arguments and arrows ----------------------------
+"$B/apps/iwarp/rts_pingpong" --mce-nodes=64 --runs=1 --sizes=32 --dist=1 \
+    --mce-trace="$TMP/r.json" > "$TMP/o" 2>&1
+expect_eq "rts_pingpong trace status" $? 0
+check "iWarp RTS arguments and flows" "$TMP/r.json" <<'PY'
+import json, sys
+ev = json.load(open(sys.argv[1]))["traceEvents"]
+snd = [e for e in ev if e.get("name") == "iwarp_rts_send"]
+rcv = [e for e in ev if e.get("name") == "iwarp_rts_recv"]
+assert snd and rcv and all("bytes" in e["args"] and "peer" in e["args"] and "type" in e["args"] for e in snd + rcv), (snd[:1], rcv[:1])
+s = sorted(e["id"] for e in ev if e.get("ph") == "s")
+f = sorted(e["id"] for e in ev if e.get("ph") == "f")
+assert s and s == f and len(s) == len(snd), (s, f)
+print("trace ok")
+PY
+
 # --- filters ----------------------------------------------------------------
 "$B/tests/progs/vx_routes" --mce-nodes=4 --mce-trace="$TMP/fp.json" \
     --mce-trace-events=proto --mce-trace-nodes=1-2 > "$TMP/o" 2>&1

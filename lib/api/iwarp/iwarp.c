@@ -281,6 +281,7 @@ static int gate_io(const char *call, int gate, uint32_t *w, size_t n, int write,
     if (w == NULL || n == 0 || n > ((size_t)1 << 28))
         return fail(vn, c, call, IW_EINVAL,
                     "need a buffer and 1 .. 2^28 words");
+    mcei_api_args(vn, MCEI_ARG_BYTES, (int64_t)(n * 4), 0, 0);
     rc = write ? mcei_iw_gate_write(vn, gate, w, n, block, why, sizeof(why))
                : mcei_iw_gate_read(vn, gate, w, n, block, why, sizeof(why));
     if (rc != MCE_OK)
@@ -418,6 +419,8 @@ MCE_EXPORT int iwarp_selective_send(uint32_t header, const uint32_t *w,
     if (n > 0 && w == NULL)
         return fail(vn, c, "iwarp_selective_send", IW_EINVAL,
                     "no words to send");
+    mcei_api_args(vn, MCEI_ARG_BYTES | MCEI_ARG_TYPE, (int64_t)(n * 4), 0,
+                  header);
     mcei_iw_flush(vn);
     if (mcei_iw_selective_send(vn, header, w, n, why, sizeof(why)) != MCE_OK)
         return fail(vn, c, "iwarp_selective_send", IW_EINVAL, why);
@@ -526,6 +529,7 @@ MCE_EXPORT int iwarp_dep_send(int dst, int handle, size_t offset,
         return IW_EMACHINE;
     if (data == NULL && bytes > 0)
         return fail(vn, c, "iwarp_dep_send", IW_EINVAL, "no data");
+    mcei_api_args(vn, MCEI_ARG_BYTES | MCEI_ARG_PEER, (int64_t)bytes, dst, 0);
     mcei_iw_flush(vn);
     if ((rc = mcei_iw_dep_send(vn, dst, handle, offset, data, bytes, why,
                                sizeof(why))) != MCE_OK)
@@ -592,6 +596,7 @@ MCE_EXPORT int iwarp_rts_send(int dst, int type, const void *buf, size_t bytes)
         return IW_EMACHINE;
     if (buf == NULL && bytes > 0)
         return fail(vn, c, "iwarp_rts_send", IW_EINVAL, "no data");
+    mcei_api_args(vn, MCEI_ARG_BYTES | MCEI_ARG_PEER | MCEI_ARG_TYPE, (int64_t)bytes, dst, type);
     mcei_iw_flush(vn);
     if ((rc = mcei_iw_rts_send(vn, dst, type, buf, bytes, why, sizeof(why))) !=
         MCE_OK)
@@ -614,6 +619,8 @@ MCE_EXPORT int iwarp_rts_recv(int *src, int *type, void *buf, size_t cap,
         return fail(vn, c, "iwarp_rts_recv", IW_EINVAL, "no buffer");
     mcei_iw_flush(vn);
     rc = mcei_iw_rts_recv(vn, src, type, buf, cap, &got, why, sizeof(why));
+    if (rc == MCE_OK && src != NULL && type != NULL)
+        mcei_api_args(vn, MCEI_ARG_BYTES | MCEI_ARG_PEER | MCEI_ARG_TYPE, (int64_t)got, *src, *type);
     if (len != NULL)
         *len = got;
     if (rc == MCE_ERR_TRUNCATE)
@@ -635,6 +642,7 @@ static int spool_start(const char *call, int out, int pct, void *buf, size_t n)
     int rc, h = -1;
     if (vn == NULL)
         return IW_EMACHINE;
+    mcei_api_args(vn, MCEI_ARG_BYTES, (int64_t)(n * 4), 0, 0);
     mcei_iw_flush(vn);
     if ((rc = mcei_iw_spool_start(vn, out, pct, buf, n, &h, why,
                                   sizeof(why))) != MCE_OK)

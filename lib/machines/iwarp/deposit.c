@@ -33,6 +33,8 @@
 #include "../../net/iwarp_dep.h"
 #include "iwarp.h"
 
+#include "../../core/trace.h"
+
 #define DEP_MAXBUF 256
 #define T_DEP_END  0x4957
 
@@ -182,6 +184,7 @@ static void deposit(mcei_vn_t *vn, const mcei_msg_t *m, mce_time_t done,
     b->spooled = spooled;
     b->last = done;
     mcei_count_recv(vn, m->w.size);
+    mcei_trace_flow_in(vn, m->w.src, m->w.seq);
 }
 
 int mcei_iw_dep_arrival(mcei_vn_t *vn, mcei_msg_t *m)
@@ -309,6 +312,7 @@ int mcei_iw_dep_send(mcei_vn_t *vn, int dst, int handle, size_t offset,
 {
     dep_node_t *d = dn(vn);
     uint64_t aux[2];
+    mcei_msg_t *m;
     int rc = need_init(d, why, len);
     if (rc != MCE_OK)
         return rc;
@@ -328,9 +332,10 @@ int mcei_iw_dep_send(mcei_vn_t *vn, int dst, int handle, size_t offset,
     aux[0] = MCEI_IW_DEP_PACK(handle, offset);
     aux[1] = 0;
     if (mcei_send(vn, dst, MCEI_CTX_PROTOCOL, MCEI_IW_DEP, data, bytes, aux,
-                  NULL) != MCE_OK)
+                  &m) != MCE_OK)
         mcei_vn_fatal(vn, "iwarp: out of memory sending a deposit");
     mcei_count_sent(vn, bytes);
+    mcei_trace_flow_out(vn, m);
     if (bytes <= 4)
         return MCE_OK; /* the word follows the header: no spool */
     d->sent_want++;
@@ -425,6 +430,7 @@ int mcei_iw_rts_send(mcei_vn_t *vn, int dst, int type, const void *buf,
                      size_t bytes, char *why, size_t len)
 {
     uint64_t aux[2] = {(uint64_t)(uint32_t)type, 0};
+    mcei_msg_t *m;
     if (!k.rts_on) {
         snprintf(why, len, "RTS message passing is off (rts.enable = 0)");
         return MCE_ERR_STATE;
@@ -437,9 +443,10 @@ int mcei_iw_rts_send(mcei_vn_t *vn, int dst, int type, const void *buf,
     mcei_sync(vn);
     mcei_charge_comm(vn, k.rts_send);
     if (mcei_send(vn, dst, MCEI_CTX_PROTOCOL, MCEI_IW_RTS, buf, bytes, aux,
-                  NULL) != MCE_OK)
+                  &m) != MCE_OK)
         mcei_vn_fatal(vn, "iwarp: out of memory sending an RTS message");
     mcei_count_sent(vn, bytes);
+    mcei_trace_flow_out(vn, m);
     return MCE_OK;
 }
 
@@ -490,6 +497,7 @@ int mcei_iw_rts_recv(mcei_vn_t *vn, int *src, int *type, void *buf, size_t cap,
     if (*got > 0)
         memcpy(buf, mcei_msg_data(r.m), *got);
     mcei_count_recv(vn, r.m->w.size);
+    mcei_trace_flow_in(vn, r.m->w.src, r.m->w.seq);
     mcei_msg_release(r.m);
     return rc;
 }
