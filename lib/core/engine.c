@@ -573,6 +573,7 @@ int mcei_send_at(mcei_vn_t *vn, mce_time_t t, int dst, uint32_t ctx,
     eng->inj[eng->ninj++] = m;
     if (ctx == MCEI_CTX_USER) { /* the program's own, not protocol traffic */
         mcei_count_sent(vn, size);
+        m->w.flags |= MCEI_MSG_FLOW;
         mcei_trace_flow_out(vn, m);
     }
     if (out != NULL)
@@ -599,7 +600,8 @@ void mcei_consume(mcei_vn_t *vn, mcei_msg_t *m)
     mcei_msgq_remove(&vn->inbox, m);
     if (m->w.ctx == MCEI_CTX_USER) {
         mcei_count_recv(vn, m->w.size);
-        mcei_trace_flow_in(vn, m->w.src, m->w.seq);
+        if (m->w.flags & MCEI_MSG_FLOW) /* not a Vertex protocol's data */
+            mcei_trace_flow_in(vn, m->w.src, m->w.seq);
     }
     mcei_msg_release(m);
 }

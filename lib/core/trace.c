@@ -9,6 +9,8 @@
  * the events buffered so far (a partial trace). */
 #include "trace.h"
 
+#include "config.h"
+
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -22,6 +24,7 @@ static FILE *tf;
 static unsigned events = MCEI_TRACE_ALL; /* --mce-trace-events */
 static int64_t node_lo, node_hi = INT64_MAX; /* --mce-trace-nodes */
 static int net_writer; /* this rank writes the network's events */
+static int otf2;       /* FILE.otf2: convert at the end */
 /* Network tracks already named: a resource name and index each. */
 static struct net_track {
     const char *res;
@@ -113,6 +116,19 @@ int mcei_trace_open(mcei_engine_t *eng, char *err, size_t errlen)
                  eng->cfg.trace_nodes);
         return MCE_ERR_CONFIG;
     }
+    {
+        size_t n = strlen(eng->cfg.trace);
+        otf2 = n > 5 && strcmp(eng->cfg.trace + n - 5, ".otf2") == 0;
+    }
+#ifndef HAVE_OTF2
+    if (otf2) {
+        snprintf(err, errlen,
+                 "option --mce-trace: '%s': this mcemu was built without "
+                 "OTF2 (install libopen-trace-format2-dev and reconfigure)",
+                 eng->cfg.trace);
+        return MCE_ERR_CONFIG;
+    }
+#endif
     if (eng->rank == 0) {
         /* Fail early if the file cannot be written. */
         FILE *f = fopen(eng->cfg.trace, "w");
@@ -122,6 +138,8 @@ int mcei_trace_open(mcei_engine_t *eng, char *err, size_t errlen)
             bad = 1;
         } else {
             fclose(f);
+            if (otf2) /* OTF2 creates the archive's anchor itself */
+                remove(eng->cfg.trace);
         }
     }
     /* Every rank learns rank 0's verdict, so all of them stop together. */
@@ -380,8 +398,10 @@ void mcei_trace_abort(mcei_engine_t *eng)
     FILE *out;
     if (tf == NULL)
         return;
-    if (eng->rank == 0)
+    if (eng->rank == 0 && !otf2)
         snprintf(path, sizeof(path), "%s", eng->cfg.trace);
+    else if (eng->rank == 0)
+        snprintf(path, sizeof(path), "%s.json", eng->cfg.trace);
     else
         snprintf(path, sizeof(path), "%s.rank%d", eng->cfg.trace, eng->rank);
     if ((out = fopen(path, "w")) != NULL) {
@@ -416,7 +436,8 @@ int mcei_trace_close(mcei_engine_t *eng)
         rc = MCE_ERR_IO;
     }
     if (eng->rank == 0) {
-        if ((out = fopen(eng->cfg.trace, "w")) == NULL) {
+        /* An OTF2 archive is converted from the merged JSON events. */
+        if ((out = otf2 ? tmpfile() : fopen(eng->cfg.trace, "w")) == NULL) {
             mcei_log("cannot write trace '%s': %s", eng->cfg.trace,
                      strerror(errno));
             rc = MCE_ERR_IO;
@@ -431,6 +452,12 @@ int mcei_trace_close(mcei_engine_t *eng)
         if ((fflush(out) != 0 || ferror(out)) && rc == MCE_OK) {
             mcei_log("cannot write trace '%s': %s", eng->cfg.trace,
                      strerror(errno));
+            rc = MCE_ERR_IO;
+        }
+        if (otf2 && rc == MCE_OK &&
+            mcei_trace_otf2_write(out, eng->cfg.trace, eng->nodes) != MCE_OK) {
+            mcei_log("cannot write the OTF2 trace archive '%s'",
+                     eng->cfg.trace);
             rc = MCE_ERR_IO;
         }
         if (fclose(out) != 0 && rc == MCE_OK) {

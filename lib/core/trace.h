@@ -40,6 +40,9 @@ void mcei_trace_proto(mcei_vn_t *vn, const char *track, const char *name,
  * 12); written by one rank only, as every rank runs the same model.
  * mcei_trace_net_on() tells a model whether to format any. */
 int mcei_trace_net_on(void);
+/* Convert the merged JSON events in @p json (rewound) into the OTF2
+ * archive @p path (FILE.otf2); MCE_ERR_IO without OTF2 support. */
+int mcei_trace_otf2_write(FILE *json, const char *path, int nodes);
 void mcei_trace_net(const char *res, int index, const char *name,
                     mce_time_t t0, mce_time_t t1, const char *args);
 
