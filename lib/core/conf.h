@@ -51,7 +51,7 @@ typedef struct mcei_config {
     char *machine;
     char *machine_path;
     char *trace;
-    char *stats; /* --mce-stats file, .csv or .json */
+    char *stats;        /* --mce-stats file, .csv or .json */
     char *trace_events; /* calls,proto,net */
     char *trace_nodes;  /* A-B */
     char *config_file;

@@ -386,8 +386,8 @@ static void acct_add(mcei_vn_t *vn, mce_time_t *counter, mce_time_t t)
 {
     mce_time_t v;
     if (mcei_time_add(*counter, t, &v) != MCE_OK)
-        mcei_vn_fatal(vn, "statistics overflow (%" PRIu64 " ps + %" PRIu64
-                          " ps)",
+        mcei_vn_fatal(vn,
+                      "statistics overflow (%" PRIu64 " ps + %" PRIu64 " ps)",
                       *counter, t);
     *counter = v;
 }

@@ -59,7 +59,7 @@ struct mcei_vn {
     /* statistics: written only by the accounting functions below, so
      * that t_compute + t_comm + t_wait + t_stolen == clock */
     mce_time_t t_compute, t_wait, t_comm, t_stolen;
-    mce_time_t stolen_mark; /* t_stolen when the node last blocked */
+    mce_time_t stolen_mark;          /* t_stolen when the node last blocked */
     uint64_t nsent, nrecv;           /* the program's messages */
     uint64_t bytes_sent, bytes_recv; /* and their payload bytes */
     uint64_t digest;
@@ -71,9 +71,9 @@ struct mcei_vn {
     void *proto;          /* machine protocol per-node state */
     const char *api_call; /* personality call in progress (tracing) */
     mce_time_t api_t0;
-    unsigned api_args;    /* MCEI_ARG_* set by mcei_api_args */
+    unsigned api_args; /* MCEI_ARG_* set by mcei_api_args */
     int64_t api_bytes, api_peer, api_type;
-    uint64_t *flow_in;    /* (source, sequence) pairs received in the call */
+    uint64_t *flow_in; /* (source, sequence) pairs received in the call */
     size_t nflow_in, capflow_in;
     /* polling streak, for the livelock guard: consecutive polling calls
      * with nothing else in between (no compute, no message) */
@@ -194,8 +194,8 @@ void mcei_api_begin(mcei_vn_t *vn, const char *call);
 /* The call's arguments shown on its trace slice (@p which: MCEI_ARG_*
  * bits; a receive sets them again when it knows the message). */
 #define MCEI_ARG_BYTES 1u
-#define MCEI_ARG_PEER 2u
-#define MCEI_ARG_TYPE 4u
+#define MCEI_ARG_PEER  2u
+#define MCEI_ARG_TYPE  4u
 void mcei_api_args(mcei_vn_t *vn, unsigned which, int64_t bytes, int64_t peer,
                    int64_t type);
 /* Wait until the window reaches the node's clock and process arrivals up

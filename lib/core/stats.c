@@ -230,10 +230,10 @@ static int by_node(const void *a, const void *b)
 static void write_rows(mcei_engine_t *eng, FILE *out, const stats_rec_t *r,
                        size_t n)
 {
-    static const char *const cols[] = {
-        "node",       "vtime_ps",  "compute_ps", "comm_ps",
-        "wait_ps",    "stolen_ps", "msgs_sent",  "bytes_sent",
-        "msgs_recv",  "bytes_recv", "exit_status"};
+    static const char *const cols[] = {"node",       "vtime_ps",   "compute_ps",
+                                       "comm_ps",    "wait_ps",    "stolen_ps",
+                                       "msgs_sent",  "bytes_sent", "msgs_recv",
+                                       "bytes_recv", "exit_status"};
     const size_t ncols = sizeof(cols) / sizeof(cols[0]);
     int json = format_of(eng->cfg.stats) == FMT_JSON;
     if (json) {
@@ -264,12 +264,11 @@ static void write_rows(mcei_engine_t *eng, FILE *out, const stats_rec_t *r,
                     x->bytes_recv, x->status);
         else
             fprintf(out,
-                    "%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
-                    ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
-                    ",%" PRIu64 ",%" PRIu64 ",%" PRId64 "\n",
-                    x->node, x->clock, x->compute, x->comm, x->wait,
-                    x->stolen, x->sent, x->bytes_sent, x->recv,
-                    x->bytes_recv, x->status);
+                    "%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
+                    ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
+                    ",%" PRId64 "\n",
+                    x->node, x->clock, x->compute, x->comm, x->wait, x->stolen,
+                    x->sent, x->bytes_sent, x->recv, x->bytes_recv, x->status);
     }
     if (json)
         fprintf(out, "\n]}\n");

@@ -21,7 +21,7 @@
 #include "transport.h"
 
 static FILE *tf;
-static unsigned events = MCEI_TRACE_ALL; /* --mce-trace-events */
+static unsigned events = MCEI_TRACE_ALL;     /* --mce-trace-events */
 static int64_t node_lo, node_hi = INT64_MAX; /* --mce-trace-nodes */
 static int net_writer; /* this rank writes the network's events */
 static int otf2;       /* FILE.otf2: convert at the end */
@@ -29,7 +29,7 @@ static int otf2;       /* FILE.otf2: convert at the end */
 static struct net_track {
     const char *res;
     int index;
-} *net_tracks;
+} * net_tracks;
 static size_t n_net_tracks, cap_net_tracks;
 
 static const char *us(mce_time_t t, char *buf, size_t len)
@@ -169,8 +169,7 @@ int mcei_trace_open(mcei_engine_t *eng, char *err, size_t errlen)
 
 static int node_on(const mcei_vn_t *vn)
 {
-    return tf != NULL && vn->trace_on && vn->id >= node_lo &&
-           vn->id <= node_hi;
+    return tf != NULL && vn->trace_on && vn->id >= node_lo && vn->id <= node_hi;
 }
 
 static int on(const mcei_vn_t *vn)
@@ -352,8 +351,8 @@ int mcei_trace_net_on(void)
     return tf != NULL && net_writer && (events & MCEI_TRACE_NET);
 }
 
-void mcei_trace_net(const char *res, int index, const char *name,
-                    mce_time_t t0, mce_time_t t1, const char *args)
+void mcei_trace_net(const char *res, int index, const char *name, mce_time_t t0,
+                    mce_time_t t1, const char *args)
 {
     char a[32], b[32];
     int tid;
@@ -362,7 +361,8 @@ void mcei_trace_net(const char *res, int index, const char *name,
     fprintf(tf, ",\n{\"ph\":\"X\",\"name\":\"");
     put_json_str(name);
     fprintf(tf, "\",\"cat\":\"net\",\"pid\":2,\"tid\":%d,\"ts\":%s,\"dur\":%s",
-            tid, us(t0, a, sizeof(a)), us(t1 >= t0 ? t1 - t0 : 0, b, sizeof(b)));
+            tid, us(t0, a, sizeof(a)),
+            us(t1 >= t0 ? t1 - t0 : 0, b, sizeof(b)));
     if (args != NULL)
         fprintf(tf, ",\"args\":{%s}", args);
     fputc('}', tf);

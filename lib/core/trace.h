@@ -7,8 +7,8 @@
 /* --mce-trace-events classes */
 #define MCEI_TRACE_CALLS 1u /* personality calls, messages and flows */
 #define MCEI_TRACE_PROTO 2u /* machine protocols' per-node events */
-#define MCEI_TRACE_NET 4u   /* network resources (ports, links, ...) */
-#define MCEI_TRACE_ALL 7u
+#define MCEI_TRACE_NET   4u /* network resources (ports, links, ...) */
+#define MCEI_TRACE_ALL   7u
 
 int mcei_trace_open(mcei_engine_t *eng, char *err, size_t errlen);
 /* Merge every rank's events into the trace file (collective). */
@@ -43,7 +43,7 @@ int mcei_trace_net_on(void);
 /* Convert the merged JSON events in @p json (rewound) into the OTF2
  * archive @p path (FILE.otf2); MCE_ERR_IO without OTF2 support. */
 int mcei_trace_otf2_write(FILE *json, const char *path, int nodes);
-void mcei_trace_net(const char *res, int index, const char *name,
-                    mce_time_t t0, mce_time_t t1, const char *args);
+void mcei_trace_net(const char *res, int index, const char *name, mce_time_t t0,
+                    mce_time_t t1, const char *args);
 
 #endif

@@ -192,8 +192,8 @@ static void read_line(conv_t *c, const char *line)
             add_slice(c, l, t0, t0 + d, name_id(c, name, n));
         break;
     case 'B':
-        l->open = grow(l->open, &l->capopen, l->nopen, sizeof(slice_t),
-                       &c->bad);
+        l->open =
+            grow(l->open, &l->capopen, l->nopen, sizeof(slice_t), &c->bad);
         if (!c->bad && name != NULL)
             l->open[l->nopen++] = (slice_t){t0, 0, name_id(c, name, n), 0};
         break;
@@ -234,7 +234,7 @@ static int point_less(const void *a, const void *b)
 static OTF2_FlushType pre_flush(void *u, OTF2_FileType ft, OTF2_LocationRef l,
                                 void *cd, bool final)
 {
-    (void)u, (void)ft, (void)l, (void)cd, (void)final;
+    (void)u, (void)ft, (void)l, (void)cd, (void) final;
     return OTF2_FLUSH;
 }
 
@@ -260,12 +260,11 @@ static uint64_t mono(uint64_t t)
     return last_t = t;
 }
 
-static uint64_t emit_points(OTF2_EvtWriter *w, loc_t *l, size_t *pi,
-                            uint64_t t, int inclusive)
+static uint64_t emit_points(OTF2_EvtWriter *w, loc_t *l, size_t *pi, uint64_t t,
+                            int inclusive)
 {
     uint64_t n = 0;
-    while (*pi < l->np &&
-           (inclusive ? l->p[*pi].t <= t : l->p[*pi].t < t)) {
+    while (*pi < l->np && (inclusive ? l->p[*pi].t <= t : l->p[*pi].t < t)) {
         point_t *p = &l->p[*pi];
         if (p->peer != UINT32_MAX) {
             if (p->send)
@@ -330,8 +329,7 @@ static void match_flows(conv_t *c)
             for (size_t j = 0; j < c->nlocs; j++)
                 for (size_t q = 0; q < c->locs[j].np; q++) {
                     point_t *r = &c->locs[j].p[q];
-                    if (!r->send && r->id == p->id &&
-                        r->peer == UINT32_MAX) {
+                    if (!r->send && r->id == p->id && r->peer == UINT32_MAX) {
                         p->peer = (uint32_t)c->locs[j].tid;
                         r->peer = (uint32_t)c->locs[i].tid;
                         goto next;
@@ -405,9 +403,8 @@ int mcei_trace_otf2_write(FILE *json, const char *path, int nodes)
         s += 3;
         comm_name = s++;
         loc0 = s;
-        OTF2_GlobalDefWriter_WriteClockProperties(g, 1000000000000ULL, 0,
-                                                  c.tmax + 1,
-                                                  OTF2_UNDEFINED_TIMESTAMP);
+        OTF2_GlobalDefWriter_WriteClockProperties(
+            g, 1000000000000ULL, 0, c.tmax + 1, OTF2_UNDEFINED_TIMESTAMP);
         for (size_t i = 0; i < c.nnames; i++)
             OTF2_GlobalDefWriter_WriteString(g, (uint32_t)i, c.names[i]);
         OTF2_GlobalDefWriter_WriteString(g, empty, "");
@@ -428,8 +425,8 @@ int mcei_trace_otf2_write(FILE *json, const char *path, int nodes)
                 g, (uint32_t)i, (uint32_t)i, (uint32_t)i, empty,
                 OTF2_REGION_ROLE_FUNCTION, OTF2_PARADIGM_USER,
                 OTF2_REGION_FLAG_NONE, empty, 0, 0);
-        OTF2_GlobalDefWriter_WriteSystemTreeNode(g, 0, machine, machine,
-                                                 OTF2_UNDEFINED_SYSTEM_TREE_NODE);
+        OTF2_GlobalDefWriter_WriteSystemTreeNode(
+            g, 0, machine, machine, OTF2_UNDEFINED_SYSTEM_TREE_NODE);
         for (int k = 0; k < 3; k++)
             OTF2_GlobalDefWriter_WriteLocationGroup(
                 g, (uint32_t)k, proc[k], OTF2_LOCATION_GROUP_TYPE_PROCESS, 0,
@@ -437,8 +434,8 @@ int mcei_trace_otf2_write(FILE *json, const char *path, int nodes)
         for (size_t i = 0; i < c.nlocs; i++) {
             int pid = c.locs[i].pid;
             OTF2_GlobalDefWriter_WriteLocation(
-                g, i, loc0 + (uint32_t)i, OTF2_LOCATION_TYPE_CPU_THREAD,
-                nev[i], (uint32_t)(pid >= 0 && pid < 3 ? pid : 2));
+                g, i, loc0 + (uint32_t)i, OTF2_LOCATION_TYPE_CPU_THREAD, nev[i],
+                (uint32_t)(pid >= 0 && pid < 3 ? pid : 2));
             if (pid == 0 && members != NULL && c.locs[i].tid >= 0 &&
                 c.locs[i].tid < nodes)
                 members[c.locs[i].tid] = i;

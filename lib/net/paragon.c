@@ -56,8 +56,8 @@
 #include <string.h>
 
 #include "../core/heap.h"
-#include "../core/trace.h"
 #include "../core/net.h"
+#include "../core/trace.h"
 
 enum { K_SHORT, K_FORCED, K_LONG };
 /* Event kinds; internal ones (class 0) come before notifications and
@@ -102,9 +102,9 @@ typedef struct paragon {
     mce_time_t stream_pb; /* a worm's per-byte time */
     uint64_t short_max;
     int width, height, nodes;
-    uint32_t nres; /* 6 x nodes: injection, ejection, 4 links per node */
+    uint32_t nres;       /* 6 x nodes: injection, ejection, 4 links per node */
     uint32_t link_lanes; /* worms a link carries at once */
-    lane_t *lanes; /* per resource */
+    lane_t *lanes;       /* per resource */
     mcei_heap_t events;
     size_t in_flight;
 } paragon_t;
@@ -184,8 +184,7 @@ static mce_time_t tail_of(const paragon_t *st, const pmsg_t *pm)
 static void trace_worm(const paragon_t *st, const pmsg_t *pm, mce_time_t t,
                        mce_time_t d)
 {
-    static const char *const names[] = {"link E", "link W", "link S",
-                                        "link N"};
+    static const char *const names[] = {"link E", "link W", "link S", "link N"};
     char args[160];
     for (int k = 1; k < pm->nres - 1; k++) {
         uint32_t r = pm->res[k], l = r - 2u * (uint32_t)st->nodes;

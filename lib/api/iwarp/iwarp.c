@@ -596,7 +596,8 @@ MCE_EXPORT int iwarp_rts_send(int dst, int type, const void *buf, size_t bytes)
         return IW_EMACHINE;
     if (buf == NULL && bytes > 0)
         return fail(vn, c, "iwarp_rts_send", IW_EINVAL, "no data");
-    mcei_api_args(vn, MCEI_ARG_BYTES | MCEI_ARG_PEER | MCEI_ARG_TYPE, (int64_t)bytes, dst, type);
+    mcei_api_args(vn, MCEI_ARG_BYTES | MCEI_ARG_PEER | MCEI_ARG_TYPE,
+                  (int64_t)bytes, dst, type);
     mcei_iw_flush(vn);
     if ((rc = mcei_iw_rts_send(vn, dst, type, buf, bytes, why, sizeof(why))) !=
         MCE_OK)
@@ -620,7 +621,8 @@ MCE_EXPORT int iwarp_rts_recv(int *src, int *type, void *buf, size_t cap,
     mcei_iw_flush(vn);
     rc = mcei_iw_rts_recv(vn, src, type, buf, cap, &got, why, sizeof(why));
     if (rc == MCE_OK && src != NULL && type != NULL)
-        mcei_api_args(vn, MCEI_ARG_BYTES | MCEI_ARG_PEER | MCEI_ARG_TYPE, (int64_t)got, *src, *type);
+        mcei_api_args(vn, MCEI_ARG_BYTES | MCEI_ARG_PEER | MCEI_ARG_TYPE,
+                      (int64_t)got, *src, *type);
     if (len != NULL)
         *len = got;
     if (rc == MCE_ERR_TRUNCATE)

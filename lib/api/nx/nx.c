@@ -272,7 +272,8 @@ static long do_isend(int under, const char *call, long type, const void *buf,
         return -1;
     if (send_checks(vn, under, call, type, buf, count, node, ptype, 0) < 0)
         return -1;
-    mcei_api_args(vn, MCEI_ARG_BYTES | MCEI_ARG_PEER | MCEI_ARG_TYPE, count, node, type);
+    mcei_api_args(vn, MCEI_ARG_BYTES | MCEI_ARG_PEER | MCEI_ARG_TYPE, count,
+                  node, type);
     if ((rc = mcei_nx_isend(vn, MCEI_CTX_USER, type, buf, count, node, ptype, h,
                             &id)) != MCE_OK)
         return status_fail(vn, under, call, rc);
@@ -289,7 +290,8 @@ static long do_csend(int under, long type, const void *buf, long count,
         return -1;
     if (send_checks(vn, under, "csend", type, buf, count, node, ptype, 1) < 0)
         return -1;
-    mcei_api_args(vn, MCEI_ARG_BYTES | MCEI_ARG_PEER | MCEI_ARG_TYPE, count, node, type);
+    mcei_api_args(vn, MCEI_ARG_BYTES | MCEI_ARG_PEER | MCEI_ARG_TYPE, count,
+                  node, type);
     if (node == -1 && mcei_eng->nodes - 1 > 64 &&
         (idv = malloc((size_t)mcei_eng->nodes * sizeof(long))) == NULL)
         return status_fail(vn, under, "csend", MCE_ERR_NOMEM);
@@ -315,16 +317,17 @@ static long do_csend(int under, long type, const void *buf, long count,
 
 /* Post a receive inside the call in progress (irecv, or crecv's first
  * half: one call, one trace slice); -1 after a failure was reported. */
-static long post_recv(mcei_vn_t *vn, int under, const char *call,
-                      long typesel, void *buf, long count, long nodesel,
-                      long ptypesel, mce_nx_handler_t h, long info[], long *id)
+static long post_recv(mcei_vn_t *vn, int under, const char *call, long typesel,
+                      void *buf, long count, long nodesel, long ptypesel,
+                      mce_nx_handler_t h, long info[], long *id)
 {
     int rc;
     if (recv_checks(vn, under, call, typesel, buf, count, nodesel, ptypesel) <
         0)
         return -1;
     /* The selectors (-1: any) until a message is known. */
-    mcei_api_args(vn, MCEI_ARG_BYTES | MCEI_ARG_PEER | MCEI_ARG_TYPE, count, nodesel, typesel);
+    mcei_api_args(vn, MCEI_ARG_BYTES | MCEI_ARG_PEER | MCEI_ARG_TYPE, count,
+                  nodesel, typesel);
     if ((rc = mcei_nx_irecv(vn, MCEI_CTX_USER, typesel, buf, count, nodesel,
                             ptypesel, h, info, id)) != MCE_OK)
         return status_fail(vn, under, call, rc);
@@ -389,8 +392,8 @@ static long do_wait(int under, long id)
         return status_fail(vn, under, "msgwait", rc);
     }
     if (i.node != -2)
-        mcei_api_args(vn, MCEI_ARG_BYTES | MCEI_ARG_PEER | MCEI_ARG_TYPE, i.count, i.node,
-                      i.type);
+        mcei_api_args(vn, MCEI_ARG_BYTES | MCEI_ARG_PEER | MCEI_ARG_TYPE,
+                      i.count, i.node, i.type);
     return leave(vn, 0);
 }
 

@@ -124,7 +124,8 @@ MCE_EXPORT int mce_vx_nread(void *buf, int nbytes, int *src, int *type,
         return fail(vn, "nread", VX_EINVAL, "receive failed");
     *src = s;
     *type = t;
-    mcei_api_args(vn, MCEI_ARG_BYTES | MCEI_ARG_PEER | MCEI_ARG_TYPE, (int64_t)len, s, t);
+    mcei_api_args(vn, MCEI_ARG_BYTES | MCEI_ARG_PEER | MCEI_ARG_TYPE,
+                  (int64_t)len, s, t);
     (void)flag; /* reserved, never written (Fortran may pass a constant) */
     mcei_leave(vn);
     /* A longer message is truncated to the buffer; the length tells. */
@@ -222,7 +223,8 @@ MCE_EXPORT int mce_vx_send(const void *buf, int nbytes, int dest, int type,
         return fail(vn, "send", VX_ENODE, "destination %d out of range", dest);
     if (type < 0 || type > VX_TYPE_MAX)
         return fail(vn, "send", VX_EINVAL, "type %d is not 16-bit", type);
-    mcei_api_args(vn, MCEI_ARG_BYTES | MCEI_ARG_PEER | MCEI_ARG_TYPE, nbytes, dest, type);
+    mcei_api_args(vn, MCEI_ARG_BYTES | MCEI_ARG_PEER | MCEI_ARG_TYPE, nbytes,
+                  dest, type);
     rc = mcei_ncube_xsend(vn, buf, (uint32_t)nbytes, dest, type, flag);
     if (rc != MCE_OK)
         return neighbour_error(vn, "send", rc, dest);
@@ -244,7 +246,8 @@ MCE_EXPORT int mce_vx_rcvreq(void *buf, int nbytes, int src, int type,
     if (type < -1 || type > VX_TYPE_MAX)
         return fail(vn, "rcvreq", VX_EINVAL, "type %d is not 16-bit or -1",
                     type);
-    mcei_api_args(vn, MCEI_ARG_BYTES | MCEI_ARG_PEER | MCEI_ARG_TYPE, nbytes, src, type);
+    mcei_api_args(vn, MCEI_ARG_BYTES | MCEI_ARG_PEER | MCEI_ARG_TYPE, nbytes,
+                  src, type);
     rc = mcei_ncube_rcvreq(vn, buf, (uint32_t)nbytes, src, type, flag);
     if (rc != MCE_OK)
         return neighbour_error(vn, "rcvreq", rc, src);

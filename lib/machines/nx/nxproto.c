@@ -297,8 +297,8 @@ static void nx_on_arrival(mcei_vn_t *vn, mcei_msg_t *m)
         /* Nobody was ready for it: the machine drops it. */
         char args[96];
         snprintf(args, sizeof(args),
-                 "\"src\":%d,\"type\":%" PRId64 ",\"bytes\":%" PRIu64,
-                 m->w.src, m->w.type, m->w.size);
+                 "\"src\":%d,\"type\":%" PRId64 ",\"bytes\":%" PRIu64, m->w.src,
+                 m->w.type, m->w.size);
         mcei_trace_proto(vn, "discard", "FORCED message discarded", seen, seen,
                          args);
         nd->discarded++;
