@@ -49,6 +49,9 @@ typedef struct conv {
     size_t nnames, capnames;
     uint64_t tmax;
     int bad; /* out of memory */
+    /* (pid, tid) -> location index + 1, per pid: no search per event */
+    size_t *map[3];
+    size_t mapcap[3];
 } conv_t;
 
 static void *grow(void *p, size_t *cap, size_t n, size_t size, int *bad)
@@ -67,9 +70,29 @@ static void *grow(void *p, size_t *cap, size_t n, size_t size, int *bad)
 
 static loc_t *loc_of(conv_t *c, int pid, int tid)
 {
-    for (size_t i = 0; i < c->nlocs; i++)
-        if (c->locs[i].pid == pid && c->locs[i].tid == tid)
-            return &c->locs[i];
+    size_t *slot = NULL;
+    if (pid >= 0 && pid < 3 && tid >= 0) {
+        if ((size_t)tid >= c->mapcap[pid]) {
+            size_t n = c->mapcap[pid] ? c->mapcap[pid] : 64;
+            while (n <= (size_t)tid)
+                n *= 2;
+            size_t *m = realloc(c->map[pid], n * sizeof(*m));
+            if (m == NULL) {
+                c->bad = 1;
+                return NULL;
+            }
+            memset(m + c->mapcap[pid], 0, (n - c->mapcap[pid]) * sizeof(*m));
+            c->map[pid] = m;
+            c->mapcap[pid] = n;
+        }
+        slot = &c->map[pid][tid];
+        if (*slot != 0)
+            return &c->locs[*slot - 1];
+    } else {
+        for (size_t i = 0; i < c->nlocs; i++)
+            if (c->locs[i].pid == pid && c->locs[i].tid == tid)
+                return &c->locs[i];
+    }
     c->locs = grow(c->locs, &c->caplocs, c->nlocs, sizeof(loc_t), &c->bad);
     if (c->bad)
         return NULL;
@@ -77,6 +100,8 @@ static loc_t *loc_of(conv_t *c, int pid, int tid)
     memset(l, 0, sizeof(*l));
     l->pid = pid;
     l->tid = tid;
+    if (slot != NULL)
+        *slot = c->nlocs;
     return l;
 }
 
@@ -286,8 +311,10 @@ static uint64_t write_loc(OTF2_EvtWriter *w, loc_t *l)
     if (stack == NULL)
         return 0;
     last_t = 0;
-    qsort(l->s, l->ns, sizeof(slice_t), slice_less);
-    qsort(l->p, l->np, sizeof(point_t), point_less);
+    if (l->ns > 0) /* (qsort wants a non-null array even when empty) */
+        qsort(l->s, l->ns, sizeof(slice_t), slice_less);
+    if (l->np > 0)
+        qsort(l->p, l->np, sizeof(point_t), point_less);
     for (size_t i = 0; i < l->ns; i++) {
         slice_t *s = &l->s[i];
         /* close what ended before this one starts (nesting otherwise) */
@@ -315,28 +342,51 @@ static uint64_t write_loc(OTF2_EvtWriter *w, loc_t *l)
     return n;
 }
 
-/* Every flow's two ends: the peer rank (node) of each. */
-static void match_flows(conv_t *c)
+typedef struct recv_ref {
+    uint64_t id;
+    point_t *p;
+    uint32_t node;
+} recv_ref_t;
+
+static int ref_less(const void *a, const void *b)
 {
+    const recv_ref_t *x = a, *y = b;
+    return (x->id > y->id) - (x->id < y->id);
+}
+
+/* Every flow's two ends: the peer rank (node) of each.  A flow id
+ * (source.sequence) names one message: one send, at most one receive;
+ * matched through the receives sorted by id (n log n). */
+static int match_flows(conv_t *c)
+{
+    size_t n = 0, k = 0;
+    recv_ref_t *refs;
     for (size_t i = 0; i < c->nlocs; i++)
-        for (size_t k = 0; k < c->locs[i].np; k++)
-            c->locs[i].p[k].peer = UINT32_MAX;
-    for (size_t i = 0; i < c->nlocs; i++)
-        for (size_t k = 0; k < c->locs[i].np; k++) {
-            point_t *p = &c->locs[i].p[k];
-            if (!p->send)
-                continue;
-            for (size_t j = 0; j < c->nlocs; j++)
-                for (size_t q = 0; q < c->locs[j].np; q++) {
-                    point_t *r = &c->locs[j].p[q];
-                    if (!r->send && r->id == p->id && r->peer == UINT32_MAX) {
-                        p->peer = (uint32_t)c->locs[j].tid;
-                        r->peer = (uint32_t)c->locs[i].tid;
-                        goto next;
-                    }
-                }
-        next:;
+        for (size_t q = 0; q < c->locs[i].np; q++) {
+            c->locs[i].p[q].peer = UINT32_MAX;
+            n += !c->locs[i].p[q].send;
         }
+    if ((refs = malloc((n + 1) * sizeof(*refs))) == NULL)
+        return MCE_ERR_NOMEM;
+    for (size_t i = 0; i < c->nlocs; i++)
+        for (size_t q = 0; q < c->locs[i].np; q++)
+            if (!c->locs[i].p[q].send)
+                refs[k++] = (recv_ref_t){c->locs[i].p[q].id, &c->locs[i].p[q],
+                                         (uint32_t)c->locs[i].tid};
+    if (n > 0)
+        qsort(refs, n, sizeof(*refs), ref_less);
+    for (size_t i = 0; i < c->nlocs; i++)
+        for (size_t q = 0; q < c->locs[i].np; q++) {
+            point_t *p = &c->locs[i].p[q];
+            recv_ref_t key = {.id = p->id}, *r;
+            if (!p->send || n == 0 ||
+                (r = bsearch(&key, refs, n, sizeof(*refs), ref_less)) == NULL)
+                continue;
+            p->peer = r->node;
+            r->p->peer = (uint32_t)c->locs[i].tid;
+        }
+    free(refs);
+    return MCE_OK;
 }
 
 int mcei_trace_otf2_write(FILE *json, const char *path, int nodes)
@@ -352,7 +402,8 @@ int mcei_trace_otf2_write(FILE *json, const char *path, int nodes)
     free(line);
     if (c.bad)
         goto out;
-    match_flows(&c);
+    if (match_flows(&c) != MCE_OK)
+        goto out;
     /* FILE.otf2 is the archive's anchor: FILE/ holds the events. */
     if ((dir = strdup(path)) == NULL)
         goto out;
@@ -475,6 +526,8 @@ out:
         free(c.locs[i].open);
     }
     free(c.locs);
+    for (int k = 0; k < 3; k++)
+        free(c.map[k]);
     for (size_t i = 0; i < c.nnames; i++)
         free(c.names[i]);
     free(c.names);
