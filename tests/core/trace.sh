@@ -84,6 +84,30 @@ assert o["partial"] is False and o["seed"] == 1 and o["ranks"] == 1, o
 print("trace ok")
 PY
 
+# --- iPSC/860: the long protocol's three trips on the ports (Seidel and
+# Davis 1992, section 2): node 2's 4000-byte message to node 0 (nx_stats)
+# is a PROBE 2->0, a REQUEST 0->2 once the PROBE is in, then the data
+# 2->0 lasting 4000 x a, a = 0.36 us per byte (Table I)
+data_us=$(awk 'BEGIN { print 4000 * 0.36 }')
+DATA=$data_us check "iPSC/860 PROBE, REQUEST, data on the ports" "$TMP/nx.json" <<'PY'
+import json, os, sys
+ev = json.load(open(sys.argv[1]))["traceEvents"]
+names = {e["tid"]: e["args"]["name"] for e in ev if e.get("name") == "thread_name" and e["pid"] == 2}
+net = [dict(e, track=names[e["tid"]]) for e in ev if e.get("ph") == "X" and e["pid"] == 2]
+def one(track, kind, src, dst):
+    m = [e for e in net if e["track"] == track and e["name"] == kind
+         and e["args"]["src"] == src and e["args"]["dst"] == dst]
+    assert m, (track, kind, src, dst)
+    return min(m, key=lambda e: e["ts"])
+probe = one("receive port 0", "PROBE", 2, 0)
+req = one("receive port 2", "REQUEST", 0, 2)
+data = one("receive port 0", "data", 2, 0)
+assert req["ts"] >= probe["ts"] + probe["dur"] - 1e-9, (probe, req)
+assert data["ts"] >= req["ts"] + req["dur"] - 1e-9, (req, data)
+assert abs(data["dur"] - float(os.environ["DATA"])) < 1e-6 and data["args"]["bytes"] == 4000, data
+print("trace ok")
+PY
+
 # --- iPSC/860: the FORCED message nx_api sends with no receive posted ----
 "$B/tests/progs/nx_api" --mce-nodes=4 --mce-trace="$TMP/f.json" > "$TMP/o" 2>&1
 expect_eq "nx_api trace status" $? 0
