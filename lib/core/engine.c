@@ -600,7 +600,9 @@ void mcei_consume(mcei_vn_t *vn, mcei_msg_t *m)
     mcei_msgq_remove(&vn->inbox, m);
     if (m->w.ctx == MCEI_CTX_USER) {
         mcei_count_recv(vn, m->w.size);
-        if (m->w.flags & MCEI_MSG_FLOW) /* not a Vertex protocol's data */
+        if (m->w.flow != 0) /* carried by a protocol (Vertex) */
+            mcei_trace_flow_in(vn, m->w.src, m->w.flow);
+        else if (m->w.flags & MCEI_MSG_FLOW)
             mcei_trace_flow_in(vn, m->w.src, m->w.seq);
     }
     mcei_msg_release(m);

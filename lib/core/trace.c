@@ -219,6 +219,17 @@ void mcei_trace_flow_out(mcei_vn_t *vn, const mcei_msg_t *m)
             vn->id, us(m->w.ts, a, sizeof(a)), m->w.src, m->w.seq);
 }
 
+void mcei_trace_flow_start(mcei_vn_t *vn, mce_time_t t, uint64_t id)
+{
+    char a[32];
+    if (!on(vn))
+        return;
+    fprintf(tf,
+            ",\n{\"ph\":\"s\",\"name\":\"msg\",\"cat\":\"msg\",\"pid\":0,"
+            "\"tid\":%d,\"ts\":%s,\"id\":\"%d.v%" PRIu64 "\"}",
+            vn->id, us(t, a, sizeof(a)), vn->id, id & ~MCEI_FLOW_PROTO);
+}
+
 void mcei_trace_flow_in(mcei_vn_t *vn, int src, uint64_t seq)
 {
     if (!on(vn))
@@ -246,9 +257,10 @@ void mcei_trace_flows_end(mcei_vn_t *vn, mce_time_t t)
             fprintf(tf,
                     ",\n{\"ph\":\"f\",\"bp\":\"e\",\"name\":\"msg\","
                     "\"cat\":\"msg\",\"pid\":0,\"tid\":%d,\"ts\":%s,"
-                    "\"id\":\"%" PRIu64 ".%" PRIu64 "\"}",
+                    "\"id\":\"%" PRIu64 ".%s%" PRIu64 "\"}",
                     vn->id, us(t, a, sizeof(a)), vn->flow_in[2 * i],
-                    vn->flow_in[2 * i + 1]);
+                    vn->flow_in[2 * i + 1] & MCEI_FLOW_PROTO ? "v" : "",
+                    vn->flow_in[2 * i + 1] & ~MCEI_FLOW_PROTO);
     vn->nflow_in = 0;
 }
 

@@ -24,6 +24,12 @@ void mcei_trace_recv(mcei_vn_t *vn, const mcei_msg_t *m, const char *call,
  * and ends in the call during which the node received it: flow_in keeps
  * it until flows_end at the call's end. */
 void mcei_trace_flow_out(mcei_vn_t *vn, const mcei_msg_t *m);
+/* Arrows of program messages that a protocol carries in messages of its
+ * own (the NCUBE's): ids MCEI_FLOW_PROTO | n, n counted by the sending
+ * node, shown as "SOURCE.vN"; the protocol carries the id in w.flow to
+ * the receive, which passes it to mcei_trace_flow_in. */
+#define MCEI_FLOW_PROTO ((uint64_t)1 << 63)
+void mcei_trace_flow_start(mcei_vn_t *vn, mce_time_t t, uint64_t id);
 void mcei_trace_flow_in(mcei_vn_t *vn, int src, uint64_t seq);
 void mcei_trace_flows_end(mcei_vn_t *vn, mce_time_t t);
 void mcei_trace_instant(mcei_vn_t *vn, const char *name, mce_time_t t);

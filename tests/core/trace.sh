@@ -149,7 +149,11 @@ for r in req:
            and e["args"]["peer"] == b and e["ts"] >= k["ts"] + k["dur"] - 1e-9]
     assert dat and min(dat, key=lambda e: e["ts"])["args"]["bytes"] == r["args"]["bytes"], r
     n += 1
-print("trace ok", n, "handshakes")
+# every point-to-point Vertex message an arrow, hop by hop to its reader
+fs = sorted(e["id"] for e in ev if e.get("ph") == "s")
+ff = sorted(e["id"] for e in ev if e.get("ph") == "f")
+assert fs and fs == ff and all(".v" in i for i in fs), (fs[:4], ff[:4])
+print("trace ok", n, "handshakes", len(fs), "arrows")
 PY
 
 # --- Paragon: two worms sharing one link (Bokhari and Nicol 1996, sec. 2)

@@ -44,6 +44,7 @@ typedef struct out_msg {
     void *payload;
     uint32_t len;
     int orig_src, dest, type, bcast_root;
+    uint64_t flow; /* trace arrow id (0: a broadcast's, none) */
 } out_msg_t;
 
 /* A wait for a pool buffer: the node's own nwrite or a neighbour's length
@@ -62,6 +63,7 @@ typedef struct xreq {
 } xreq_t;
 
 typedef struct node {
+    uint64_t flows; /* program messages sent: trace arrow numbers */
     mcei_vx_pool_t pool;
     mcei_vx_chan_t out[MCEI_NCUBE_MAXDIM];
     struct {
@@ -260,6 +262,7 @@ static void on_len(mcei_vn_t *vn, mcei_msg_t *m, int d)
 /* Step 7: the DMA of the channel's current message, from @p t. */
 static void start_dma(mcei_vn_t *vn, int d, mce_time_t t)
 {
+    mcei_msg_t *dm;
     node_t *nd = node_of(vn);
     out_msg_t *om = nd->out[d].current->data;
     mce_time_t dur = wire_time(om->len);
@@ -275,9 +278,10 @@ static void start_dma(mcei_vn_t *vn, int d, mce_time_t t)
         mcei_trace_proto(vn, "handshake", "data (DMA)", s, s + dur, args);
     }
     if (mcei_send_at(vn, s, vn->id ^ (1 << d), MCEI_CTX_PROTOCOL, K_DATA,
-                     om->payload, om->len, aux, NULL) != MCE_OK ||
+                     om->payload, om->len, aux, &dm) != MCE_OK ||
         mcei_timer_at(vn, s + dur, T_DMA_DONE, taux, NULL, NULL, 0) != MCE_OK)
         mcei_vn_fatal_at(vn, t, "Vertex: out of memory starting a transfer");
+    dm->w.flow = om->flow; /* the program message's arrow, hop to hop */
     free(om->payload);
     om->payload = NULL;
 }
@@ -352,10 +356,10 @@ static void on_data(mcei_vn_t *vn, mcei_msg_t *m, int d)
         return;
     }
     /* Store and forward: the same buffer goes out on the next hop. */
-    submit(vn, lowest_bit((unsigned)(vn->id ^ dest)),
-           out_new(vn, vb, mcei_msg_data(m), (uint32_t)m->w.size, src, dest,
-                   type, -1),
-           e);
+    out_msg_t *fw = out_new(vn, vb, mcei_msg_data(m), (uint32_t)m->w.size, src,
+                            dest, type, -1);
+    fw->flow = m->w.flow;
+    submit(vn, lowest_bit((unsigned)(vn->id ^ dest)), fw, e);
     mcei_msg_release(m);
 }
 
@@ -391,6 +395,8 @@ static void on_xdata(mcei_vn_t *vn, mcei_msg_t *m, int d)
         memcpy(r->buf, mcei_msg_data(m), m->w.size);
     *r->flag = 1;
     mcei_count_recv(vn, m->w.size); /* a posted receive completed */
+    if (m->w.flow != 0)
+        mcei_trace_flow_in(vn, m->w.src, m->w.flow);
     free(r);
     mcei_msg_release(m);
 }
@@ -498,8 +504,10 @@ int mcei_ncube_nwrite(mcei_vn_t *vn, const void *buf, uint32_t n, int dest,
         if (mcei_timer_at(vn, vn->clock, T_SELF, aux, vb, buf, n) != MCE_OK)
             return MCE_ERR_NOMEM;
     } else {
-        submit(vn, lowest_bit((unsigned)(vn->id ^ dest)),
-               out_new(vn, vb, buf, n, vn->id, dest, type, -1), vn->clock);
+        out_msg_t *om = out_new(vn, vb, buf, n, vn->id, dest, type, -1);
+        om->flow = MCEI_FLOW_PROTO | ++nd->flows;
+        mcei_trace_flow_start(vn, vn->clock, om->flow);
+        submit(vn, lowest_bit((unsigned)(vn->id ^ dest)), om, vn->clock);
     }
     return MCE_OK;
 }
@@ -565,6 +573,7 @@ int mcei_ncube_ntest(mcei_vn_t *vn, int *src, int *type)
 static int xstart(mcei_vn_t *vn, const void *buf, uint32_t n, unsigned mask,
                   int type, int *flag)
 {
+    mcei_msg_t *xm;
     node_t *nd = node_of(vn);
     mce_time_t dur = wire_time(n), s = vn->clock;
     uint64_t aux[2] = {(uint64_t)(uint32_t)type, 0};
@@ -577,8 +586,12 @@ static int xstart(mcei_vn_t *vn, const void *buf, uint32_t n, unsigned mask,
             continue;
         mcei_vx_chan_wire(&nd->out[d], s, dur);
         if (mcei_send_at(vn, s, vn->id ^ (1 << d), MCEI_CTX_PROTOCOL, K_XDATA,
-                         buf, n, aux, NULL) != MCE_OK)
+                         buf, n, aux, &xm) != MCE_OK)
             return MCE_ERR_NOMEM;
+        if ((mask & (mask - 1)) == 0) { /* one neighbour: an arrow */
+            xm->w.flow = MCEI_FLOW_PROTO | ++nd->flows;
+            mcei_trace_flow_start(vn, vn->clock, xm->w.flow);
+        }
     }
     *flag = 0;
     mcei_count_sent(vn, n);
