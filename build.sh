@@ -17,6 +17,7 @@ build=${BUILD_DIR:-$top/_build}
 deps() {
     pkgs="build-essential autoconf automake libtool pkg-config openmpi-bin
           libopenmpi-dev libhwloc-dev hwloc libcmocka-dev valgrind gfortran
+          libopen-trace-format2-dev otf2-tools
           binutils clang libclang-rt-dev gnuplot-nox chromium"
     missing=""
     for p in $pkgs; do

@@ -191,3 +191,25 @@ out=$("$B/apps/complete_exchange" --mce-machine=paragon --mce-nodes=144 \
 echo "$out" | sed 's/.*wall_s=\([0-9.]*\).*peak_rss_kib=\([0-9]*\).*/\1 \2/' |
     awk '{ printf "paragon naive complete exchange 12x12, 15232 B: %.2f s wall, %.0f messages/s (peak RSS %d MiB, mostly the program'"'"'s buffers)\n",
         $1, 20592 / $1, $2 / 1024 }'
+
+# Trace overhead: the Paragon complete exchange on 4 x 4 with every event
+# class (calls, protocol, network), as JSON and as OTF2: events written,
+# bytes per event, and events per second of the extra CPU (or wall) time
+# the trace costs over the same run without one.
+cx="$B/apps/complete_exchange --mce-machine=paragon --mce-nodes=16
+    --mce-set=paragon.width=4 --sizes=9000,15232"
+base=$(timed $cx)
+tj=$(timed $cx --mce-trace="$T/cx.json")
+nev=$(grep -c '"ph"' "$T/cx.json")
+bytes=$(wc -c < "$T/cx.json")
+awk -v b="$base" -v t="$tj" -v n="$nev" -v s="$bytes" -v c="$clock" 'BEGIN {
+    d = t - b; if (d <= 0) d = 1e-6
+    printf "trace JSON, paragon exchange 4x4: %d events, %.1f bytes/event, %.3f s %s without, %.3f s with: %.0f events/s\n",
+        n, s / n, b, c, t, n / d }'
+if tb=$(timed $cx --mce-trace="$T/cx.otf2") && [ -f "$T/cx.otf2" ]; then
+    ob=$(du -sb "$T/cx.otf2" "$T/cx.def" "$T/cx" | awk '{ s += $1 } END { print s }')
+    awk -v b="$base" -v t="$tb" -v n="$nev" -v s="$ob" -v c="$clock" 'BEGIN {
+        d = t - b; if (d <= 0) d = 1e-6
+        printf "trace OTF2, the same run: %.1f bytes/event, %.3f s %s with: %.0f events/s (JSON then conversion)\n",
+            s / n, t, c, n / d }'
+fi

@@ -92,8 +92,7 @@ MCE_EXPORT mce_time_t mce_now(void)
     if (vn->now_repeats >= 1000) {
         mcei_poll_begin(vn, "mce_now");
         mcei_sync(vn);
-        mcei_charge(vn, mcei_eng->costs.probe_cost);
-        vn->t_comm += mcei_eng->costs.probe_cost;
+        mcei_charge_comm(vn, mcei_eng->costs.probe_cost);
         mcei_poll_end(vn);
     }
     t = vn->now_exit = vn->clock;
@@ -122,8 +121,8 @@ MCE_EXPORT int mce_compute(mce_time_t ps)
             mcei_leave(vn);
             return MCE_ERR_OVERFLOW;
         }
-        vn->clock = c;
-        vn->t_compute += ps;
+        (void)c; /* overflow checked above: a status, not a fatal error */
+        mcei_charge_compute(vn, ps);
     }
     mcei_leave(vn);
     return MCE_OK;
@@ -164,8 +163,7 @@ MCE_EXPORT int mce_send(int dest, long type, const void *buf, size_t bytes)
     rc = mcei_send(vn, dest, MCEI_CTX_USER, type, buf, bytes, NULL, &m);
     if (rc != MCE_OK)
         goto out;
-    mcei_charge(vn, mcei_eng->costs.send_overhead);
-    vn->t_comm += mcei_eng->costs.send_overhead;
+    mcei_charge_comm(vn, mcei_eng->costs.send_overhead);
     mcei_trace_send(vn, m, t0, vn->clock);
 out:
     mcei_leave(vn);
@@ -202,13 +200,11 @@ static int recv_common(int source, long type, void *buf, size_t cap,
     if (consume) {
         if (m->w.size > 0)
             memcpy(buf, mcei_msg_data(m), m->w.size);
-        mcei_charge(vn, mcei_eng->costs.recv_overhead);
-        vn->t_comm += mcei_eng->costs.recv_overhead;
+        mcei_charge_comm(vn, mcei_eng->costs.recv_overhead);
         mcei_trace_recv(vn, m, call, t0, vn->clock);
         mcei_consume(vn, m);
     } else {
-        mcei_charge(vn, mcei_eng->costs.probe_cost);
-        vn->t_comm += mcei_eng->costs.probe_cost;
+        mcei_charge_comm(vn, mcei_eng->costs.probe_cost);
     }
 out:
     mcei_leave(vn);
@@ -246,8 +242,7 @@ MCE_EXPORT int mce_iprobe(int source, long type, int *flag,
     fill_info(m ? m : NULL, m ? info : NULL);
     *flag = m != NULL;
     /* Charged every call: a polling loop always advances. */
-    mcei_charge(vn, mcei_eng->costs.probe_cost);
-    vn->t_comm += mcei_eng->costs.probe_cost;
+    mcei_charge_comm(vn, mcei_eng->costs.probe_cost);
     mcei_poll_end(vn);
 out:
     mcei_leave(vn);

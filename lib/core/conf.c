@@ -391,6 +391,14 @@ static const opt_desc_t options[] = {
      "(default: 1; models without noise ignore it)"},
     {"trace", OPT_STRING, OFF(trace), NULL, "FILE",
      "write a Chrome trace-event JSON timeline to FILE"},
+    {"trace-events", OPT_STRING, OFF(trace_events), NULL, "calls,proto,net",
+     "trace only these event classes: personality calls with their "
+     "messages, machine protocol events, network resources (default: all)"},
+    {"trace-nodes", OPT_STRING, OFF(trace_nodes), NULL, "A-B",
+     "trace only the calls and protocol events of nodes A to B"},
+    {"stats", OPT_STRING, OFF(stats), NULL, "FILE.csv|FILE.json",
+     "write one row of statistics per node (virtual time, compute, comm, "
+     "wait, stolen, messages and bytes) with the run's provenance"},
     {"summary", OPT_FLAG, OFF(summary), NULL, NULL,
      "rank 0 prints a summary line with the virtual-time digest at exit"},
     {"verbose", OPT_FLAG, OFF(verbose), NULL, NULL,
@@ -429,6 +437,9 @@ void mcei_config_free(mcei_config_t *cfg)
     free(cfg->machine);
     free(cfg->machine_path);
     free(cfg->trace);
+    free(cfg->stats);
+    free(cfg->trace_events);
+    free(cfg->trace_nodes);
     free(cfg->config_file);
     mcei_kv_free(&cfg->overrides);
     memset(cfg, 0, sizeof(*cfg));

@@ -63,6 +63,9 @@ typedef struct mcei_config {
     char *machine;
     char *machine_path;
     char *trace;
+    char *stats;        /* --mce-stats file, .csv or .json */
+    char *trace_events; /* calls,proto,net */
+    char *trace_nodes;  /* A-B */
     char *config_file;
     mce_compute_mode_t compute;
     mcei_placement_t placement;

@@ -24,6 +24,7 @@
 
 #include "hwinfo.h"
 #include "privatize.h"
+#include "stats.h"
 #include "trace.h"
 #include "transport.h"
 
@@ -144,6 +145,8 @@ static void process_until_clock(mcei_engine_t *eng, mcei_vn_t *vn)
         process_arrival(eng, vn, vn->arrivals.head);
 }
 
+static void acct_add(mcei_vn_t *vn, mce_time_t *counter, mce_time_t t);
+
 static void wake(mcei_engine_t *eng, mcei_vn_t *vn, mce_time_t at)
 {
     mce_time_t c = mcei_time_max(mcei_time_max(vn->clock, at), vn->busy_until);
@@ -151,8 +154,15 @@ static void wake(mcei_engine_t *eng, mcei_vn_t *vn, mce_time_t at)
      * is counted as stolen), was idle waiting. */
     mce_time_t blocked = c - vn->clock;
     mce_time_t handlers = vn->t_stolen - vn->stolen_mark;
-    vn->t_wait += blocked > handlers ? blocked - handlers : 0;
+    /* A handler that began before the node blocked (an NX arrival
+     * interrupt runs in the message's last microseconds) is counted only
+     * for the part the node spent blocked: the sum stays the clock. */
+    if (handlers > blocked) {
+        vn->t_stolen -= handlers - blocked;
+        handlers = blocked;
+    }
     vn->clock = c;
+    acct_add(vn, &vn->t_wait, blocked - handlers);
     if (vn->state == MCEI_VN_BLOCKED)
         eng->nblocked--;
     vn->state = MCEI_VN_RUNNABLE;
@@ -290,10 +300,12 @@ mce_time_t mcei_vn_steal(mcei_vn_t *vn, mce_time_t at, mce_time_t dur)
     if (mcei_time_add(start, dur, &end) != MCE_OK)
         mcei_vn_fatal(vn, "virtual clock overflow in a protocol handler");
     vn->busy_until = end;
-    vn->t_stolen += dur;
-    /* A program that was computing at that time is delayed by it. */
+    /* A program that was computing at that time is delayed by it; a
+     * blocked one waits less; a finished one has no time left to lose. */
     if (vn->state == MCEI_VN_RUNNABLE && vn->clock >= at)
-        mcei_charge(vn, dur);
+        mcei_charge_stolen(vn, dur);
+    else if (vn->state == MCEI_VN_BLOCKED)
+        mcei_note_stolen_blocked(vn, dur);
     return end;
 }
 
@@ -320,8 +332,7 @@ mcei_vn_t *mcei_enter(void)
         if (ps >= MCEI_TIME_INF)
             mcei_vn_fatal(vn,
                           "virtual clock overflow in measured compute time");
-        mcei_charge(vn, (mce_time_t)ps);
-        vn->t_compute += (mce_time_t)ps;
+        mcei_charge_compute(vn, (mce_time_t)ps);
         vn->cpu_mark = 0;
     }
     return vn;
@@ -332,7 +343,17 @@ void mcei_api_begin(mcei_vn_t *vn, const char *call)
     if (vn->api_call == NULL) {
         vn->api_call = call;
         vn->api_t0 = vn->clock;
+        vn->api_args = 0;
     }
+}
+
+void mcei_api_args(mcei_vn_t *vn, unsigned which, int64_t bytes, int64_t peer,
+                   int64_t type)
+{
+    vn->api_args = which;
+    vn->api_bytes = bytes;
+    vn->api_peer = peer;
+    vn->api_type = type;
 }
 
 void mcei_leave(mcei_vn_t *vn)
@@ -341,6 +362,7 @@ void mcei_leave(mcei_vn_t *vn)
         mcei_trace_span(vn, vn->api_call, vn->api_t0, vn->clock);
         vn->api_call = NULL;
     }
+    mcei_trace_flows_end(vn, vn->clock);
     if (mcei_eng->cfg.compute == MCE_COMPUTE_MEASURED)
         vn->cpu_mark = thread_cpu_ns();
 }
@@ -354,6 +376,75 @@ void mcei_charge(mcei_vn_t *vn, mce_time_t t)
                       " ps)",
                       vn->clock, t);
     vn->clock = c;
+}
+
+/* ---- accounting ---------------------------------------------------------- */
+
+/* Counters never exceed the clock they add up to, so only the clock's
+ * own overflow needs a message; the check is kept for a broken caller. */
+static void acct_add(mcei_vn_t *vn, mce_time_t *counter, mce_time_t t)
+{
+    mce_time_t v;
+    if (mcei_time_add(*counter, t, &v) != MCE_OK)
+        mcei_vn_fatal(vn,
+                      "statistics overflow (%" PRIu64 " ps + %" PRIu64 " ps)",
+                      *counter, t);
+    *counter = v;
+}
+
+static void charge_to(mcei_vn_t *vn, mce_time_t *counter, mce_time_t t)
+{
+    mcei_charge(vn, t);
+    acct_add(vn, counter, t);
+}
+
+void mcei_charge_compute(mcei_vn_t *vn, mce_time_t t)
+{
+    charge_to(vn, &vn->t_compute, t);
+}
+
+void mcei_charge_comm(mcei_vn_t *vn, mce_time_t t)
+{
+    charge_to(vn, &vn->t_comm, t);
+}
+
+void mcei_charge_wait(mcei_vn_t *vn, mce_time_t t)
+{
+    charge_to(vn, &vn->t_wait, t);
+}
+
+void mcei_charge_stolen(mcei_vn_t *vn, mce_time_t t)
+{
+    charge_to(vn, &vn->t_stolen, t);
+}
+
+void mcei_wait_until(mcei_vn_t *vn, mce_time_t t)
+{
+    if (t > vn->clock)
+        mcei_charge_wait(vn, t - vn->clock);
+}
+
+void mcei_stolen_until(mcei_vn_t *vn, mce_time_t t)
+{
+    if (t > vn->clock)
+        mcei_charge_stolen(vn, t - vn->clock);
+}
+
+void mcei_note_stolen_blocked(mcei_vn_t *vn, mce_time_t t)
+{
+    acct_add(vn, &vn->t_stolen, t);
+}
+
+void mcei_count_sent(mcei_vn_t *vn, uint64_t bytes)
+{
+    vn->nsent++;
+    vn->bytes_sent += bytes; /* 2^64 bytes: never reached */
+}
+
+void mcei_count_recv(mcei_vn_t *vn, uint64_t bytes)
+{
+    vn->nrecv++;
+    vn->bytes_recv += bytes;
 }
 
 static void yield(mcei_engine_t *eng, mcei_vn_t *vn)
@@ -408,8 +499,7 @@ void mcei_wait_for(mcei_vn_t *vn, mcei_ready_fn ready, void *arg,
         mcei_msg_t *m = vn->arrivals.head;
         if (m != NULL) {
             /* Known arrival later than our clock: wait until it. */
-            vn->t_wait += m->arrival - vn->clock;
-            vn->clock = m->arrival;
+            mcei_wait_until(vn, m->arrival);
             process_arrival(eng, vn, m);
             continue;
         }
@@ -481,8 +571,11 @@ int mcei_send_at(mcei_vn_t *vn, mce_time_t t, int dst, uint32_t ctx,
         eng->capinj = ncap;
     }
     eng->inj[eng->ninj++] = m;
-    if (ctx == MCEI_CTX_USER)
-        vn->nsent++; /* the program's own messages, not protocol traffic */
+    if (ctx == MCEI_CTX_USER) { /* the program's own, not protocol traffic */
+        mcei_count_sent(vn, size);
+        m->w.flags |= MCEI_MSG_FLOW;
+        mcei_trace_flow_out(vn, m);
+    }
     if (out != NULL)
         *out = m;
     return MCE_OK;
@@ -505,7 +598,13 @@ mcei_msg_t *mcei_match(mcei_vn_t *vn, int src, int64_t type, uint32_t ctx)
 void mcei_consume(mcei_vn_t *vn, mcei_msg_t *m)
 {
     mcei_msgq_remove(&vn->inbox, m);
-    vn->nrecv++;
+    if (m->w.ctx == MCEI_CTX_USER) {
+        mcei_count_recv(vn, m->w.size);
+        if (m->w.flow != 0) /* carried by a protocol (Vertex) */
+            mcei_trace_flow_in(vn, m->w.src, m->w.flow);
+        else if (m->w.flags & MCEI_MSG_FLOW)
+            mcei_trace_flow_in(vn, m->w.src, m->w.seq);
+    }
     mcei_msg_release(m);
 }
 
@@ -748,6 +847,11 @@ static void vn_main(void *arg)
 
 void mcei_engine_abort(int status)
 {
+    static int aborting;
+    /* An error ends the run: keep the trace so far (once: writing it
+     * might fail too). */
+    if (mcei_eng != NULL && mcei_eng->cfg.trace != NULL && !aborting++)
+        mcei_trace_abort(mcei_eng);
     fflush(stdout);
     fflush(stderr);
     if (mcei_eng != NULL && mcei_eng->use_mpi && mcei_eng->nranks > 1)
@@ -841,6 +945,7 @@ int mcei_engine_boot(int *argc, char ***argv, char **envp)
                             &eng->use_mpi) != MCE_OK)
         boot_exit(eng, 1, "cannot initialise MPI");
     clock_gettime(CLOCK_MONOTONIC, &eng->wall_start); /* after MPI start-up */
+    mcei_prov_save_argv(*argc, *argv); /* before the options are removed */
 
     if (mcei_config_parse(&eng->cfg, argc, *argv, envp, err, sizeof(err)) !=
         MCE_OK) {
@@ -1034,6 +1139,9 @@ int mcei_engine_boot(int *argc, char ***argv, char **envp)
     }
     if (eng->cfg.trace != NULL &&
         mcei_trace_open(eng, err, sizeof(err)) != MCE_OK)
+        boot_exit(eng, 2, err);
+    if (eng->cfg.stats != NULL &&
+        mcei_stats_open(eng, err, sizeof(err)) != MCE_OK)
         boot_exit(eng, 2, err);
     install_signals();
     install_wall_limit(eng->cfg.max_wall);
@@ -1255,6 +1363,10 @@ static int finish(mcei_engine_t *eng)
     }
     free(all);
     free(mine);
+    /* So does a statistics file (collective, like the trace). */
+    if (eng->cfg.stats != NULL && mcei_stats_write(eng) != MCE_OK &&
+        status == 0)
+        status = 1;
     /* A trace that could not be written fails the run (status 1). */
     if (eng->cfg.trace != NULL && mcei_trace_close(eng) != MCE_OK &&
         status == 0)
@@ -1276,6 +1388,7 @@ static void cleanup(mcei_engine_t *eng)
         eng->proto->node_fini(vn);
         mcei_fiber_destroy(&vn->fiber);
         free(vn->argv);
+        free(vn->flow_in);
     }
     eng->proto->fini(eng);
     eng->net.ops->fini(&eng->net);
@@ -1293,6 +1406,7 @@ static void cleanup(mcei_engine_t *eng)
     mcei_fiber_destroy(&eng->sched);
     mcei_machine_free(&eng->machine);
     mcei_config_free(&eng->cfg);
+    mcei_prov_free();
     eng->vns = NULL;
     eng->nlocal = 0;
 }

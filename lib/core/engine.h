@@ -56,10 +56,12 @@ struct mcei_vn {
     mcei_what_fn wait_what_fn;
     const void *wait_what_arg;
     mce_time_t wait_since;
-    /* statistics */
+    /* statistics: written only by the accounting functions below, so
+     * that t_compute + t_comm + t_wait + t_stolen == clock */
     mce_time_t t_compute, t_wait, t_comm, t_stolen;
-    mce_time_t stolen_mark; /* t_stolen when the node last blocked */
-    uint64_t nsent, nrecv;
+    mce_time_t stolen_mark;          /* t_stolen when the node last blocked */
+    uint64_t nsent, nrecv;           /* the program's messages */
+    uint64_t bytes_sent, bytes_recv; /* and their payload bytes */
     uint64_t digest;
     int exit_status;
     int trace_on;
@@ -69,6 +71,10 @@ struct mcei_vn {
     void *proto;          /* machine protocol per-node state */
     const char *api_call; /* personality call in progress (tracing) */
     mce_time_t api_t0;
+    unsigned api_args; /* MCEI_ARG_* set by mcei_api_args */
+    int64_t api_bytes, api_peer, api_type;
+    uint64_t *flow_in; /* (source, sequence) pairs received in the call */
+    size_t nflow_in, capflow_in;
     /* polling streak, for the livelock guard: consecutive polling calls
      * with nothing else in between (no compute, no message) */
     const char *poll_call; /* the last polling call, NULL: none */
@@ -200,11 +206,42 @@ mcei_vn_t *mcei_enter(void);
 void mcei_leave(mcei_vn_t *vn);
 /* A personality call starts (its trace span ends at mcei_leave). */
 void mcei_api_begin(mcei_vn_t *vn, const char *call);
+/* The call's arguments shown on its trace slice (@p which: MCEI_ARG_*
+ * bits; a receive sets them again when it knows the message). */
+#define MCEI_ARG_BYTES 1u
+#define MCEI_ARG_PEER  2u
+#define MCEI_ARG_TYPE  4u
+void mcei_api_args(mcei_vn_t *vn, unsigned which, int64_t bytes, int64_t peer,
+                   int64_t type);
 /* Wait until the window reaches the node's clock and process arrivals up
  * to it: required before any action that others can observe. */
 void mcei_sync(mcei_vn_t *vn);
-/* Charge time to the node's clock (MCE_ERR_OVERFLOW aborts the node). */
+/* Charge time to the node's clock (MCE_ERR_OVERFLOW aborts the node).
+ * Prefer the accounting calls below, which also say where it went. */
 void mcei_charge(mcei_vn_t *vn, mce_time_t t);
+
+/* ---- accounting: the one owner of a node's statistics -----------------
+ * Every layer moves a node's clock through these, so that compute + comm
+ * + wait + stolen equals the clock at all times (--mce-stats, mce_stats).
+ * Overflow of the clock or of a counter aborts the node with a message. */
+/* The clock advances by @p t, counted as the program's computation, as a
+ * communication call's own overhead, as idle waiting, or as protocol
+ * handlers' time taken from the program. */
+void mcei_charge_compute(mcei_vn_t *vn, mce_time_t t);
+void mcei_charge_comm(mcei_vn_t *vn, mce_time_t t);
+void mcei_charge_wait(mcei_vn_t *vn, mce_time_t t);
+void mcei_charge_stolen(mcei_vn_t *vn, mce_time_t t);
+/* The clock moves forward to @p t (nothing if already there), the
+ * difference counted as waiting or as stolen. */
+void mcei_wait_until(mcei_vn_t *vn, mce_time_t t);
+void mcei_stolen_until(mcei_vn_t *vn, mce_time_t t);
+/* A protocol handler used @p t of a blocked node's processor: counted as
+ * stolen now, and no longer as waiting when the node wakes. */
+void mcei_note_stolen_blocked(mcei_vn_t *vn, mce_time_t t);
+/* The program sent / received one message of @p bytes payload bytes
+ * (user messages only: never protocol or system traffic). */
+void mcei_count_sent(mcei_vn_t *vn, uint64_t bytes);
+void mcei_count_recv(mcei_vn_t *vn, uint64_t bytes);
 /* A polling call (probe, test, clock read) starts / ends: a node whose
  * unfinished calls are only these, with nothing in flight anywhere, is
  * livelocked (the --mce-livelock budget). */

@@ -26,6 +26,8 @@ typedef struct mcei_wire {
     uint32_t ctx;
     uint32_t flags;
     uint64_t aux[2]; /* for machine protocols */
+    uint64_t flow;   /* trace arrow of a program message a protocol
+                        carries (MCEI_FLOW_PROTO | n), else 0 */
     uint8_t data[MCEI_INLINE];
 } mcei_wire_t;
 

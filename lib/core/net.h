@@ -48,6 +48,9 @@ typedef struct mcei_net_ops {
 /* On a sender notice: the sender's processor did the whole send (from the
  * call to the notice), so interrupts meanwhile delay its completion. */
 #define MCEI_MSG_SENDER_CPU 0x2
+/* A program message whose send started a trace flow (the engine's, not
+ * read by models): its receive ends the arrow. */
+#define MCEI_MSG_FLOW 0x4
 
 /* A message created by a model (e.g. a sender notification); the engine
  * owns it as if injected. */

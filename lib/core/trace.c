@@ -1,8 +1,15 @@
-/* Chrome trace-event JSON: one track (tid) per virtual node, virtual
- * timestamps in microseconds with picosecond decimals, message flows from
- * the send slice to the receive slice.  Each rank buffers its events in a
- * temporary file; rank 0 writes the final file in rank order. */
+/* Chrome trace-event JSON: one track (tid) per virtual node for the
+ * program's calls (pid 0, with their arguments), one per node for its
+ * machine protocol's events (pid 1) and one per network resource (pid 2,
+ * written by rank 0 only: every rank runs the same replicated model);
+ * virtual timestamps in microseconds with picosecond decimals; message
+ * flows from the sending call to the receiving one.  Each rank buffers its
+ * events in a temporary file; rank 0 writes the final file in rank order,
+ * after the run's provenance.  A run that ends in an error still leaves
+ * the events buffered so far (a partial trace). */
 #include "trace.h"
+
+#include "config.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -10,9 +17,20 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "stats.h"
 #include "transport.h"
 
 static FILE *tf;
+static unsigned events = MCEI_TRACE_ALL;     /* --mce-trace-events */
+static int64_t node_lo, node_hi = INT64_MAX; /* --mce-trace-nodes */
+static int net_writer; /* this rank writes the network's events */
+static int otf2;       /* FILE.otf2: convert at the end */
+/* Network tracks already named: a resource name and index each. */
+static struct net_track {
+    const char *res;
+    int index;
+} * net_tracks;
+static size_t n_net_tracks, cap_net_tracks;
 
 static const char *us(mce_time_t t, char *buf, size_t len)
 {
@@ -20,58 +38,97 @@ static const char *us(mce_time_t t, char *buf, size_t len)
     return buf;
 }
 
-/* Length of the well-formed UTF-8 sequence at @p s (RFC 3629: no
- * overlong forms, no surrogates, nothing above U+10FFFF), 0 if none.
- * Stops at the terminating NUL, which is no continuation byte. */
-static size_t utf8_len(const unsigned char *s)
-{
-    unsigned char c = s[0];
-    if (c < 0x80)
-        return 1;
-    if (c >= 0xc2 && c <= 0xdf)
-        return (s[1] & 0xc0) == 0x80 ? 2 : 0;
-    if (c >= 0xe0 && c <= 0xef) {
-        if ((s[1] & 0xc0) != 0x80 || (s[2] & 0xc0) != 0x80 ||
-            (c == 0xe0 && s[1] < 0xa0) || (c == 0xed && s[1] >= 0xa0))
-            return 0;
-        return 3;
-    }
-    if (c >= 0xf0 && c <= 0xf4) {
-        if ((s[1] & 0xc0) != 0x80 || (s[2] & 0xc0) != 0x80 ||
-            (s[3] & 0xc0) != 0x80 || (c == 0xf0 && s[1] < 0x90) ||
-            (c == 0xf4 && s[1] >= 0x90))
-            return 0;
-        return 4;
-    }
-    return 0;
-}
-
-/* JSON string body: escape quotes, backslashes and control characters;
- * bytes that are not UTF-8 become U+FFFD, so the file stays valid JSON. */
 static void put_json_str(const char *str)
 {
-    const unsigned char *s = (const unsigned char *)str;
-    while (*s) {
-        unsigned char c = *s;
-        size_t n = utf8_len(s);
-        if (n == 0) {
-            fputs("\\ufffd", tf);
-            s++;
-            continue;
-        }
-        if (c == '"' || c == '\\')
-            fprintf(tf, "\\%c", c);
-        else if (c < 0x20)
-            fprintf(tf, "\\u%04x", c);
+    mcei_json_str(tf, str);
+}
+
+/* "calls,proto,net" (any subset, or "all") into a mask. */
+static int parse_events(const char *spec, unsigned *out)
+{
+    unsigned m = 0;
+    const char *p = spec;
+    while (*p) {
+        size_t n = strcspn(p, ",");
+        if (n == 5 && strncmp(p, "calls", 5) == 0)
+            m |= MCEI_TRACE_CALLS;
+        else if (n == 5 && strncmp(p, "proto", 5) == 0)
+            m |= MCEI_TRACE_PROTO;
+        else if (n == 3 && strncmp(p, "net", 3) == 0)
+            m |= MCEI_TRACE_NET;
+        else if (n == 3 && strncmp(p, "all", 3) == 0)
+            m |= MCEI_TRACE_ALL;
         else
-            fwrite(s, 1, n, tf);
-        s += n;
+            return MCE_ERR_CONFIG;
+        p += n;
+        if (*p == ',')
+            p++;
     }
+    if (m == 0)
+        return MCE_ERR_CONFIG;
+    *out = m;
+    return MCE_OK;
+}
+
+/* "A-B" or "A" into an inclusive node range. */
+static int parse_nodes(const char *spec, int64_t *lo, int64_t *hi)
+{
+    char *end;
+    long long a, b;
+    errno = 0;
+    a = strtoll(spec, &end, 10);
+    if (end == spec || a < 0 || errno)
+        return MCE_ERR_CONFIG;
+    b = a;
+    if (*end == '-') {
+        const char *q = end + 1;
+        b = strtoll(q, &end, 10);
+        if (end == q || b < a || errno)
+            return MCE_ERR_CONFIG;
+    }
+    if (*end != '\0')
+        return MCE_ERR_CONFIG;
+    *lo = a;
+    *hi = b;
+    return MCE_OK;
 }
 
 int mcei_trace_open(mcei_engine_t *eng, char *err, size_t errlen)
 {
     int bad = 0, anybad = 0;
+    events = MCEI_TRACE_ALL;
+    node_lo = 0;
+    node_hi = INT64_MAX;
+    /* Option errors: the same verdict on every rank, no collective. */
+    if (eng->cfg.trace_events != NULL &&
+        parse_events(eng->cfg.trace_events, &events) != MCE_OK) {
+        snprintf(err, errlen,
+                 "option --mce-trace-events: '%s' is not a list of calls, "
+                 "proto, net",
+                 eng->cfg.trace_events);
+        return MCE_ERR_CONFIG;
+    }
+    if (eng->cfg.trace_nodes != NULL &&
+        parse_nodes(eng->cfg.trace_nodes, &node_lo, &node_hi) != MCE_OK) {
+        snprintf(err, errlen,
+                 "option --mce-trace-nodes: '%s' is not a node or a range "
+                 "A-B",
+                 eng->cfg.trace_nodes);
+        return MCE_ERR_CONFIG;
+    }
+    {
+        size_t n = strlen(eng->cfg.trace);
+        otf2 = n > 5 && strcmp(eng->cfg.trace + n - 5, ".otf2") == 0;
+    }
+#ifndef HAVE_OTF2
+    if (otf2) {
+        snprintf(err, errlen,
+                 "option --mce-trace: '%s': this mcemu was built without "
+                 "OTF2 (install libopen-trace-format2-dev and reconfigure)",
+                 eng->cfg.trace);
+        return MCE_ERR_CONFIG;
+    }
+#endif
     if (eng->rank == 0) {
         /* Fail early if the file cannot be written. */
         FILE *f = fopen(eng->cfg.trace, "w");
@@ -81,6 +138,8 @@ int mcei_trace_open(mcei_engine_t *eng, char *err, size_t errlen)
             bad = 1;
         } else {
             fclose(f);
+            if (otf2) /* OTF2 creates the archive's anchor itself */
+                remove(eng->cfg.trace);
         }
     }
     /* Every rank learns rank 0's verdict, so all of them stop together. */
@@ -92,20 +151,30 @@ int mcei_trace_open(mcei_engine_t *eng, char *err, size_t errlen)
                  strerror(errno));
         return MCE_ERR_IO;
     }
-    for (int i = 0; i < eng->nlocal; i++)
-        fprintf(
-            tf,
-            ",\n{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":0,\"tid\":%d,"
-            "\"args\":{\"name\":\"node %d\"}}"
-            ",\n{\"ph\":\"M\",\"name\":\"thread_sort_index\",\"pid\":0,"
-            "\"tid\":%d,\"args\":{\"sort_index\":%d}}",
-            eng->vns[i].id, eng->vns[i].id, eng->vns[i].id, eng->vns[i].id);
+    net_writer = eng->rank == 0;
+    for (int i = 0; i < eng->nlocal; i++) {
+        int id = eng->vns[i].id;
+        if (id < node_lo || id > node_hi)
+            continue;
+        for (int pid = 0; pid < 2; pid++)
+            fprintf(tf,
+                    ",\n{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":%d,"
+                    "\"tid\":%d,\"args\":{\"name\":\"node %d%s\"}}"
+                    ",\n{\"ph\":\"M\",\"name\":\"thread_sort_index\","
+                    "\"pid\":%d,\"tid\":%d,\"args\":{\"sort_index\":%d}}",
+                    pid, id, id, pid ? " protocol" : "", pid, id, id);
+    }
     return MCE_OK;
+}
+
+static int node_on(const mcei_vn_t *vn)
+{
+    return tf != NULL && vn->trace_on && vn->id >= node_lo && vn->id <= node_hi;
 }
 
 static int on(const mcei_vn_t *vn)
 {
-    return tf != NULL && vn->trace_on;
+    return (events & MCEI_TRACE_CALLS) && node_on(vn);
 }
 
 void mcei_trace_send(mcei_vn_t *vn, const mcei_msg_t *m, mce_time_t t0,
@@ -121,10 +190,6 @@ void mcei_trace_send(mcei_vn_t *vn, const mcei_msg_t *m, mce_time_t t0,
         ",\"bytes\":%" PRIu64 ",\"seq\":%" PRIu64 "}}",
         vn->id, us(t0, a, sizeof(a)), us(t1 - t0, b, sizeof(b)), m->w.dst,
         m->w.type, m->w.size, m->w.seq);
-    fprintf(tf,
-            ",\n{\"ph\":\"s\",\"name\":\"msg\",\"cat\":\"msg\",\"pid\":0,"
-            "\"tid\":%d,\"ts\":%s,\"id\":\"%d.%" PRIu64 "\"}",
-            vn->id, us(t0, a, sizeof(a)), m->w.src, m->w.seq);
 }
 
 void mcei_trace_recv(mcei_vn_t *vn, const mcei_msg_t *m, const char *call,
@@ -141,10 +206,62 @@ void mcei_trace_recv(mcei_vn_t *vn, const mcei_msg_t *m, const char *call,
         call, vn->id, us(t0, a, sizeof(a)), us(t1 - t0, b, sizeof(b)), m->w.src,
         m->w.type, m->w.size, us(m->w.ts, c, sizeof(c)),
         us(m->arrival, d, sizeof(d)));
+}
+
+void mcei_trace_flow_out(mcei_vn_t *vn, const mcei_msg_t *m)
+{
+    char a[32];
+    if (!on(vn))
+        return;
     fprintf(tf,
-            ",\n{\"ph\":\"f\",\"bp\":\"e\",\"name\":\"msg\",\"cat\":\"msg\","
-            "\"pid\":0,\"tid\":%d,\"ts\":%s,\"id\":\"%d.%" PRIu64 "\"}",
-            vn->id, us(t1, a, sizeof(a)), m->w.src, m->w.seq);
+            ",\n{\"ph\":\"s\",\"name\":\"msg\",\"cat\":\"msg\",\"pid\":0,"
+            "\"tid\":%d,\"ts\":%s,\"id\":\"%d.%" PRIu64 "\"}",
+            vn->id, us(m->w.ts, a, sizeof(a)), m->w.src, m->w.seq);
+}
+
+void mcei_trace_flow_start(mcei_vn_t *vn, mce_time_t t, uint64_t id)
+{
+    char a[32];
+    if (!on(vn))
+        return;
+    fprintf(tf,
+            ",\n{\"ph\":\"s\",\"name\":\"msg\",\"cat\":\"msg\",\"pid\":0,"
+            "\"tid\":%d,\"ts\":%s,\"id\":\"%d.v%" PRIu64 "\"}",
+            vn->id, us(t, a, sizeof(a)), vn->id, id & ~MCEI_FLOW_PROTO);
+}
+
+void mcei_trace_flow_in(mcei_vn_t *vn, int src, uint64_t seq)
+{
+    if (!on(vn))
+        return;
+    if (vn->nflow_in == vn->capflow_in) {
+        size_t n = vn->capflow_in ? 2 * vn->capflow_in : 4;
+        uint64_t *f = realloc(vn->flow_in, n * 2 * sizeof(*f));
+        if (f == NULL)
+            return; /* an arrow less, never a failed run */
+        vn->flow_in = f;
+        vn->capflow_in = n;
+    }
+    vn->flow_in[2 * vn->nflow_in] = (uint64_t)src;
+    vn->flow_in[2 * vn->nflow_in + 1] = seq;
+    vn->nflow_in++;
+}
+
+void mcei_trace_flows_end(mcei_vn_t *vn, mce_time_t t)
+{
+    char a[32];
+    if (vn->nflow_in == 0)
+        return;
+    if (on(vn))
+        for (size_t i = 0; i < vn->nflow_in; i++)
+            fprintf(tf,
+                    ",\n{\"ph\":\"f\",\"bp\":\"e\",\"name\":\"msg\","
+                    "\"cat\":\"msg\",\"pid\":0,\"tid\":%d,\"ts\":%s,"
+                    "\"id\":\"%" PRIu64 ".%s%" PRIu64 "\"}",
+                    vn->id, us(t, a, sizeof(a)), vn->flow_in[2 * i],
+                    vn->flow_in[2 * i + 1] & MCEI_FLOW_PROTO ? "v" : "",
+                    vn->flow_in[2 * i + 1] & ~MCEI_FLOW_PROTO);
+    vn->nflow_in = 0;
 }
 
 void mcei_trace_instant(mcei_vn_t *vn, const char *name, mce_time_t t)
@@ -177,8 +294,145 @@ void mcei_trace_span(mcei_vn_t *vn, const char *name, mce_time_t t0,
         return;
     fprintf(tf, ",\n{\"ph\":\"X\",\"name\":\"");
     put_json_str(name);
-    fprintf(tf, "\",\"pid\":0,\"tid\":%d,\"ts\":%s,\"dur\":%s}", vn->id,
-            us(t0, a, sizeof(a)), us(t1 - t0, b, sizeof(b)));
+    fprintf(tf, "\",\"cat\":\"call\",\"pid\":0,\"tid\":%d,\"ts\":%s,\"dur\":%s",
+            vn->id, us(t0, a, sizeof(a)), us(t1 - t0, b, sizeof(b)));
+    if (vn->api_args != 0) {
+        const char *sep = "";
+        fprintf(tf, ",\"args\":{");
+        if (vn->api_args & MCEI_ARG_BYTES) {
+            fprintf(tf, "\"bytes\":%" PRId64, vn->api_bytes);
+            sep = ",";
+        }
+        if (vn->api_args & MCEI_ARG_PEER) {
+            fprintf(tf, "%s\"peer\":%" PRId64, sep, vn->api_peer);
+            sep = ",";
+        }
+        if (vn->api_args & MCEI_ARG_TYPE)
+            fprintf(tf, "%s\"type\":%" PRId64, sep, vn->api_type);
+        fputc('}', tf);
+    }
+    fputc('}', tf);
+}
+
+void mcei_trace_proto(mcei_vn_t *vn, const char *track, const char *name,
+                      mce_time_t t0, mce_time_t t1, const char *args)
+{
+    char a[32], b[32];
+    if (!(events & MCEI_TRACE_PROTO) || !node_on(vn))
+        return;
+    fprintf(tf, ",\n{\"ph\":\"X\",\"name\":\"");
+    put_json_str(name);
+    fprintf(tf, "\",\"cat\":\"");
+    put_json_str(track);
+    fprintf(tf, "\",\"pid\":1,\"tid\":%d,\"ts\":%s,\"dur\":%s", vn->id,
+            us(t0, a, sizeof(a)), us(t1 >= t0 ? t1 - t0 : 0, b, sizeof(b)));
+    if (args != NULL)
+        fprintf(tf, ",\"args\":{%s}", args);
+    fputc('}', tf);
+}
+
+/* The track number of a network resource, named at its first event. */
+static int net_tid(const char *res, int index)
+{
+    size_t i;
+    for (i = 0; i < n_net_tracks; i++)
+        if (net_tracks[i].index == index && strcmp(net_tracks[i].res, res) == 0)
+            return (int)i;
+    if (n_net_tracks == cap_net_tracks) {
+        size_t n = cap_net_tracks ? 2 * cap_net_tracks : 16;
+        struct net_track *t = realloc(net_tracks, n * sizeof(*t));
+        if (t == NULL)
+            return -1;
+        net_tracks = t;
+        cap_net_tracks = n;
+    }
+    net_tracks[i].res = res;
+    net_tracks[i].index = index;
+    n_net_tracks++;
+    fprintf(tf,
+            ",\n{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":2,\"tid\":%zu,"
+            "\"args\":{\"name\":\"",
+            i);
+    put_json_str(res);
+    fprintf(tf, " %d\"}}", index);
+    return (int)i;
+}
+
+int mcei_trace_net_on(void)
+{
+    return tf != NULL && net_writer && (events & MCEI_TRACE_NET);
+}
+
+void mcei_trace_net(const char *res, int index, const char *name, mce_time_t t0,
+                    mce_time_t t1, const char *args)
+{
+    char a[32], b[32];
+    int tid;
+    if (!mcei_trace_net_on() || (tid = net_tid(res, index)) < 0)
+        return;
+    fprintf(tf, ",\n{\"ph\":\"X\",\"name\":\"");
+    put_json_str(name);
+    fprintf(tf, "\",\"cat\":\"net\",\"pid\":2,\"tid\":%d,\"ts\":%s,\"dur\":%s",
+            tid, us(t0, a, sizeof(a)),
+            us(t1 >= t0 ? t1 - t0 : 0, b, sizeof(b)));
+    if (args != NULL)
+        fprintf(tf, ",\"args\":{%s}", args);
+    fputc('}', tf);
+}
+
+static void header(mcei_engine_t *eng, FILE *out, int partial)
+{
+    fprintf(out, "{\"displayTimeUnit\":\"ns\",\"otherData\":{");
+    mcei_prov_json(eng, out);
+    fprintf(out,
+            ",\"time_unit\":\"virtual microseconds\",\"events\":\"%s%s%s\","
+            "\"trace_nodes\":\"%" PRId64 "-%" PRId64 "\",\"partial\":%s},\n"
+            "\"traceEvents\":[\n"
+            "{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":0,"
+            "\"args\":{\"name\":\"mcemu %d nodes: calls\"}},\n"
+            "{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":1,"
+            "\"args\":{\"name\":\"protocol\"}},\n"
+            "{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":2,"
+            "\"args\":{\"name\":\"network\"}}",
+            events & MCEI_TRACE_CALLS ? "calls," : "",
+            events & MCEI_TRACE_PROTO ? "proto," : "",
+            events & MCEI_TRACE_NET ? "net" : "", node_lo,
+            node_hi < eng->nodes ? node_hi : (int64_t)eng->nodes - 1,
+            partial ? "true" : "false", eng->nodes);
+}
+
+void mcei_trace_abort(mcei_engine_t *eng)
+{
+    /* The run ends in an error: no collective is possible any more, so
+     * this rank writes what it buffered (rank 0 to the trace file, the
+     * others beside it as FILE.rankN), marked partial. */
+    char path[4096];
+    FILE *out;
+    if (tf == NULL)
+        return;
+    if (eng->rank == 0 && !otf2)
+        snprintf(path, sizeof(path), "%s", eng->cfg.trace);
+    else if (eng->rank == 0)
+        snprintf(path, sizeof(path), "%s.json", eng->cfg.trace);
+    else
+        snprintf(path, sizeof(path), "%s.rank%d", eng->cfg.trace, eng->rank);
+    if ((out = fopen(path, "w")) != NULL) {
+        char buf[8192];
+        size_t n;
+        header(eng, out, 1);
+        fflush(tf);
+        rewind(tf);
+        while ((n = fread(buf, 1, sizeof(buf), tf)) > 0)
+            fwrite(buf, 1, n, out);
+        fprintf(out, "\n]}\n");
+        if (fclose(out) != 0)
+            mcei_log("cannot write the partial trace '%s': %s", path,
+                     strerror(errno));
+        else
+            mcei_log("partial trace (events up to the error) in '%s'", path);
+    }
+    fclose(tf);
+    tf = NULL;
 }
 
 int mcei_trace_close(mcei_engine_t *eng)
@@ -194,26 +448,14 @@ int mcei_trace_close(mcei_engine_t *eng)
         rc = MCE_ERR_IO;
     }
     if (eng->rank == 0) {
-        if ((out = fopen(eng->cfg.trace, "w")) == NULL) {
+        /* An OTF2 archive is converted from the merged JSON events. */
+        if ((out = otf2 ? tmpfile() : fopen(eng->cfg.trace, "w")) == NULL) {
             mcei_log("cannot write trace '%s': %s", eng->cfg.trace,
                      strerror(errno));
             rc = MCE_ERR_IO;
             out = fopen("/dev/null", "w");
         }
-        fprintf(out,
-                "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"machine\":\"");
-        {
-            FILE *save = tf;
-            tf = out;
-            put_json_str(eng->machine.name);
-            tf = save;
-        }
-        fprintf(out,
-                "\",\"nodes\":%d,\"ranks\":%d,\"time_unit\":\"virtual "
-                "microseconds\"},\n\"traceEvents\":[\n"
-                "{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":0,"
-                "\"args\":{\"name\":\"mcemu %d nodes\"}}",
-                eng->nodes, eng->nranks, eng->nodes);
+        header(eng, out, 0);
     }
     mcei_transport_gather_stream(tf, out);
     if (eng->rank == 0) {
@@ -224,6 +466,12 @@ int mcei_trace_close(mcei_engine_t *eng)
                      strerror(errno));
             rc = MCE_ERR_IO;
         }
+        if (otf2 && rc == MCE_OK &&
+            mcei_trace_otf2_write(out, eng->cfg.trace, eng->nodes) != MCE_OK) {
+            mcei_log("cannot write the OTF2 trace archive '%s'",
+                     eng->cfg.trace);
+            rc = MCE_ERR_IO;
+        }
         if (fclose(out) != 0 && rc == MCE_OK) {
             mcei_log("cannot write trace '%s': %s", eng->cfg.trace,
                      strerror(errno));
@@ -232,5 +480,8 @@ int mcei_trace_close(mcei_engine_t *eng)
     }
     fclose(tf);
     tf = NULL;
+    free(net_tracks);
+    net_tracks = NULL;
+    n_net_tracks = cap_net_tracks = 0;
     return rc;
 }

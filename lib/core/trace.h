@@ -4,16 +4,52 @@
 
 #include "engine.h"
 
+/* --mce-trace-events classes */
+#define MCEI_TRACE_CALLS 1u /* personality calls, messages and flows */
+#define MCEI_TRACE_PROTO 2u /* machine protocols' per-node events */
+#define MCEI_TRACE_NET   4u /* network resources (ports, links, ...) */
+#define MCEI_TRACE_ALL   7u
+
 int mcei_trace_open(mcei_engine_t *eng, char *err, size_t errlen);
 /* Merge every rank's events into the trace file (collective). */
 int mcei_trace_close(mcei_engine_t *eng);
+/* The run ends in an error: write this rank's events so far, marked
+ * partial (not collective). */
+void mcei_trace_abort(mcei_engine_t *eng);
 void mcei_trace_send(mcei_vn_t *vn, const mcei_msg_t *m, mce_time_t t0,
                      mce_time_t t1);
 void mcei_trace_recv(mcei_vn_t *vn, const mcei_msg_t *m, const char *call,
                      mce_time_t t0, mce_time_t t1);
+/* A flow arrow starts at the program's send of @p m (at its send time),
+ * and ends in the call during which the node received it: flow_in keeps
+ * it until flows_end at the call's end. */
+void mcei_trace_flow_out(mcei_vn_t *vn, const mcei_msg_t *m);
+/* Arrows of program messages that a protocol carries in messages of its
+ * own (the NCUBE's): ids MCEI_FLOW_PROTO | n, n counted by the sending
+ * node, shown as "SOURCE.vN"; the protocol carries the id in w.flow to
+ * the receive, which passes it to mcei_trace_flow_in. */
+#define MCEI_FLOW_PROTO ((uint64_t)1 << 63)
+void mcei_trace_flow_start(mcei_vn_t *vn, mce_time_t t, uint64_t id);
+void mcei_trace_flow_in(mcei_vn_t *vn, int src, uint64_t seq);
+void mcei_trace_flows_end(mcei_vn_t *vn, mce_time_t t);
 void mcei_trace_instant(mcei_vn_t *vn, const char *name, mce_time_t t);
 void mcei_trace_edge(mcei_vn_t *vn, const char *name, int begin, mce_time_t t);
+/* A call's slice, with the arguments set by mcei_api_args. */
 void mcei_trace_span(mcei_vn_t *vn, const char *name, mce_time_t t0,
                      mce_time_t t1);
+/* A protocol event of node @p vn on its protocol track: @p track names
+ * the kind (the category: "handshake", "interrupt", "discard", ...),
+ * @p args is NULL or the members of a JSON object ("\"bytes\":12"). */
+void mcei_trace_proto(mcei_vn_t *vn, const char *track, const char *name,
+                      mce_time_t t0, mce_time_t t1, const char *args);
+/* Network events, on one track per resource (@p res, @p index: "link",
+ * 12); written by one rank only, as every rank runs the same model.
+ * mcei_trace_net_on() tells a model whether to format any. */
+int mcei_trace_net_on(void);
+/* Convert the merged JSON events in @p json (rewound) into the OTF2
+ * archive @p path (FILE.otf2); MCE_ERR_IO without OTF2 support. */
+int mcei_trace_otf2_write(FILE *json, const char *path, int nodes);
+void mcei_trace_net(const char *res, int index, const char *name, mce_time_t t0,
+                    mce_time_t t1, const char *args);
 
 #endif

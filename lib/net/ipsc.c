@@ -34,6 +34,7 @@
 
 #include "../core/heap.h"
 #include "../core/net.h"
+#include "../core/trace.h"
 #include "keys.h"
 
 enum {
@@ -211,6 +212,30 @@ static int all_free(const ipsc_t *st, const leg_t *l)
     return 1;
 }
 
+/* A leg's circuit on the trace: the sender's port for as long as the
+ * leg holds it, the receiver's port for the whole leg, with the leg's
+ * kind, ends, bytes, hops and how long it waited for its resources. */
+static void trace_leg(const ipsc_t *st, const leg_t *l, mce_time_t now)
+{
+    static const char *const kinds[] = {"short", "forced",  "PROBE",  "REQUEST",
+                                        "data",  "REFUSED", "RELEASE"};
+    char args[200];
+    const char *k = l->kind >= 0 && l->kind < 7 ? kinds[l->kind] : "?";
+    snprintf(args, sizeof(args),
+             "\"src\":%d,\"dst\":%d,\"bytes\":%" PRIu64
+             ",\"hops\":%d,\"waited_ps\":%" PRIu64,
+             l->from, l->to,
+             l->kind == LEG_DATA || l->kind == LEG_SHORT ||
+                     l->kind == LEG_FORCED
+                 ? l->msg->w.size
+                 : 0,
+             l->nres - 2, now - l->req_time);
+    (void)st;
+    mcei_trace_net("send port", l->from, k, now,
+                   now + (l->send_hold < l->dur ? l->send_hold : l->dur), args);
+    mcei_trace_net("receive port", l->to, k, now, now + l->dur, args);
+}
+
 /* Start every waiting leg whose resources are all free, oldest first. */
 static int try_start(ipsc_t *st, mce_time_t now)
 {
@@ -225,6 +250,8 @@ static int try_start(ipsc_t *st, mce_time_t now)
         for (int i = 0; i < l->nres; i++)
             st->busy[l->res[i]] = 1;
         l->start = now;
+        if (mcei_trace_net_on())
+            trace_leg(st, l, now);
         if (push_event(st, now + l->dur, EV_END, l, NULL) != MCE_OK)
             return MCE_ERR_NOMEM;
         if (l->send_hold < l->dur &&

@@ -57,6 +57,7 @@
 
 #include "../core/heap.h"
 #include "../core/net.h"
+#include "../core/trace.h"
 #include "keys.h"
 
 enum { K_SHORT, K_FORCED, K_LONG };
@@ -102,8 +103,9 @@ typedef struct paragon {
     mce_time_t stream_pb; /* a worm's per-byte time */
     uint64_t short_max;
     int width, height, nodes;
-    uint32_t nres; /* 6 x nodes: injection, ejection, 4 links per node */
-    lane_t *lanes; /* per resource */
+    uint32_t nres;       /* 6 x nodes: injection, ejection, 4 links per node */
+    uint32_t link_lanes; /* worms a link carries at once */
+    lane_t *lanes;       /* per resource */
     mcei_heap_t events;
     size_t in_flight;
 } paragon_t;
@@ -176,6 +178,27 @@ static mce_time_t tail_of(const paragon_t *st, const pmsg_t *pm)
     return st->bl - st->start_up - st->coproc - 2 * st->control;
 }
 
+/* The worm's occupancy of each link of its route, with how many worms
+ * the link carries at its start (this one included) of how many it can
+ * (Bokhari and Nicol 1996, section 2: "2 or 3 messages share a
+ * communication link"). */
+static void trace_worm(const paragon_t *st, const pmsg_t *pm, mce_time_t t,
+                       mce_time_t d)
+{
+    static const char *const names[] = {"link E", "link W", "link S", "link N"};
+    char args[160];
+    for (int k = 1; k < pm->nres - 1; k++) {
+        uint32_t r = pm->res[k], l = r - 2u * (uint32_t)st->nodes;
+        snprintf(args, sizeof(args),
+                 "\"src\":%d,\"dst\":%d,\"bytes\":%" PRIu64
+                 ",\"worms\":%u,\"lanes\":%u",
+                 pm->msg->w.src, pm->msg->w.dst, pm->msg->w.size,
+                 st->link_lanes - st->lanes[r].free, st->link_lanes);
+        mcei_trace_net(names[l % 4], (int)(l / 4), "worm", t, sat_add(t, d),
+                       args);
+    }
+}
+
 /* Take this phase's lanes from res[at] on; wait in the first resource
  * without a free lane (behind earlier waiters), or, holding them all, hold
  * them for the phase's time. */
@@ -203,6 +226,8 @@ static int take_lanes(paragon_t *st, pmsg_t *pm, mce_time_t t)
     case PH_WORM:
         if (mcei_time_mul(st->stream_pb, pm->msg->w.size, &d) != MCE_OK)
             return MCE_ERR_OVERFLOW;
+        if (mcei_trace_net_on())
+            trace_worm(st, pm, t, d);
         break;
     default:
         d = tail_of(st, pm);
@@ -417,6 +442,7 @@ static int paragon_init(mcei_net_t *net, mcei_machine_t *m, char *err,
                                                        : link_pb;
         st->lanes[r].free = lanes_of(st->stream_pb, pb);
     }
+    st->link_lanes = lanes_of(st->stream_pb, link_pb);
     mcei_heap_init(&st->events, ev_less);
     net->priv = st;
     return MCE_OK;

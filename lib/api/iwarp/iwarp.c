@@ -1,11 +1,13 @@
 /* iWarp personality (include/iwarp.h): argument checking, IW_E* codes and
  * "cell (x,y): CALL: reason" diagnostics over the iwarp machine protocol
  * (lib/machines/iwarp).  Step 1 of doc/design/iwarp-tcs.md. */
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "../../core/engine.h"
+#include "../../core/trace.h"
 #include "../../machines/iwarp/iwarp.h"
 #include "../../machines/iwarp/spool.h"
 #include "../../machines/iwarp/video.h"
@@ -114,8 +116,7 @@ MCE_EXPORT unsigned long iwarp_clock(void)
     /* a clock loop is polling: counted by the livelock guard */
     mcei_poll_begin(vn, "iwarp_clock");
     mcei_sync(vn); /* lets the guard see a loop of reads */
-    mcei_charge(vn, c->timer_read);
-    vn->t_comm += c->timer_read;
+    mcei_charge_comm(vn, c->timer_read);
     mcei_poll_end(vn);
     tick = c->timer_tick * c->clock;
     mcei_leave(vn);
@@ -139,9 +140,15 @@ MCE_EXPORT void iwarp_compute(unsigned long clocks)
                           "clock",
                           clocks);
         s = mcei_iw_spool_stretch(vn, t);
-        mcei_charge(vn, s);
-        vn->t_compute += t;
-        vn->t_stolen += s - t;
+        if (s > t) {
+            /* Spooling took cycles from the computation (Warfel 1996). */
+            char args[64];
+            snprintf(args, sizeof(args), "\"stolen_ps\":%" PRIu64, s - t);
+            mcei_trace_proto(vn, "spool", "spool cycles stolen", vn->clock,
+                             vn->clock + s, args);
+        }
+        mcei_charge_compute(vn, t);
+        mcei_charge_stolen(vn, s - t); /* the spool's cycles */
     }
     mcei_leave(vn);
 }
@@ -165,8 +172,7 @@ MCE_EXPORT unsigned long long iwarp_vtime(void)
     if (vn->now_repeats >= 1000) {
         mcei_poll_begin(vn, "iwarp_vtime");
         mcei_sync(vn);
-        mcei_charge(vn, c->timer_read);
-        vn->t_comm += c->timer_read;
+        mcei_charge_comm(vn, c->timer_read);
         mcei_poll_end(vn);
     }
     vn->now_exit = vn->clock;
@@ -204,8 +210,7 @@ MCE_EXPORT void iwarp_dither(int phase)
     mcei_iw_flush(vn);
     now = vn->clock / c->clock;
     d = ((mce_time_t)phase + 8 - now % 8) % 8;
-    mcei_charge(vn, d * c->clock);
-    vn->t_compute += d * c->clock;
+    mcei_charge_compute(vn, d * c->clock);
     mcei_leave(vn);
 }
 
@@ -294,6 +299,7 @@ static int gate_io(const char *call, int gate, uint32_t *w, size_t n, int write,
     if (w == NULL || n == 0 || n > ((size_t)1 << 28))
         return fail(vn, c, call, IW_EINVAL,
                     "need a buffer and 1 .. 2^28 words");
+    mcei_api_args(vn, MCEI_ARG_BYTES, (int64_t)(n * 4), 0, 0);
     rc = write ? mcei_iw_gate_write(vn, gate, w, n, block, why, sizeof(why))
                : mcei_iw_gate_read(vn, gate, w, n, block, why, sizeof(why));
     if (rc != MCE_OK)
@@ -447,6 +453,8 @@ MCE_EXPORT int iwarp_selective_send(uint32_t header, const uint32_t *w,
     if (n > 0 && w == NULL)
         return fail(vn, c, "iwarp_selective_send", IW_EINVAL,
                     "no words to send");
+    mcei_api_args(vn, MCEI_ARG_BYTES | MCEI_ARG_TYPE, (int64_t)(n * 4), 0,
+                  header);
     mcei_iw_flush(vn);
     if (mcei_iw_selective_send(vn, header, w, n, why, sizeof(why)) != MCE_OK)
         return fail(vn, c, "iwarp_selective_send", IW_EINVAL, why);
@@ -555,6 +563,7 @@ MCE_EXPORT int iwarp_dep_send(int dst, int handle, size_t offset,
         return IW_EMACHINE;
     if (data == NULL && bytes > 0)
         return fail(vn, c, "iwarp_dep_send", IW_EINVAL, "no data");
+    mcei_api_args(vn, MCEI_ARG_BYTES | MCEI_ARG_PEER, (int64_t)bytes, dst, 0);
     mcei_iw_flush(vn);
     if ((rc = mcei_iw_dep_send(vn, dst, handle, offset, data, bytes, why,
                                sizeof(why))) != MCE_OK)
@@ -621,6 +630,8 @@ MCE_EXPORT int iwarp_rts_send(int dst, int type, const void *buf, size_t bytes)
         return IW_EMACHINE;
     if (buf == NULL && bytes > 0)
         return fail(vn, c, "iwarp_rts_send", IW_EINVAL, "no data");
+    mcei_api_args(vn, MCEI_ARG_BYTES | MCEI_ARG_PEER | MCEI_ARG_TYPE,
+                  (int64_t)bytes, dst, type);
     mcei_iw_flush(vn);
     if ((rc = mcei_iw_rts_send(vn, dst, type, buf, bytes, why, sizeof(why))) !=
         MCE_OK)
@@ -643,6 +654,9 @@ MCE_EXPORT int iwarp_rts_recv(int *src, int *type, void *buf, size_t cap,
         return fail(vn, c, "iwarp_rts_recv", IW_EINVAL, "no buffer");
     mcei_iw_flush(vn);
     rc = mcei_iw_rts_recv(vn, src, type, buf, cap, &got, why, sizeof(why));
+    if (rc == MCE_OK && src != NULL && type != NULL)
+        mcei_api_args(vn, MCEI_ARG_BYTES | MCEI_ARG_PEER | MCEI_ARG_TYPE,
+                      (int64_t)got, *src, *type);
     if (len != NULL)
         *len = got;
     if (rc == MCE_ERR_TRUNCATE)
@@ -664,6 +678,7 @@ static int spool_start(const char *call, int out, int pct, void *buf, size_t n)
     int rc, h = -1;
     if (vn == NULL)
         return IW_EMACHINE;
+    mcei_api_args(vn, MCEI_ARG_BYTES, (int64_t)(n * 4), 0, 0);
     mcei_iw_flush(vn);
     if ((rc = mcei_iw_spool_start(vn, out, pct, buf, n, &h, why,
                                   sizeof(why))) != MCE_OK)
@@ -706,8 +721,7 @@ static int spool_end(const char *call, int h, int test)
     if (test && !done) {
         /* a test that finds the spool busy costs a poll, so that a test
          * loop lets virtual time (and the spool) go on */
-        mcei_charge(vn, mcei_eng->costs.probe_cost);
-        vn->t_comm += mcei_eng->costs.probe_cost;
+        mcei_charge_comm(vn, mcei_eng->costs.probe_cost);
     }
     if (test)
         mcei_poll_end(vn);

@@ -197,8 +197,7 @@ static mce_time_t tick(const char *call)
         return 0;
     mcei_poll_begin(vn, call);
     mcei_sync(vn);
-    mcei_charge(vn, mcei_nx_probe_cost());
-    vn->t_comm += mcei_nx_probe_cost();
+    mcei_charge_comm(vn, mcei_nx_probe_cost());
     mcei_poll_end(vn);
     t = vn->clock;
     leave(vn, 0);
@@ -294,6 +293,8 @@ static long do_isend(int under, const char *call, long type, const void *buf,
         return -1;
     if (send_checks(vn, under, call, type, buf, count, node, ptype, 0) < 0)
         return -1;
+    mcei_api_args(vn, MCEI_ARG_BYTES | MCEI_ARG_PEER | MCEI_ARG_TYPE, count,
+                  node, type);
     if ((rc = mcei_nx_isend(vn, MCEI_CTX_USER, type, buf, count, node, ptype, h,
                             &id)) != MCE_OK)
         return status_fail(vn, under, call, rc);
@@ -310,6 +311,8 @@ static long do_csend(int under, long type, const void *buf, long count,
         return -1;
     if (send_checks(vn, under, "csend", type, buf, count, node, ptype, 1) < 0)
         return -1;
+    mcei_api_args(vn, MCEI_ARG_BYTES | MCEI_ARG_PEER | MCEI_ARG_TYPE, count,
+                  node, type);
     if (node == -1 && mcei_eng->nodes - 1 > 64 &&
         (idv = malloc((size_t)mcei_eng->nodes * sizeof(long))) == NULL)
         return status_fail(vn, under, "csend", MCE_ERR_NOMEM);
@@ -333,34 +336,55 @@ static long do_csend(int under, long type, const void *buf, long count,
     return leave(vn, 0);
 }
 
+/* Post a receive inside the call in progress (irecv, or crecv's first
+ * half: one call, one trace slice); -1 after a failure was reported. */
+static long post_recv(mcei_vn_t *vn, int under, const char *call, long typesel,
+                      void *buf, long count, long nodesel, long ptypesel,
+                      mce_nx_handler_t h, long info[], long *id)
+{
+    int rc;
+    if (recv_checks(vn, under, call, typesel, buf, count, nodesel, ptypesel) <
+        0)
+        return -1;
+    /* The selectors (-1: any) until a message is known. */
+    mcei_api_args(vn, MCEI_ARG_BYTES | MCEI_ARG_PEER | MCEI_ARG_TYPE, count,
+                  nodesel, typesel);
+    if ((rc = mcei_nx_irecv(vn, MCEI_CTX_USER, typesel, buf, count, nodesel,
+                            ptypesel, h, info, id)) != MCE_OK)
+        return status_fail(vn, under, call, rc);
+    return 0;
+}
+
 static long do_irecvx(int under, const char *call, long typesel, void *buf,
                       long count, long nodesel, long ptypesel,
                       mce_nx_handler_t h, long info[], long *id)
 {
     mcei_vn_t *vn = enter(call);
-    int rc;
     if (vn == NULL)
         return -1;
-    if (recv_checks(vn, under, call, typesel, buf, count, nodesel, ptypesel) <
-        0)
+    if (post_recv(vn, under, call, typesel, buf, count, nodesel, ptypesel, h,
+                  info, id) < 0)
         return -1;
-    if ((rc = mcei_nx_irecv(vn, MCEI_CTX_USER, typesel, buf, count, nodesel,
-                            ptypesel, h, info, id)) != MCE_OK)
-        return status_fail(vn, under, call, rc);
     return leave(vn, *id);
 }
 
 static long do_crecvx(int under, const char *call, long typesel, void *buf,
                       long count, long nodesel, long ptypesel, long info[])
 {
-    mcei_nx_info_t i;
+    mcei_nx_info_t i = {0};
     long id;
     int rc;
-    if (do_irecvx(under, call, typesel, buf, count, nodesel, ptypesel, NULL,
+    mcei_vn_t *vn = enter(call);
+    if (vn == NULL)
+        return -1;
+    if (post_recv(vn, under, call, typesel, buf, count, nodesel, ptypesel, NULL,
                   NULL, &id) < 0)
         return -1;
-    mcei_vn_t *vn = enter(call);
-    if ((rc = mcei_nx_wait(vn, id, &i)) != MCE_OK) {
+    rc = mcei_nx_wait(vn, id, &i);
+    /* The message received: its length, sender and type. */
+    mcei_api_args(vn, MCEI_ARG_BYTES | MCEI_ARG_PEER | MCEI_ARG_TYPE, i.count,
+                  i.node, i.type);
+    if (rc != MCE_OK) {
         if (rc == MCE_ERR_TRUNCATE)
             return nx_fail(vn, under, call, EMSGSIZE,
                            "message of %ld bytes (type %ld from node %ld) is "
@@ -375,7 +399,7 @@ static long do_crecvx(int under, const char *call, long typesel, void *buf,
 static long do_wait(int under, long id)
 {
     mcei_vn_t *vn = enter("msgwait");
-    mcei_nx_info_t i = {0};
+    mcei_nx_info_t i = {.node = -2}; /* -2: filled only for a receive */
     int rc;
     if (vn == NULL)
         return -1;
@@ -388,6 +412,9 @@ static long do_wait(int under, long id)
                            "unknown or already completed message id %ld", id);
         return status_fail(vn, under, "msgwait", rc);
     }
+    if (i.node != -2)
+        mcei_api_args(vn, MCEI_ARG_BYTES | MCEI_ARG_PEER | MCEI_ARG_TYPE,
+                      i.count, i.node, i.type);
     return leave(vn, 0);
 }
 
@@ -1030,7 +1057,8 @@ static long do_gcolx(int under, const void *x, const long xlens[], void *y)
                            "lengths negative or overflowing at node %d's "
                            "%ld bytes",
                            i, xlens[i]);
-    leave(vn, 0);
+    /* collect continues this call (its enter keeps the call's start):
+     * one call, one trace slice. */
     return collect(under, "gcolx", x, xlens[me], xlens, y, total, NULL);
 }
 MCE_EXPORT void mce_nx_gcolx(const void *x, const long xl[], void *y)

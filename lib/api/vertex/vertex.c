@@ -108,6 +108,8 @@ MCE_EXPORT int mce_vx_nwrite(const void *buf, int nbytes, int dest, int type,
                     mcei_eng->nodes - 1);
     if (type < 0 || type > VX_TYPE_MAX)
         return fail(vn, "nwrite", VX_EINVAL, "type %d is not 16-bit", type);
+    mcei_api_args(vn, MCEI_ARG_BYTES | MCEI_ARG_PEER | MCEI_ARG_TYPE, nbytes,
+                  dest, type);
     rc = mcei_ncube_nwrite(vn, buf, (uint32_t)nbytes, dest, type);
     if (rc == MCE_ERR_SIZE)
         return fail(vn, "nwrite", VX_ETOOBIG,
@@ -143,6 +145,8 @@ MCE_EXPORT int mce_vx_nread(void *buf, int nbytes, int *src, int *type,
         return fail(vn, "nread", VX_EINVAL, "receive failed");
     *src = s;
     *type = t;
+    mcei_api_args(vn, MCEI_ARG_BYTES | MCEI_ARG_PEER | MCEI_ARG_TYPE,
+                  (int64_t)len, s, t);
     (void)flag; /* reserved, never written (Fortran may pass a constant) */
     mcei_leave(vn);
     /* A longer message is truncated to the buffer; the length tells. */
@@ -182,8 +186,7 @@ MCE_EXPORT void mce_vx_whoami(int *node, int *pid, int *host, int *dim)
     if (vn == NULL)
         return;
     mcei_sync(vn);
-    mcei_charge(vn, c->trap_cost);
-    vn->t_comm += c->trap_cost;
+    mcei_charge_comm(vn, c->trap_cost);
     if (node)
         *node = vn->id;
     if (pid)
@@ -221,8 +224,7 @@ MCE_EXPORT int mce_vx_ntime(void)
     /* A trap that costs time: polling loops on a flag advance. */
     mcei_poll_begin(vn, "ntime");
     mcei_sync(vn);
-    mcei_charge(vn, c->trap_cost);
-    vn->t_comm += c->trap_cost;
+    mcei_charge_comm(vn, c->trap_cost);
     mcei_poll_end(vn);
     t = vn->clock;
     mcei_leave(vn);
@@ -242,6 +244,8 @@ MCE_EXPORT int mce_vx_send(const void *buf, int nbytes, int dest, int type,
         return fail(vn, "send", VX_ENODE, "destination %d out of range", dest);
     if (type < 0 || type > VX_TYPE_MAX)
         return fail(vn, "send", VX_EINVAL, "type %d is not 16-bit", type);
+    mcei_api_args(vn, MCEI_ARG_BYTES | MCEI_ARG_PEER | MCEI_ARG_TYPE, nbytes,
+                  dest, type);
     rc = mcei_ncube_xsend(vn, buf, (uint32_t)nbytes, dest, type, flag);
     if (rc != MCE_OK)
         return neighbour_error(vn, "send", rc, dest);
@@ -263,6 +267,8 @@ MCE_EXPORT int mce_vx_rcvreq(void *buf, int nbytes, int src, int type,
     if (type < -1 || type > VX_TYPE_MAX)
         return fail(vn, "rcvreq", VX_EINVAL, "type %d is not 16-bit or -1",
                     type);
+    mcei_api_args(vn, MCEI_ARG_BYTES | MCEI_ARG_PEER | MCEI_ARG_TYPE, nbytes,
+                  src, type);
     rc = mcei_ncube_rcvreq(vn, buf, (uint32_t)nbytes, src, type, flag);
     if (rc != MCE_OK)
         return neighbour_error(vn, "rcvreq", rc, src);
@@ -281,6 +287,7 @@ MCE_EXPORT int mce_vx_bcast(const void *buf, int nbytes, int mask, int type,
         return rc;
     if (type < 0 || type > VX_TYPE_MAX)
         return fail(vn, "bcast", VX_EINVAL, "type %d is not 16-bit", type);
+    mcei_api_args(vn, MCEI_ARG_BYTES | MCEI_ARG_TYPE, nbytes, 0, type);
     rc =
         mcei_ncube_bcast(vn, buf, (uint32_t)nbytes, (unsigned)mask, type, flag);
     if (rc == MCE_ERR_NODE)

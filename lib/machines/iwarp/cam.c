@@ -58,12 +58,6 @@ static cam_node_t *cn(mcei_vn_t *vn)
     return nodes[vn->id];
 }
 
-static void charge_comm(mcei_vn_t *vn, mce_time_t t)
-{
-    mcei_charge(vn, t);
-    vn->t_comm += t;
-}
-
 static int get_clocks(mcei_machine_t *m, const char *key, mce_time_t clock,
                       mce_time_t *out, char *err, size_t errlen)
 {
@@ -233,7 +227,7 @@ int mcei_iw_sru_broadcast(mcei_vn_t *vn, uint32_t word, int *jammed, int wait)
     cam_node_t *c = cn(vn);
     uint64_t aux[2];
     mcei_sync(vn);
-    charge_comm(vn, k.send_sw);
+    mcei_charge_comm(vn, k.send_sw);
     mcei_sync(vn);
     c->done = 0;
     aux[0] = word;
@@ -241,7 +235,7 @@ int mcei_iw_sru_broadcast(mcei_vn_t *vn, uint32_t word, int *jammed, int wait)
     if (mcei_send(vn, vn->id, MCEI_CTX_PROTOCOL, MCEI_IW_SRU, NULL, 0, aux,
                   NULL) != MCE_OK)
         mcei_vn_fatal(vn, "iwarp: out of memory on the SRU");
-    vn->nsent++;
+    mcei_count_sent(vn, 4); /* one word */
     if (!wait)
         return MCE_OK;
     mcei_wait(vn, sru_done, NULL, "iwarp_sru_broadcast",
@@ -256,7 +250,7 @@ int mcei_iw_sru_recv(mcei_vn_t *vn, uint32_t *word, int *jammed, int wait)
     cam_node_t *c = cn(vn);
     mcei_sync(vn);
     if (!wait && !c->full) {
-        charge_comm(vn, mcei_eng->costs.probe_cost);
+        mcei_charge_comm(vn, mcei_eng->costs.probe_cost);
         return 0;
     }
     mcei_wait(vn, sru_full, NULL, "iwarp_sru_recv",
@@ -264,8 +258,8 @@ int mcei_iw_sru_recv(mcei_vn_t *vn, uint32_t *word, int *jammed, int wait)
     *word = c->word;
     *jammed = c->jam;
     c->full = 0;
-    vn->nrecv++;
-    charge_comm(vn, k.recv_sw);
+    mcei_count_recv(vn, 4);
+    mcei_charge_comm(vn, k.recv_sw);
     return 1;
 }
 
@@ -306,7 +300,7 @@ int mcei_iw_cam_set(mcei_vn_t *vn, int entry, uint32_t header, int valid,
         return MCE_ERR_RESOURCE;
     }
     mcei_sync(vn);
-    charge_comm(vn, k.load);
+    mcei_charge_comm(vn, k.load);
     mcei_sync(vn);
     c->cam[entry] = header;
     c->valid[entry] = valid;
@@ -325,16 +319,16 @@ int mcei_iw_selective_send(mcei_vn_t *vn, uint32_t header, const uint32_t *w,
         return MCE_ERR_INVAL;
     }
     mcei_sync(vn);
-    charge_comm(vn, k.compose + k.split);
+    mcei_charge_comm(vn, k.compose + k.split);
     mcei_sync(vn);
     c->busy = 1;
     if (mcei_send_at(vn, vn->clock, successor(vn), MCEI_CTX_PROTOCOL,
                      MCEI_IW_RING, w, n * 4, aux, NULL) != MCE_OK)
         mcei_vn_fatal(vn, "iwarp: out of memory on the ring");
-    vn->nsent++;
-    charge_comm(vn, (mce_time_t)n * k.word + k.join);
+    mcei_count_sent(vn, (uint64_t)n * 4);
+    mcei_charge_comm(vn, (mce_time_t)n * k.word + k.join);
     mcei_sync(vn);
-    charge_comm(vn, c->queued_words * k.backlog);
+    mcei_charge_comm(vn, c->queued_words * k.backlog);
     mcei_sync(vn);
     c->busy = 0;
     drain(vn, vn->clock);
@@ -364,7 +358,7 @@ int mcei_iw_selective_receive(mcei_vn_t *vn, const uint32_t *headers, int nh,
         return MCE_ERR_RESOURCE;
     }
     mcei_sync(vn);
-    charge_comm(vn, k.load);
+    mcei_charge_comm(vn, k.load);
     mcei_sync(vn);
     for (int i = 0; i < k.entries; i++) {
         c->valid[i] = i < nh;
@@ -381,10 +375,10 @@ int mcei_iw_selective_receive(mcei_vn_t *vn, const uint32_t *headers, int nh,
     memcpy(w, mcei_msg_data(m), (words < cap ? words : cap) * 4);
     *n = words;
     mcei_msg_release(m);
-    vn->nrecv++;
-    charge_comm(vn, k.split + (mce_time_t)words * k.word + k.join);
+    mcei_count_recv(vn, (uint64_t)words * 4);
+    mcei_charge_comm(vn, k.split + (mce_time_t)words * k.word + k.join);
     mcei_sync(vn);
-    charge_comm(vn, c->queued_words * k.backlog);
+    mcei_charge_comm(vn, c->queued_words * k.backlog);
     mcei_sync(vn);
     c->busy = 0;
     drain(vn, vn->clock);

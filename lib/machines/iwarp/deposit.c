@@ -35,6 +35,8 @@
 #include "../../net/iwarp_dep.h"
 #include "iwarp.h"
 
+#include "../../core/trace.h"
+
 #define DEP_MAXBUF 256
 #define T_DEP_END  0x4957
 
@@ -68,16 +70,10 @@ static dep_node_t *dn(mcei_vn_t *vn)
     return nodes[vn->id];
 }
 
-static void charge_comm(mcei_vn_t *vn, mce_time_t t)
-{
-    mcei_charge(vn, t);
-    vn->t_comm += t;
-}
-
 static void advance_to(mcei_vn_t *vn, mce_time_t t)
 {
     if (t > vn->clock)
-        charge_comm(vn, t - vn->clock);
+        mcei_charge_comm(vn, t - vn->clock);
 }
 
 static int get_clocks(mcei_machine_t *m, const char *key, mce_time_t *out,
@@ -188,7 +184,8 @@ static void deposit(mcei_vn_t *vn, const mcei_msg_t *m, mce_time_t done,
     b->count++;
     b->spooled = spooled;
     b->last = done;
-    vn->nrecv++;
+    mcei_count_recv(vn, m->w.size);
+    mcei_trace_flow_in(vn, m->w.src, m->w.seq);
 }
 
 int mcei_iw_dep_arrival(mcei_vn_t *vn, mcei_msg_t *m)
@@ -316,6 +313,7 @@ int mcei_iw_dep_send(mcei_vn_t *vn, int dst, int handle, size_t offset,
 {
     dep_node_t *d = dn(vn);
     uint64_t aux[2];
+    mcei_msg_t *m;
     int rc = need_init(d, why, len);
     if (rc != MCE_OK)
         return rc;
@@ -331,21 +329,22 @@ int mcei_iw_dep_send(mcei_vn_t *vn, int dst, int handle, size_t offset,
         return MCE_ERR_INVAL;
     }
     mcei_sync(vn);
-    charge_comm(vn, k.send_header);
+    mcei_charge_comm(vn, k.send_header);
     aux[0] = MCEI_IW_DEP_PACK(handle, offset);
     aux[1] = 0;
     if (mcei_send(vn, dst, MCEI_CTX_PROTOCOL, MCEI_IW_DEP, data, bytes, aux,
-                  NULL) != MCE_OK)
+                  &m) != MCE_OK)
         mcei_vn_fatal(vn, "iwarp: out of memory sending a deposit");
-    vn->nsent++;
+    mcei_count_sent(vn, bytes);
+    mcei_trace_flow_out(vn, m);
     if (bytes <= 4)
         return MCE_OK; /* the word follows the header: no spool */
     d->sent_want++;
-    charge_comm(vn, k.send_spool);
+    mcei_charge_comm(vn, k.send_spool);
     mcei_wait(vn, ready_sent, NULL, "iwarp_dep_send",
               "the end of its send spool");
     advance_to(vn, d->sent_t);
-    charge_comm(vn, k.send_finish);
+    mcei_charge_comm(vn, k.send_finish);
     return MCE_OK;
 }
 
@@ -397,7 +396,7 @@ int mcei_iw_dep_wait(mcei_vn_t *vn, int handle, unsigned count, int rearm,
     mcei_wait_for(vn, ready_count, &w, "iwarp_dep_wait", dwait_what, &w);
     advance_to(vn, w.b->last);
     if (rearm && w.b->spooled)
-        charge_comm(vn, k.rearm);
+        mcei_charge_comm(vn, k.rearm);
     return MCE_OK;
 }
 
@@ -408,7 +407,7 @@ int mcei_iw_dep_rearm(mcei_vn_t *vn, int handle, char *why, size_t len)
     if (rc != MCE_OK)
         return rc;
     if (d->buf[handle].spooled)
-        charge_comm(vn, k.rearm);
+        mcei_charge_comm(vn, k.rearm);
     return MCE_OK;
 }
 
@@ -420,7 +419,7 @@ int mcei_iw_dep_count(mcei_vn_t *vn, int handle, unsigned *count, char *why,
     if (rc != MCE_OK)
         return rc;
     mcei_sync(vn);
-    charge_comm(vn, mcei_eng->costs.probe_cost);
+    mcei_charge_comm(vn, mcei_eng->costs.probe_cost);
     mcei_sync(vn);
     *count = d->buf[handle].count;
     return MCE_OK;
@@ -432,6 +431,7 @@ int mcei_iw_rts_send(mcei_vn_t *vn, int dst, int type, const void *buf,
                      size_t bytes, char *why, size_t len)
 {
     uint64_t aux[2] = {(uint64_t)(uint32_t)type, 0};
+    mcei_msg_t *m;
     if (!k.rts_on) {
         snprintf(why, len, "RTS message passing is off (rts.enable = 0)");
         return MCE_ERR_STATE;
@@ -448,11 +448,12 @@ int mcei_iw_rts_send(mcei_vn_t *vn, int dst, int type, const void *buf,
         return MCE_ERR_SIZE;
     }
     mcei_sync(vn);
-    charge_comm(vn, k.rts_send);
+    mcei_charge_comm(vn, k.rts_send);
     if (mcei_send(vn, dst, MCEI_CTX_PROTOCOL, MCEI_IW_RTS, buf, bytes, aux,
-                  NULL) != MCE_OK)
+                  &m) != MCE_OK)
         mcei_vn_fatal(vn, "iwarp: out of memory sending an RTS message");
-    vn->nsent++;
+    mcei_count_sent(vn, bytes);
+    mcei_trace_flow_out(vn, m);
     return MCE_OK;
 }
 
@@ -489,7 +490,7 @@ int mcei_iw_rts_recv(mcei_vn_t *vn, int *src, int *type, void *buf, size_t cap,
     r.m = NULL;
     mcei_wait(vn, ready_rts, &r, "iwarp_rts_recv", "an RTS message");
     advance_to(vn, (mce_time_t)r.m->w.aux[1]);
-    charge_comm(vn, k.rts_wake);
+    mcei_charge_comm(vn, k.rts_wake);
     mcei_msgq_remove(&d->rts, r.m);
     if (src)
         *src = r.m->w.src;
@@ -502,7 +503,8 @@ int mcei_iw_rts_recv(mcei_vn_t *vn, int *src, int *type, void *buf, size_t cap,
     }
     if (*got > 0)
         memcpy(buf, mcei_msg_data(r.m), *got);
+    mcei_count_recv(vn, r.m->w.size);
+    mcei_trace_flow_in(vn, r.m->w.src, r.m->w.seq);
     mcei_msg_release(r.m);
-    vn->nrecv++;
     return rc;
 }

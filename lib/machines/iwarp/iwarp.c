@@ -123,18 +123,12 @@ static const char *port_name(int port)
     return port >= 0 && port <= MCEI_IW_YM ? names[port] : "?";
 }
 
-static void charge_comm(mcei_vn_t *vn, mce_time_t t)
-{
-    mcei_charge(vn, t);
-    vn->t_comm += t;
-}
-
 /* PCT configuration and gate binding: free while a caller that charges
  * them as a whole (the TCS switch and barrier lookup) holds cfg_free. */
 static void charge_cfg(mcei_vn_t *vn, mce_time_t t)
 {
     if (!node_of(vn)->cfg_free)
-        charge_comm(vn, t);
+        mcei_charge_comm(vn, t);
 }
 
 void mcei_iw_cfg_free(mcei_vn_t *vn, int on)
@@ -164,7 +158,7 @@ int mcei_iw_gate_pct(mcei_vn_t *vn, int gate)
 static void advance_to(mcei_vn_t *vn, mce_time_t t)
 {
     if (t > vn->clock)
-        charge_comm(vn, t - vn->clock);
+        mcei_charge_comm(vn, t - vn->clock);
 }
 
 /* ---- connection progress (rate segments) ------------------------------ */
@@ -369,7 +363,7 @@ static void inject_pct(mcei_vn_t *vn, int pct, mce_time_t ts, const uint32_t *w,
     if (mcei_send_at(vn, ts, p->endpoint, MCEI_CTX_PROTOCOL, MCEI_IW_DATA, w,
                      n * 4, aux, NULL) != MCE_OK)
         mcei_vn_fatal(vn, "iwarp: out of memory sending a block");
-    vn->nsent++;
+    mcei_count_sent(vn, (uint64_t)n * 4);
     p->words += n;
 }
 
@@ -437,9 +431,9 @@ int mcei_iw_gate_write(mcei_vn_t *vn, int gate, const uint32_t *w, size_t n,
     if (block) {
         mce_time_t ts, done, room;
         mcei_sync(vn);
-        charge_comm(vn, costs.block_send);
+        mcei_charge_comm(vn, costs.block_send);
         ts = vn->clock;
-        charge_comm(vn, (mce_time_t)n * costs.gate_op);
+        mcei_charge_comm(vn, (mce_time_t)n * costs.gate_op);
         inject_pct(vn, nd->gate[gate], ts, w, n);
         done = vn->clock;
         room = wait_room(vn, nd->gate[gate]);
@@ -465,7 +459,7 @@ int mcei_iw_gate_write(mcei_vn_t *vn, int gate, const uint32_t *w, size_t n,
         nd->pend_cap = cap;
     }
     nd->pend_w[nd->pend_n++] = w[0];
-    charge_comm(vn, costs.gate_op);
+    mcei_charge_comm(vn, costs.gate_op);
     return MCE_OK;
 }
 
@@ -548,14 +542,14 @@ int mcei_iw_gate_read(mcei_vn_t *vn, int gate, uint32_t *w, size_t n, int block,
         p->rx_words--;
         if (++p->rx_used == m->w.size / 4) {
             mcei_msgq_remove(&p->rx, m);
+            mcei_count_recv(vn, m->w.size);
             mcei_msg_release(m);
             p->rx_used = 0;
-            vn->nrecv++;
         }
     }
     advance_to(vn, t);
     if (block)
-        charge_comm(vn, costs.block_recv);
+        mcei_charge_comm(vn, costs.block_recv);
     return MCE_OK;
 }
 
@@ -668,9 +662,9 @@ int mcei_iw_spool_take(mcei_vn_t *vn, int pct, mce_time_t start,
         p->rx_words--;
         if (++p->rx_used == h->w.size / 4) {
             mcei_msgq_remove(&p->rx, h);
+            mcei_count_recv(vn, h->w.size);
             mcei_msg_release(h);
             p->rx_used = 0;
-            vn->nrecv++;
         }
     }
     *done = t;

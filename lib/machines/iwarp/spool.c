@@ -90,12 +90,6 @@ void mcei_iw_spool_module_fini(void)
     table = NULL;
 }
 
-static void charge_comm(mcei_vn_t *vn, mce_time_t t)
-{
-    mcei_charge(vn, t);
-    vn->t_comm += t;
-}
-
 int mcei_iw_spool_start(mcei_vn_t *vn, int out, int pct, void *buf,
                         size_t nwords, int *h, char *why, size_t len)
 {
@@ -121,7 +115,7 @@ int mcei_iw_spool_start(mcei_vn_t *vn, int out, int pct, void *buf,
         return MCE_ERR_RESOURCE;
     }
     mcei_sync(vn);
-    charge_comm(vn, k.setup);
+    mcei_charge_comm(vn, k.setup);
     if (out) {
         mce_time_t done;
         if ((rc = mcei_iw_spool_put(vn, pct, buf, nwords, k.word, &done,
@@ -188,7 +182,7 @@ int mcei_iw_spool_finish(mcei_vn_t *vn, int h, int test, int *done, char *why,
         }
     }
     if (end > vn->clock)
-        charge_comm(vn, end - vn->clock);
+        mcei_charge_comm(vn, end - vn->clock);
     s->busy = 0;
     *done = 1;
     return MCE_OK;

@@ -18,6 +18,8 @@
  * (mcei_vn_steal); all the constants come from the machine file. */
 #include "ncube.h"
 
+#include "../../core/trace.h"
+
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,6 +45,7 @@ typedef struct out_msg {
     void *payload;
     uint32_t len;
     int orig_src, dest, type, bcast_root;
+    uint64_t flow; /* trace arrow id (0: a broadcast's, none) */
 } out_msg_t;
 
 /* A wait for a pool buffer: the node's own nwrite or a neighbour's length
@@ -61,6 +64,7 @@ typedef struct xreq {
 } xreq_t;
 
 typedef struct node {
+    uint64_t flows; /* program messages sent: trace arrow numbers */
     mcei_vx_pool_t pool;
     mcei_vx_chan_t out[MCEI_NCUBE_MAXDIM];
     struct {
@@ -124,6 +128,16 @@ static void send_ctl(mcei_vn_t *vn, int d, int kind, uint32_t len, mce_time_t t)
     if (mcei_send_at(vn, s, vn->id ^ (1 << d), MCEI_CTX_PROTOCOL, kind, bytes,
                      (size_t)costs.ctl_bytes, aux, NULL) != MCE_OK)
         mcei_vn_fatal(vn, "Vertex: out of memory sending a control message");
+    {
+        /* Steps 1 and 2 of the three-way handshake (Mudge, Buzzard and
+         * Abdel-Rahman 1987): the length request, the acknowledgement. */
+        char args[64];
+        snprintf(args, sizeof(args), "\"peer\":%d,\"bytes\":%u",
+                 vn->id ^ (1 << d), len);
+        mcei_trace_proto(vn, "handshake",
+                         kind == K_LEN ? "length request" : "acknowledgement",
+                         s, s + wire_time(costs.ctl_bytes), args);
+    }
 }
 
 static void vbuf_release(mcei_vn_t *vn, vbuf_t *vb, mce_time_t t);
@@ -249,6 +263,7 @@ static void on_len(mcei_vn_t *vn, mcei_msg_t *m, int d)
 /* Step 7: the DMA of the channel's current message, from @p t. */
 static void start_dma(mcei_vn_t *vn, int d, mce_time_t t)
 {
+    mcei_msg_t *dm;
     node_t *nd = node_of(vn);
     out_msg_t *om = nd->out[d].current->data;
     mce_time_t dur = wire_time(om->len);
@@ -257,10 +272,17 @@ static void start_dma(mcei_vn_t *vn, int d, mce_time_t t)
         ((uint64_t)(uint32_t)om->orig_src << 32) | (uint32_t)om->type,
         ((uint64_t)(uint32_t)om->bcast_root << 32) | (uint32_t)om->dest};
     uint64_t taux[2] = {(uint64_t)d, 0};
+    {
+        char args[64]; /* step 3 of the handshake: the data */
+        snprintf(args, sizeof(args), "\"peer\":%d,\"bytes\":%u",
+                 vn->id ^ (1 << d), om->len);
+        mcei_trace_proto(vn, "handshake", "data (DMA)", s, s + dur, args);
+    }
     if (mcei_send_at(vn, s, vn->id ^ (1 << d), MCEI_CTX_PROTOCOL, K_DATA,
-                     om->payload, om->len, aux, NULL) != MCE_OK ||
+                     om->payload, om->len, aux, &dm) != MCE_OK ||
         mcei_timer_at(vn, s + dur, T_DMA_DONE, taux, NULL, NULL, 0) != MCE_OK)
         mcei_vn_fatal_at(vn, t, "Vertex: out of memory starting a transfer");
+    dm->w.flow = om->flow; /* the program message's arrow, hop to hop */
     free(om->payload);
     om->payload = NULL;
 }
@@ -335,10 +357,10 @@ static void on_data(mcei_vn_t *vn, mcei_msg_t *m, int d)
         return;
     }
     /* Store and forward: the same buffer goes out on the next hop. */
-    submit(vn, lowest_bit((unsigned)(vn->id ^ dest)),
-           out_new(vn, vb, mcei_msg_data(m), (uint32_t)m->w.size, src, dest,
-                   type, -1),
-           e);
+    out_msg_t *fw = out_new(vn, vb, mcei_msg_data(m), (uint32_t)m->w.size, src,
+                            dest, type, -1);
+    fw->flow = m->w.flow;
+    submit(vn, lowest_bit((unsigned)(vn->id ^ dest)), fw, e);
     mcei_msg_release(m);
 }
 
@@ -397,6 +419,9 @@ static void on_xdata(mcei_vn_t *vn, mcei_msg_t *m, int d)
     if (m->w.size)
         memcpy(r->buf, mcei_msg_data(m), m->w.size);
     *r->flag = 1;
+    mcei_count_recv(vn, m->w.size); /* a posted receive completed */
+    if (m->w.flow != 0)
+        mcei_trace_flow_in(vn, m->w.src, m->w.flow);
     free(r);
     mcei_msg_release(m);
 }
@@ -466,8 +491,7 @@ int mcei_ncube_nwrite(mcei_vn_t *vn, const void *buf, uint32_t n, int dest,
     if (!mcei_vx_pool_fits(&nd->pool, n))
         return MCE_ERR_SIZE;
     mcei_sync(vn);
-    mcei_charge(vn, costs.nwrite_trap);
-    vn->t_comm += costs.nwrite_trap;
+    mcei_charge_comm(vn, costs.nwrite_trap);
     if (bc && (nkids = bcast_children(vn->id, vn->id, kids)) == 0)
         return MCE_OK; /* a one-node cube: nobody to tell */
     /* Step 2: a communication buffer, waiting for one if need be. */
@@ -492,9 +516,8 @@ int mcei_ncube_nwrite(mcei_vn_t *vn, const void *buf, uint32_t n, int dest,
     vb->refs = bc ? nkids : 1;
     /* Step 3: copy, then the caller is released. */
     mce_time_t copy = (mce_time_t)n * costs.copy_per_byte;
-    mcei_charge(vn, copy);
-    vn->t_comm += copy;
-    vn->nsent++;
+    mcei_charge_comm(vn, copy);
+    mcei_count_sent(vn, n);
     if (bc) {
         for (int i = 0; i < nkids; i++)
             submit(vn, lowest_bit((unsigned)(vn->id ^ kids[i])),
@@ -506,8 +529,10 @@ int mcei_ncube_nwrite(mcei_vn_t *vn, const void *buf, uint32_t n, int dest,
         if (mcei_timer_at(vn, vn->clock, T_SELF, aux, vb, buf, n) != MCE_OK)
             return MCE_ERR_NOMEM;
     } else {
-        submit(vn, lowest_bit((unsigned)(vn->id ^ dest)),
-               out_new(vn, vb, buf, n, vn->id, dest, type, -1), vn->clock);
+        out_msg_t *om = out_new(vn, vb, buf, n, vn->id, dest, type, -1);
+        om->flow = MCEI_FLOW_PROTO | ++nd->flows;
+        mcei_trace_flow_start(vn, vn->clock, om->flow);
+        submit(vn, lowest_bit((unsigned)(vn->id ^ dest)), om, vn->clock);
     }
     return MCE_OK;
 }
@@ -545,8 +570,7 @@ int mcei_ncube_nread(mcei_vn_t *vn, void *buf, uint32_t cap, int *src,
     m = mcei_match(vn, a.src, a.type, MCEI_CTX_USER);
     uint32_t n = (uint32_t)m->w.size, ncopy = n < cap ? n : cap;
     mce_time_t c = costs.nread_trap + (mce_time_t)ncopy * costs.copy_per_byte;
-    mcei_charge(vn, c);
-    vn->t_comm += c;
+    mcei_charge_comm(vn, c);
     if (ncopy)
         memcpy(buf, mcei_msg_data(m), ncopy);
     *src = m->w.src;
@@ -563,8 +587,7 @@ int mcei_ncube_ntest(mcei_vn_t *vn, int *src, int *type)
     mcei_msg_t *m;
     mcei_sync(vn);
     m = mcei_match(vn, *src, *type, MCEI_CTX_USER);
-    mcei_charge(vn, costs.ntest_cost);
-    vn->t_comm += costs.ntest_cost;
+    mcei_charge_comm(vn, costs.ntest_cost);
     if (m == NULL)
         return -1;
     *src = m->w.src;
@@ -575,6 +598,7 @@ int mcei_ncube_ntest(mcei_vn_t *vn, int *src, int *type)
 static int xstart(mcei_vn_t *vn, const void *buf, uint32_t n, unsigned mask,
                   int type, int *flag)
 {
+    mcei_msg_t *xm;
     node_t *nd = node_of(vn);
     mce_time_t dur = wire_time(n), s = vn->clock;
     uint64_t aux[2] = {(uint64_t)(uint32_t)type, 0};
@@ -587,11 +611,15 @@ static int xstart(mcei_vn_t *vn, const void *buf, uint32_t n, unsigned mask,
             continue;
         mcei_vx_chan_wire(&nd->out[d], s, dur);
         if (mcei_send_at(vn, s, vn->id ^ (1 << d), MCEI_CTX_PROTOCOL, K_XDATA,
-                         buf, n, aux, NULL) != MCE_OK)
+                         buf, n, aux, &xm) != MCE_OK)
             return MCE_ERR_NOMEM;
+        if ((mask & (mask - 1)) == 0) { /* one neighbour: an arrow */
+            xm->w.flow = MCEI_FLOW_PROTO | ++nd->flows;
+            mcei_trace_flow_start(vn, vn->clock, xm->w.flow);
+        }
     }
     *flag = 0;
-    vn->nsent++;
+    mcei_count_sent(vn, n);
     return mcei_timer_at(vn, s + dur, T_XDONE, NULL, flag, NULL, 0);
 }
 
@@ -604,8 +632,7 @@ int mcei_ncube_xsend(mcei_vn_t *vn, const void *buf, uint32_t n, int dest,
     if (node_of(vn)->mode[lowest_bit(diff)] != 1)
         return MCE_ERR_STATE;
     mcei_sync(vn);
-    mcei_charge(vn, costs.xsend_trap);
-    vn->t_comm += costs.xsend_trap;
+    mcei_charge_comm(vn, costs.xsend_trap);
     return xstart(vn, buf, n, diff, type, flag);
 }
 
@@ -618,8 +645,7 @@ int mcei_ncube_bcast(mcei_vn_t *vn, const void *buf, uint32_t n, unsigned mask,
         if ((mask & (1u << d)) && node_of(vn)->mode[d] != 1)
             return MCE_ERR_STATE;
     mcei_sync(vn);
-    mcei_charge(vn, costs.xsend_trap);
-    vn->t_comm += costs.xsend_trap;
+    mcei_charge_comm(vn, costs.xsend_trap);
     return xstart(vn, buf, n, mask, type, flag);
 }
 
@@ -637,8 +663,7 @@ int mcei_ncube_rcvreq(mcei_vn_t *vn, void *buf, uint32_t n, int src, int type,
     if ((r = calloc(1, sizeof(*r))) == NULL)
         return MCE_ERR_NOMEM;
     mcei_sync(vn);
-    mcei_charge(vn, costs.rcvreq_trap);
-    vn->t_comm += costs.rcvreq_trap;
+    mcei_charge_comm(vn, costs.rcvreq_trap);
     r->buf = buf;
     r->len = n;
     r->type = type;
@@ -658,8 +683,7 @@ int mcei_ncube_chanmode(mcei_vn_t *vn, int neighbour, int mode)
     if (diff == 0 || (diff & (diff - 1)) != 0)
         return MCE_ERR_NODE;
     mcei_sync(vn);
-    mcei_charge(vn, costs.chanmode_cost);
-    vn->t_comm += costs.chanmode_cost;
+    mcei_charge_comm(vn, costs.chanmode_cost);
     node_of(vn)->mode[lowest_bit(diff)] = mode;
     return MCE_OK;
 }
@@ -674,8 +698,7 @@ int mcei_ncube_flagwait(mcei_vn_t *vn, int *flag)
 {
     mcei_sync(vn);
     mcei_wait(vn, flag_set, flag, "flagwait", "a completion flag to be set");
-    mcei_charge(vn, costs.flag_poll);
-    vn->t_comm += costs.flag_poll;
+    mcei_charge_comm(vn, costs.flag_poll);
     return MCE_OK;
 }
 

@@ -14,6 +14,8 @@
 #include "nxproto.h"
 #include "../keys.h"
 
+#include "../../core/trace.h"
+
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -152,6 +154,13 @@ static void complete_recv(mcei_vn_t *vn, nx_req_t *r, const mcei_msg_t *m,
         memcpy(r->buf, mcei_msg_data(m), (size_t)n);
     r->done = 1;
     r->done_at = at;
+    /* The program received it, whether it waits for the id, tests it,
+     * ignores it or has a handler take it (global operations' own
+     * messages are no messages of the program). */
+    if (r->ctx == MCEI_CTX_USER) {
+        mcei_count_recv(vn, (uint64_t)n);
+        mcei_trace_flow_in(vn, m->w.src, m->w.seq);
+    }
 }
 
 static void unpost(nx_node_t *nd, nx_req_t *r)
@@ -233,14 +242,19 @@ static mce_time_t msg_interrupt(mcei_vn_t *vn, mce_time_t arrival)
         mcei_vn_fatal(vn, "virtual clock overflow in an arrival interrupt");
     nd->hbusy = end;
     nd->hend[nd->hcount++ % NX_HLOG] = end;
-    vn->t_stolen += nx.irq_msg;
+    mcei_trace_proto(vn, "interrupt", "message arrival interrupt",
+                     end - nx.irq_msg, end, NULL);
     if (vn->busy_until < end)
         vn->busy_until = end;
     /* A computing program loses the handler's time; a waiting one only
-     * sees its message when the handler is over. */
+     * sees its message when the handler is over (a blocked node's wait
+     * shrinks by it; one waiting in its own time catches up with
+     * busy_until when its wait ends). */
     if (!nd->waiting && vn->state == MCEI_VN_RUNNABLE &&
         vn->clock >= end - nx.irq_msg)
-        mcei_charge(vn, nx.irq_msg);
+        mcei_charge_stolen(vn, nx.irq_msg);
+    else if (vn->state == MCEI_VN_BLOCKED)
+        mcei_note_stolen_blocked(vn, nx.irq_msg);
     return end;
 }
 
@@ -289,6 +303,12 @@ static void nx_on_arrival(mcei_vn_t *vn, mcei_msg_t *m)
     }
     if (m->w.flags & MCEI_MSG_FORCED) {
         /* Nobody was ready for it: the machine drops it. */
+        char args[96];
+        snprintf(args, sizeof(args),
+                 "\"src\":%d,\"type\":%" PRId64 ",\"bytes\":%" PRIu64, m->w.src,
+                 m->w.type, m->w.size);
+        mcei_trace_proto(vn, "discard", "FORCED message discarded", seen, seen,
+                         args);
         nd->discarded++;
         if (!nd->warned_forced++)
             mcei_log("node %d: FORCED message of type %" PRId64 " from node %d "
@@ -325,9 +345,7 @@ static void after_idle(mcei_vn_t *vn, mce_time_t idle_from)
     while (nd->irq_next + nx.irq_cost <= vn->clock)
         nd->irq_next += nx.irq_period;
     if (nd->irq_next <= vn->clock) {
-        mce_time_t end = nd->irq_next + nx.irq_cost;
-        vn->t_stolen += end - vn->clock;
-        vn->clock = end;
+        mcei_stolen_until(vn, nd->irq_next + nx.irq_cost);
         nd->irq_next += nx.irq_period;
     }
 }
@@ -363,10 +381,7 @@ static void cpu_send(mcei_vn_t *vn, mce_time_t from)
         cpu_run(nd, from, vn->clock - from + handlers_in(nd, from, vn->clock));
     if (end == MCEI_TIME_INF)
         mcei_vn_fatal(vn, "virtual clock overflow in a send");
-    if (end > vn->clock) {
-        vn->t_stolen += end - vn->clock;
-        vn->clock = end;
-    }
+    mcei_stolen_until(vn, end);
     while (nd->irq_next < vn->clock)
         nd->irq_next += nx.irq_period;
 }
@@ -478,11 +493,10 @@ static int req_done(mcei_vn_t *vn, void *arg)
 
 /* A completed user receive becomes "the last message" (infocount & co)
  * and fills the x-form's info[]; global operations' receives do not. */
-static void record_recv(mcei_vn_t *vn, nx_node_t *nd, nx_req_t *r)
+static void record_recv(nx_node_t *nd, nx_req_t *r)
 {
     if (r->ctx != MCEI_CTX_USER)
-        return;
-    vn->nrecv++;
+        return; /* (the count is kept at completion: complete_recv) */
     nd->last = r->info;
     if (r->info_out != NULL) {
         r->info_out[0] = r->info.type;
@@ -507,7 +521,7 @@ static int finish_req(mcei_vn_t *vn, nx_req_t *r, mcei_nx_info_t *info)
         }
     }
     if (r->kind == R_RECV) {
-        record_recv(vn, nd, r);
+        record_recv(nd, r);
         if (info != NULL)
             *info = r->info;
     }
@@ -604,10 +618,7 @@ static void wait_running_handlers(mcei_vn_t *vn, mcei_ready_fn ready, void *arg,
         nd->waiting = 0;
         if (ready(vn, arg) || (r = handler_due(nd)) == NULL)
             return;
-        if (r->done_at > vn->clock) {
-            vn->t_wait += r->done_at - vn->clock;
-            vn->clock = r->done_at;
-        }
+        mcei_wait_until(vn, r->done_at);
         mcei_nx_run_handlers(vn);
     }
 }
@@ -630,15 +641,15 @@ int mcei_nx_wait(mcei_vn_t *vn, long id, mcei_nx_info_t *info)
     wait_running_handlers(vn, req_done, (void *)(intptr_t)id, "msgwait",
                           wait_what, &what);
     r = find(nd, id);
-    if (r->done_at > vn->clock) /* completed in our future (not waited) */
-        vn->clock = r->done_at;
+    /* completed in our future (not waited) */
+    mcei_wait_until(vn, r->done_at);
     if (nx.irq && r->kind == R_SEND && r->cpu)
         cpu_send(vn, from);
     else
         after_idle(vn, from);
     /* An arrival interrupt still running holds the program back. */
-    if (nx.irq && nx.irq_msg && vn->busy_until > vn->clock)
-        vn->clock = vn->busy_until;
+    if (nx.irq && nx.irq_msg)
+        mcei_stolen_until(vn, vn->busy_until);
     return finish_req(vn, r, info);
 }
 
@@ -650,8 +661,7 @@ int mcei_nx_done(mcei_vn_t *vn, long id, int *done)
         return MCE_ERR_NOT_FOUND;
     mcei_sync(vn);
     /* Polling costs time, so a msgdone loop progresses. */
-    mcei_charge(vn, nx.probe_cost);
-    vn->t_comm += nx.probe_cost;
+    mcei_charge_comm(vn, nx.probe_cost);
     mcei_sync(vn);
     r = find(nd, id);
     if (!req_done(vn, (void *)(intptr_t)id)) {
@@ -766,12 +776,11 @@ int mcei_nx_probe(mcei_vn_t *vn, uint32_t ctx, long typesel, long nodesel,
         mce_time_t from = vn->clock;
         wait_running_handlers(vn, probe_ready, &a, "cprobe", probe_what, &a);
         after_idle(vn, from);
-        if (nx.irq && nx.irq_msg && vn->busy_until > vn->clock)
-            vn->clock = vn->busy_until; /* the arrival's interrupt */
+        if (nx.irq && nx.irq_msg) /* the arrival's interrupt */
+            mcei_stolen_until(vn, vn->busy_until);
     }
     m = probe_find(vn, &a);
-    mcei_charge(vn, nx.probe_cost);
-    vn->t_comm += nx.probe_cost;
+    mcei_charge_comm(vn, nx.probe_cost);
     if (m == NULL) {
         *found = 0;
         return MCE_OK;

@@ -1,0 +1,55 @@
+#!/bin/sh
+# --mce-trace=FILE.otf2 writes an OTF2 archive (when mcemu was built with
+# libopen-trace-format2) that otf2-print reads: a 64-node sobel_edge run
+# has as many Enter and Leave records as its JSON trace has slices, and
+# an NX run as many MPI sends and receives as the JSON trace has arrows.
+# Without OTF2 support, FILE.otf2 is refused with a message.
+. "$top_srcdir/tests/lib.sh"
+
+command -v python3 > /dev/null || { fail "python3 is needed to parse the traces"; finish; exit 1; }
+"$B/apps/ring" --mce-nodes=2 --mce-trace="$TMP/probe.otf2" > "$TMP/o" 2>&1
+if grep -q "built without OTF2" "$TMP/o"; then
+    pass "built without OTF2: FILE.otf2 refused with a message"
+    finish
+    exit 0
+fi
+if ! command -v otf2-print > /dev/null; then
+    fail "otf2-print (Debian otf2-tools) is needed to read the archive"
+    finish
+    exit 1
+fi
+
+# json_counts FILE: "slices arrows_started arrows_ended"
+json_counts() {
+    python3 -c "
+import json,sys
+ev=json.load(open(sys.argv[1]))['traceEvents']
+print(sum(1 for e in ev if e.get('ph') in ('X','B')), sum(1 for e in ev if e.get('ph')=='s'), sum(1 for e in ev if e.get('ph')=='f'))" "$1"
+}
+# otf2_counts ARCHIVE: "enters leaves sends receives"
+otf2_counts() {
+    otf2-print "$1" > "$TMP/print" 2> "$TMP/print.err"
+    [ -s "$TMP/print.err" ] && sed 's/^/# otf2-print: /' "$TMP/print.err" | head -5
+    echo "$(grep -c '^ENTER ' "$TMP/print") $(grep -c '^LEAVE ' "$TMP/print") $(grep -c '^MPI_SEND ' "$TMP/print") $(grep -c '^MPI_RECV ' "$TMP/print")"
+}
+
+for cfg in "sobel_edge apps/sobel_edge --mce-nodes=64" \
+    "nx_stats tests/progs/nx_stats --mce-nodes=4"; do
+    set -- $cfg
+    what=$1 prog=$2; shift 2
+    "$B/$prog" "$@" --mce-trace="$TMP/$what.json" > "$TMP/o" 2>&1
+    expect_eq "$what JSON status" $? 0
+    "$B/$prog" "$@" --mce-trace="$TMP/$what.otf2" > "$TMP/o" 2>&1
+    expect_eq "$what OTF2 status" $? 0
+    set -- $(json_counts "$TMP/$what.json")
+    slices=$1 sends=$2 recvs=$3
+    got=$(otf2_counts "$TMP/$what.otf2")
+    expect_eq "$what: otf2-print reads the archive cleanly" "$(wc -c < "$TMP/print.err")" 0
+    expect_eq "$what: Enter, Leave, MpiSend, MpiRecv = the JSON's slices and arrows" \
+        "$got" "$slices $slices $sends $recvs"
+done
+otf2-print -G "$TMP/nx_stats.otf2" > "$TMP/defs" 2>&1
+expect_grep "nx_stats: node locations defined" 'LOCATION .*"node 3"' "$TMP/defs"
+expect_grep "nx_stats: protocol locations defined" 'LOCATION .*"node 3 protocol"' "$TMP/defs"
+expect_grep "nx_stats: a region per call" 'REGION .*"crecv"' "$TMP/defs"
+finish
