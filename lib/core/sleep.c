@@ -21,14 +21,7 @@ static void node_sleep(mcei_vn_t *vn, mce_time_t ps)
     int streak = vn->poll_call != NULL &&
                  vn->clock - vn->t_stolen == vn->poll_work &&
                  vn->nsent + vn->nrecv == vn->poll_msgs;
-    mce_time_t c;
-    if (mcei_time_add(vn->clock, ps, &c) != MCE_OK)
-        mcei_vn_fatal(vn,
-                      "sleep: virtual clock overflow (clock %" PRIu64
-                      " ps + %" PRIu64 " ps)",
-                      vn->clock, ps);
-    vn->t_wait += ps;
-    vn->clock = c;
+    mcei_charge_wait(vn, ps); /* checked; the accounting owner's */
     /* Within a streak the node sleeps as a poller: the guard counts it
      * while it is stopped here. */
     vn->polling = streak;

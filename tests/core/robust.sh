@@ -164,17 +164,17 @@ expect_grep "vx ntest bad type: diagnostic" \
     "node 0: ntest: type 65536 is not 16-bit or -1" "$TMP/o"
 
 # A receive request still posted when its node exits: the extended
-# message that comes later is dropped with a message naming it, never
-# written into the dead node's stack (1 process and 2 ranks).
+# message that comes later is lost, and said so (status 1), never written
+# into the dead node's stack (1 process and 2 ranks).
 for np in 0 2; do
     if [ $np = 0 ]; then
         $T "$P/vx_misuse" exited --mce-nodes=2 > "$TMP/o" 2>&1
     else
         $T $MPIRUN -np 2 "$P/vx_misuse" exited --mce-nodes=2 > "$TMP/o" 2>&1
     fi
-    expect_eq "vx rcvreq at node exit (np=$np): status" $? 0
-    expect_grep "vx rcvreq at node exit (np=$np): dropped, named" \
-        "node 1: Vertex send: extended message (type 1, 10 bytes) from node 0 arrived after node 1 exited: dropped" \
+    expect_eq "vx rcvreq at node exit (np=$np): status" $? 1
+    expect_grep "vx rcvreq at node exit (np=$np): lost, named" \
+        "node 1 at virtual time .*: Vertex send: extended message (type 1, 10 bytes) from node 0 arrived after node 1's program ended (the rcvreq it left posted was cancelled): it is lost" \
         "$TMP/o"
 done
 

@@ -6,8 +6,8 @@
  * "poll" (nodes polling with ntest and ntime forever: livelock).
  * "nullbuf" checks NULL buffers and extreme arguments, no misuse.
  * "exited": node 1 posts rcvreq into a buffer of its stack and returns;
- * node 0's extended message then arrives after node 1 exited (dropped
- * with a message, never written into node 1's dead stack).
+ * node 0's extended message then arrives after node 1 exited (lost, an
+ * error naming it; never written into node 1's dead stack).
  * "hold" is no misuse: node 0's pool is full, so its acknowledgement of
  * node 1's seventh message is postponed, and the channel from node 0 to
  * node 1 is lost meanwhile (Mudge et al. 1987, section 3): node 0's own

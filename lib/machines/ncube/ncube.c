@@ -381,17 +381,6 @@ static void on_xdata(mcei_vn_t *vn, mcei_msg_t *m, int d)
 {
     node_t *nd = node_of(vn);
     int type = (int)m->w.aux[0];
-    if (vn->state == MCEI_VN_DONE) {
-        /* The program's buffers and flags may be gone with the node: the
-         * DMA has nowhere to go.  Say so rather than write into them. */
-        drop_xreqs(nd);
-        mcei_log("node %d: Vertex send: extended message (type %d, %" PRIu64
-                 " bytes) from node %d arrived after node %d exited: "
-                 "dropped",
-                 vn->id, type, m->w.size, m->w.src, vn->id);
-        mcei_msg_release(m);
-        return;
-    }
     mcei_vn_steal(vn, m->arrival, costs.xdma_recv_interrupt);
     if (nd->mode[d] != 1)
         mcei_vn_fatal_at(vn, m->arrival,
@@ -411,6 +400,18 @@ static void on_xdata(mcei_vn_t *vn, mcei_msg_t *m, int d)
                          "Vertex rcvreq: posted %u bytes of type %d, but "
                          "node %d sent %" PRIu64 " bytes of type %d",
                          r->len, r->type, m->w.src, m->w.size, type);
+    if (vn->state == MCEI_VN_DONE) {
+        /* The program has ended: its buffers and flags may be gone with
+         * it, so the requests it left posted are cancelled, never
+         * written into. */
+        drop_xreqs(nd);
+        mcei_vn_fatal_at(vn, m->arrival,
+                         "Vertex send: extended message (type %d, %" PRIu64
+                         " bytes) from node %d arrived after node %d's "
+                         "program ended (the rcvreq it left posted was "
+                         "cancelled): it is lost",
+                         type, m->w.size, m->w.src, vn->id);
+    }
     nd->xhead[d] = r->next;
     if (nd->xhead[d] == NULL)
         nd->xtail[d] = NULL;
