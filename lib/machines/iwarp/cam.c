@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include "../../net/iwarp_sru.h"
+#include "spool.h"
 
 #define CAM_MAX   16
 #define RING_MAXW 7
@@ -233,7 +234,7 @@ int mcei_iw_sru_broadcast(mcei_vn_t *vn, uint32_t word, int *jammed, int wait)
     cam_node_t *c = cn(vn);
     uint64_t aux[2];
     mcei_sync(vn);
-    charge_comm(vn, k.send_sw);
+    mcei_iw_cpu(vn, k.send_sw);
     mcei_sync(vn);
     c->done = 0;
     aux[0] = word;
@@ -256,7 +257,7 @@ int mcei_iw_sru_recv(mcei_vn_t *vn, uint32_t *word, int *jammed, int wait)
     cam_node_t *c = cn(vn);
     mcei_sync(vn);
     if (!wait && !c->full) {
-        charge_comm(vn, mcei_eng->costs.probe_cost);
+        mcei_iw_cpu(vn, mcei_eng->costs.probe_cost);
         return 0;
     }
     mcei_wait(vn, sru_full, NULL, "iwarp_sru_recv",
@@ -265,7 +266,7 @@ int mcei_iw_sru_recv(mcei_vn_t *vn, uint32_t *word, int *jammed, int wait)
     *jammed = c->jam;
     c->full = 0;
     vn->nrecv++;
-    charge_comm(vn, k.recv_sw);
+    mcei_iw_cpu(vn, k.recv_sw);
     return 1;
 }
 
@@ -306,7 +307,7 @@ int mcei_iw_cam_set(mcei_vn_t *vn, int entry, uint32_t header, int valid,
         return MCE_ERR_RESOURCE;
     }
     mcei_sync(vn);
-    charge_comm(vn, k.load);
+    mcei_iw_cpu(vn, k.load);
     mcei_sync(vn);
     c->cam[entry] = header;
     c->valid[entry] = valid;
@@ -325,7 +326,8 @@ int mcei_iw_selective_send(mcei_vn_t *vn, uint32_t header, const uint32_t *w,
         return MCE_ERR_INVAL;
     }
     mcei_sync(vn);
-    charge_comm(vn, k.compose + k.split);
+    mcei_iw_cpu(vn, k.compose);
+    charge_comm(vn, k.split);
     mcei_sync(vn);
     c->busy = 1;
     if (mcei_send_at(vn, vn->clock, successor(vn), MCEI_CTX_PROTOCOL,
@@ -364,7 +366,7 @@ int mcei_iw_selective_receive(mcei_vn_t *vn, const uint32_t *headers, int nh,
         return MCE_ERR_RESOURCE;
     }
     mcei_sync(vn);
-    charge_comm(vn, k.load);
+    mcei_iw_cpu(vn, k.load);
     mcei_sync(vn);
     for (int i = 0; i < k.entries; i++) {
         c->valid[i] = i < nh;

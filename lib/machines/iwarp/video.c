@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "iwarp.h"
+#include "spool.h"
 
 #define FIFO_MAX 4096
 
@@ -128,12 +129,6 @@ void mcei_iw_video_node_fini(mcei_vn_t *vn)
     free(v->out);
     free(v);
     nodes[vn->id] = NULL;
-}
-
-static void charge_comm(mcei_vn_t *vn, mce_time_t t)
-{
-    mcei_charge(vn, t);
-    vn->t_comm += t;
 }
 
 static int no_device(const char *what, uint64_t cell, char *why, size_t len)
@@ -252,7 +247,7 @@ int mcei_iw_video_read(mcei_vn_t *vn, uint32_t *w, size_t n, uint64_t *pos,
             pos[j] = g;
         if (arr != NULL)
             arr[j] = (mce_time_t)arrival(g) * k.clock;
-        charge_comm(vn, (mce_time_t)k.op * k.clock);
+        mcei_iw_cpu(vn, (mce_time_t)k.op * k.clock);
     }
     return MCE_OK;
 }
@@ -310,7 +305,7 @@ int mcei_iw_video_write(mcei_vn_t *vn, const uint32_t *w, size_t n, char *why,
         v->capout = cap;
     }
     for (size_t j = 0; j < n; j++) {
-        charge_comm(vn, (mce_time_t)k.op * k.clock);
+        mcei_iw_cpu(vn, (mce_time_t)k.op * k.clock);
         v->out[v->nout].w = w[j];
         v->out[v->nout].t = vn->clock;
         v->nout++;
