@@ -157,8 +157,7 @@ static void forward(mcei_vn_t *vn, mcei_msg_t *m, mce_time_t t)
 {
     if (m->w.aux[1] != (uint64_t)vn->id) {
         if (mcei_send_at(vn, t, successor(vn), MCEI_CTX_PROTOCOL, MCEI_IW_RING,
-                         mcei_msg_data(m), m->w.size, m->w.aux,
-                         NULL) != MCE_OK)
+                         mcei_msg_data(m), m->w.size, m->w.aux, NULL) != MCE_OK)
             mcei_vn_fatal_at(vn, t,
                              "iwarp: out of memory forwarding a message");
         cn(vn)->forwarded++;
