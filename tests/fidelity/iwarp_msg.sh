@@ -205,7 +205,7 @@ expect_eq "RTS averages within 2 % of Figure 3.9, misses (of 42)" $badr 0
 expect_eq "RTS growth between sizes = bytes/2, misses (of 35)" $bads 0
 
 # ---- determinism: 1, 2 and 4 ranks, block and cyclic ---------------------------
-for prog in "$dp --runs=4 --sizes=4,1024 --dist=1,4,7" "$rp --runs=2 --sizes=32,1024 --dist=1,7"; do
+for prog in "$dp --runs=4 --sizes=4,1024 --dist=1,4,7" "$dp --mode=spool" "$rp --runs=2 --sizes=32,1024 --dist=1,7"; do
     name=$(basename "${prog%% *}")
     args="--mce-nodes=64 --mce-summary"
     run 0 $prog $args > "$TMP/ref" 2>&1
