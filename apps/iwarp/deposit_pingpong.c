@@ -17,7 +17,12 @@
  *   spool    (a check of the spools of section 3.6, not a figure) A
  *            spools 256 words to B = (x0+1,0) over a PCT connection while
  *            computing 300 clocks (stretched by the spool's cycle
- *            stealing), B spools them in; prints the times
+ *            stealing), B spools them in; prints the times.  Then A
+ *            writes a burst of 8 single words to C = (x0,1) through a
+ *            gate while its spool is still active, and 8 more after it
+ *            is done; C reads them; prints both bursts' times (Warfel
+ *            3.1.3: the spool steals cycles from every CPU client, gate
+ *            writes included)
  *
  * usage: deposit_pingpong --mce-nodes=64 [--mode=all|single|sixteen|spool]
  *        [--sizes=4,16,...] [--dist=1..7] [--runs=N] [--x0=X]
@@ -38,15 +43,33 @@ static const char *const modes[] = {"single", "sixteen"};
 
 static uint32_t out[4096], in[4096];
 
-/* Spool check: A = (x0,0) spools 256 words to B = (x0+1,0) over PCT 0. */
-static int spool_check(int x, int x0)
+#define BURST 8 /* words: they fit in the source PCT (no wait for room) */
+
+/* Spool check: A = (x0,0) spools 256 words to B = (x0+1,0) over PCT 0;
+ * A's gate bursts go to C = (x0,1) over PCT 1. */
+static int spool_check(int x, int y, int x0)
 {
-    unsigned long long t0, t1, t2;
-    int h;
-    if (x == x0)
+    unsigned long long t0, t1, t2, t3, t4, t5;
+    int h, w = iwarp_width();
+    if (y == 1) {
+        uint32_t v;
+        iwapp_check(PROG, iwarp_pct_config(1, IW_YM, 1, IW_CPU, 0, x0),
+                    "config");
+        iwapp_check(PROG, iwarp_gate_bind(IW_R0, 1), "bind");
+        for (int i = 0; i < 2 * BURST; i++) {
+            iwapp_check(PROG, iwarp_gate_read(IW_R0, &v), "gate_read");
+            if (v != (uint32_t)(1000 + i))
+                iwapp_die(PROG, "wrong burst word");
+        }
+        return 0;
+    }
+    if (x == x0) {
         iwapp_check(PROG, iwarp_pct_config(0, IW_CPU, 0, IW_XP, 0, x0 + 1),
                     "config");
-    else if (x == x0 + 1)
+        iwapp_check(PROG, iwarp_pct_config(1, IW_CPU, 0, IW_YP, 1, w + x0),
+                    "config");
+        iwapp_check(PROG, iwarp_gate_bind(IW_W0, 1), "bind");
+    } else if (x == x0 + 1)
         iwapp_check(PROG, iwarp_pct_config(0, IW_XM, 0, IW_CPU, 0, x0),
                     "config");
     else
@@ -59,10 +82,22 @@ static int spool_check(int x, int x0)
         iwapp_check(PROG, h = iwarp_spool_out(0, out, 256), "spool_out");
         iwarp_compute(300);
         t1 = iwarp_vtime();
+        for (int i = 0; i < BURST; i++)
+            iwapp_check(PROG, iwarp_gate_write(IW_W0, (uint32_t)(1000 + i)),
+                        "gate_write");
+        t3 = iwarp_vtime();
         iwapp_check(PROG, iwarp_spool_wait(h), "spool_wait");
         t2 = iwarp_vtime();
+        for (int i = BURST; i < 2 * BURST; i++)
+            iwapp_check(PROG, iwarp_gate_write(IW_W0, (uint32_t)(1000 + i)),
+                        "gate_write");
+        t5 = iwarp_vtime();
+        t4 = t2;
         printf("deposit_pingpong: mode=spool out compute_end=%llu done=%llu\n",
                t1 - t0, t2 - t0);
+        printf("deposit_pingpong: mode=spool burst words=%d during=%llu "
+               "after=%llu spool_left=%llu\n",
+               BURST, t3 - t1, t5 - t4, t2 > t3 ? t2 - t3 : 0ULL);
     } else {
         iwapp_check(PROG, h = iwarp_spool_in(0, in, 256), "spool_in");
         t1 = iwarp_vtime();
@@ -131,10 +166,10 @@ int main(int argc, char **argv)
                       "--dist: 1 .. width-1-x0 (deposits route without wrap "
                       "links)");
     iwarp_coords(&x, &y);
+    if (mode_mask == 4 && (y == 0 || (y == 1 && x == x0)))
+        return spool_check(x, y, x0);
     if (y != 0)
         return 0;
-    if (mode_mask == 4)
-        return spool_check(x, x0);
     iwapp_check(PROG, iwarp_dep_init(), "iwarp_dep_init");
     iwapp_check(PROG, h = iwarp_dep_buffer(in, sizeof(in)), "iwarp_dep_buffer");
     for (int i = 0; i < 4096; i++)

@@ -468,10 +468,14 @@ int main(int argc, char **argv)
         iwapp_die(PROG, "the array has more than 256 cells");
     for (int c = 0; c < ncfg; c++) {
         int w = cfgw[c], h = cfgh[c];
+        /* any power-of-two rectangle: the thesis's 2x2, 2x4, 4x4, 4x8 and
+         * 8x8 (W 6.4.1) in either orientation, and the others of 4 to 64
+         * cells (the predictions' Barrier_time is W's for the cell count) */
         if (w < 2 || h < 2 || w > aw || h > ah || (w & (w - 1)) ||
-            (h & (h - 1)) || w * h > MAXC || (w != h && w != 2 * h))
-            iwapp_die(PROG, "--array: 2x2, 4x2, 4x4, 8x4 or 8x8 (columns x "
-                            "rows at the array's corner, within the array)");
+            (h & (h - 1)) || w * h > MAXC)
+            iwapp_die(PROG, "--array: W x H, columns x rows at the array's "
+                            "corner, each a power of two from 2, at most 64 "
+                            "cells, within the array (e.g. 2x2,4x2,2x4,8x8)");
         if ((size_t)(w * h) > maxn)
             maxn = (size_t)(w * h);
         if (maxn < 2 * 6) /* rb: 2 log2 N stage slots */

@@ -13,7 +13,9 @@
 #                   exactly; within 10 clocks and 1.1 % of Figure 3.10;
 #   board effect: 4 KB increments over d are 6,4,6,4,6,4 from x0 = 0 and
 #                   4,6,4,6,4 from x0 = 1 (4/6-clock hops);
-#   spools: cycle stealing (1/3 per active spool) and completion times;
+#   spools: cycle stealing (1/3 per active spool) and completion times; a
+#           gate write burst during an active spool takes 1 / (1 - 1/3)
+#           = 1.5 times the undisturbed one (Warfel 3.1.3's statement);
 #   RTS: every Figure 3.9 average within 2 %, growth between sizes exactly
 #                   bytes/2 at every distance;
 #   the summary digests are the same in one process and on 1, 2 and 4 ranks.
@@ -157,6 +159,28 @@ expect_eq "board effect from x0=1 (flipped)" "$(incr "$TMP/dp1" sixteen "1 2 3 4
 expect_eq "deposit_pingpong --mode=spool status" $? 0
 expect_grep "spool out: stretched computation and completion" "mode=spool out compute_end=490 done=552" "$TMP/sp"
 expect_grep "spool in: data and completion" "mode=spool in started=40 done=561 data=ok" "$TMP/sp"
+# Gate writes during an active spool (a check of Warfel 1996 3.1.3's
+# statement, not a figure): each active spool "steals up to one-third of
+# the computation agent's CPU cycles", so CPU work of c clocks takes
+# c / (1 - 1/3) while one spool runs.  A writes 8 single words to C (they
+# fit in the source PCT, no wait for room) right after its computation
+# (the spool still active 50 clocks more), then 8 after the spool is done.
+# The undisturbed burst is 8 x iwarp.gate_op (the model's constant: exact
+# uncontended formula); the disturbed one is that times the thesis's factor.
+steal=$(awk 'BEGIN { printf "%.4f", 1 / (1 - 1 / 3) }') # "one-third", W 3.1.3
+gop=$(awk '$1 == "iwarp.gate_op" { print $3 }' "$top_srcdir/share/machines/iwarp.conf")
+bl=$(grep "mode=spool burst" "$TMP/sp")
+dur=$(echo "$bl" | tr ' ' '\n' | sed -n 's/^during=//p')
+aft=$(echo "$bl" | tr ' ' '\n' | sed -n 's/^after=//p')
+left=$(echo "$bl" | tr ' ' '\n' | sed -n 's/^spool_left=//p')
+expect_eq "gate burst after the spool: 8 x gate_op" "$aft" "$((8 * gop))"
+if awk -v l="$left" 'BEGIN { exit !(l > 0) }'; then
+    pass "the spool still active after the burst (spool_left=$left)"
+else
+    fail "the spool still active after the burst (spool_left=$left)"
+fi
+expect_eq "gate burst during the spool / after (Warfel 3.1.3: one-third stolen)" \
+    "$(awk -v d="$dur" -v a="$aft" 'BEGIN { printf "%.4f", d / a }')" "$steal"
 
 # ---- RTS: Figure 3.9 -------------------------------------------------------------
 "$rp" --mce-nodes=64 --runs=8 > "$TMP/rp" 2>&1
@@ -181,7 +205,7 @@ expect_eq "RTS averages within 2 % of Figure 3.9, misses (of 42)" $badr 0
 expect_eq "RTS growth between sizes = bytes/2, misses (of 35)" $bads 0
 
 # ---- determinism: 1, 2 and 4 ranks, block and cyclic ---------------------------
-for prog in "$dp --runs=4 --sizes=4,1024 --dist=1,4,7" "$rp --runs=2 --sizes=32,1024 --dist=1,7"; do
+for prog in "$dp --runs=4 --sizes=4,1024 --dist=1,4,7" "$dp --mode=spool" "$rp --runs=2 --sizes=32,1024 --dist=1,7"; do
     name=$(basename "${prog%% *}")
     args="--mce-nodes=64 --mce-summary"
     run 0 $prog $args > "$TMP/ref" 2>&1

@@ -116,7 +116,7 @@ MCE_EXPORT unsigned long iwarp_clock(void)
     /* a clock loop is polling: counted by the livelock guard */
     mcei_poll_begin(vn, "iwarp_clock");
     mcei_sync(vn); /* lets the guard see a loop of reads */
-    mcei_charge_comm(vn, c->timer_read);
+    mcei_iw_cpu(vn, c->timer_read);
     mcei_poll_end(vn);
     tick = c->timer_tick * c->clock;
     mcei_leave(vn);
@@ -172,7 +172,7 @@ MCE_EXPORT unsigned long long iwarp_vtime(void)
     if (vn->now_repeats >= 1000) {
         mcei_poll_begin(vn, "iwarp_vtime");
         mcei_sync(vn);
-        mcei_charge_comm(vn, c->timer_read);
+        mcei_iw_cpu(vn, c->timer_read);
         mcei_poll_end(vn);
     }
     vn->now_exit = vn->clock;
@@ -721,7 +721,7 @@ static int spool_end(const char *call, int h, int test)
     if (test && !done) {
         /* a test that finds the spool busy costs a poll, so that a test
          * loop lets virtual time (and the spool) go on */
-        mcei_charge_comm(vn, mcei_eng->costs.probe_cost);
+        mcei_iw_cpu(vn, mcei_eng->costs.probe_cost);
     }
     if (test)
         mcei_poll_end(vn);

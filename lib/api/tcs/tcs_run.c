@@ -30,6 +30,7 @@
 #include <string.h>
 
 #include "../../machines/iwarp/iwarp.h"
+#include "../../machines/iwarp/spool.h"
 #include "../../net/iwarp.h"
 #include "tcs_link.h"
 
@@ -119,7 +120,7 @@ static void charge(mcei_vn_t *vn, uint64_t clocks)
         mcei_vn_fatal(vn, "TCS: %" PRIu64 " clocks overflow the virtual clock",
                       clocks);
     mcei_iw_flush(vn);
-    mcei_charge_comm(vn, t);
+    mcei_iw_cpu(vn, t);
 }
 
 static int rank_in(int task, int cell)
@@ -518,7 +519,7 @@ MCE_EXPORT int tcs_start(tcs_ctx_t *ctx, tcs_task_t child, const void *params)
         k = switch_pcts(vn, child, c.ng, 1);
         if (!solo) {
             mcei_iw_flush(vn);
-            mcei_charge_comm(vn, (mce_time_t)k * ic->pct_config);
+            mcei_iw_cpu(vn, (mce_time_t)k * ic->pct_config);
             barrier(vn, c.comp, 1);
         }
     } else {

@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include "../../net/iwarp_sru.h"
+#include "spool.h"
 
 #define CAM_MAX   16
 #define RING_MAXW 7
@@ -150,8 +151,7 @@ static void forward(mcei_vn_t *vn, mcei_msg_t *m, mce_time_t t)
 {
     if (m->w.aux[1] != (uint64_t)vn->id) {
         if (mcei_send_at(vn, t, successor(vn), MCEI_CTX_PROTOCOL, MCEI_IW_RING,
-                         mcei_msg_data(m), m->w.size, m->w.aux,
-                         NULL) != MCE_OK)
+                         mcei_msg_data(m), m->w.size, m->w.aux, NULL) != MCE_OK)
             mcei_vn_fatal_at(vn, t,
                              "iwarp: out of memory forwarding a message");
         cn(vn)->forwarded++;
@@ -227,7 +227,7 @@ int mcei_iw_sru_broadcast(mcei_vn_t *vn, uint32_t word, int *jammed, int wait)
     cam_node_t *c = cn(vn);
     uint64_t aux[2];
     mcei_sync(vn);
-    mcei_charge_comm(vn, k.send_sw);
+    mcei_iw_cpu(vn, k.send_sw);
     mcei_sync(vn);
     c->done = 0;
     aux[0] = word;
@@ -250,7 +250,7 @@ int mcei_iw_sru_recv(mcei_vn_t *vn, uint32_t *word, int *jammed, int wait)
     cam_node_t *c = cn(vn);
     mcei_sync(vn);
     if (!wait && !c->full) {
-        mcei_charge_comm(vn, mcei_eng->costs.probe_cost);
+        mcei_iw_cpu(vn, mcei_eng->costs.probe_cost);
         return 0;
     }
     mcei_wait(vn, sru_full, NULL, "iwarp_sru_recv",
@@ -259,7 +259,7 @@ int mcei_iw_sru_recv(mcei_vn_t *vn, uint32_t *word, int *jammed, int wait)
     *jammed = c->jam;
     c->full = 0;
     mcei_count_recv(vn, 4);
-    mcei_charge_comm(vn, k.recv_sw);
+    mcei_iw_cpu(vn, k.recv_sw);
     return 1;
 }
 
@@ -300,7 +300,7 @@ int mcei_iw_cam_set(mcei_vn_t *vn, int entry, uint32_t header, int valid,
         return MCE_ERR_RESOURCE;
     }
     mcei_sync(vn);
-    mcei_charge_comm(vn, k.load);
+    mcei_iw_cpu(vn, k.load);
     mcei_sync(vn);
     c->cam[entry] = header;
     c->valid[entry] = valid;
@@ -319,7 +319,8 @@ int mcei_iw_selective_send(mcei_vn_t *vn, uint32_t header, const uint32_t *w,
         return MCE_ERR_INVAL;
     }
     mcei_sync(vn);
-    mcei_charge_comm(vn, k.compose + k.split);
+    mcei_iw_cpu(vn, k.compose);
+    mcei_charge_comm(vn, k.split);
     mcei_sync(vn);
     c->busy = 1;
     if (mcei_send_at(vn, vn->clock, successor(vn), MCEI_CTX_PROTOCOL,
@@ -358,7 +359,7 @@ int mcei_iw_selective_receive(mcei_vn_t *vn, const uint32_t *headers, int nh,
         return MCE_ERR_RESOURCE;
     }
     mcei_sync(vn);
-    mcei_charge_comm(vn, k.load);
+    mcei_iw_cpu(vn, k.load);
     mcei_sync(vn);
     for (int i = 0; i < k.entries; i++) {
         c->valid[i] = i < nh;

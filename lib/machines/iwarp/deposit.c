@@ -34,6 +34,7 @@
 
 #include "../../net/iwarp_dep.h"
 #include "iwarp.h"
+#include "spool.h"
 
 #include "../../core/trace.h"
 
@@ -329,7 +330,7 @@ int mcei_iw_dep_send(mcei_vn_t *vn, int dst, int handle, size_t offset,
         return MCE_ERR_INVAL;
     }
     mcei_sync(vn);
-    mcei_charge_comm(vn, k.send_header);
+    mcei_iw_cpu(vn, k.send_header);
     aux[0] = MCEI_IW_DEP_PACK(handle, offset);
     aux[1] = 0;
     if (mcei_send(vn, dst, MCEI_CTX_PROTOCOL, MCEI_IW_DEP, data, bytes, aux,
@@ -340,11 +341,11 @@ int mcei_iw_dep_send(mcei_vn_t *vn, int dst, int handle, size_t offset,
     if (bytes <= 4)
         return MCE_OK; /* the word follows the header: no spool */
     d->sent_want++;
-    mcei_charge_comm(vn, k.send_spool);
+    mcei_iw_cpu(vn, k.send_spool);
     mcei_wait(vn, ready_sent, NULL, "iwarp_dep_send",
               "the end of its send spool");
     advance_to(vn, d->sent_t);
-    mcei_charge_comm(vn, k.send_finish);
+    mcei_iw_cpu(vn, k.send_finish);
     return MCE_OK;
 }
 
@@ -396,7 +397,7 @@ int mcei_iw_dep_wait(mcei_vn_t *vn, int handle, unsigned count, int rearm,
     mcei_wait_for(vn, ready_count, &w, "iwarp_dep_wait", dwait_what, &w);
     advance_to(vn, w.b->last);
     if (rearm && w.b->spooled)
-        mcei_charge_comm(vn, k.rearm);
+        mcei_iw_cpu(vn, k.rearm);
     return MCE_OK;
 }
 
@@ -407,7 +408,7 @@ int mcei_iw_dep_rearm(mcei_vn_t *vn, int handle, char *why, size_t len)
     if (rc != MCE_OK)
         return rc;
     if (d->buf[handle].spooled)
-        mcei_charge_comm(vn, k.rearm);
+        mcei_iw_cpu(vn, k.rearm);
     return MCE_OK;
 }
 
@@ -419,7 +420,7 @@ int mcei_iw_dep_count(mcei_vn_t *vn, int handle, unsigned *count, char *why,
     if (rc != MCE_OK)
         return rc;
     mcei_sync(vn);
-    mcei_charge_comm(vn, mcei_eng->costs.probe_cost);
+    mcei_iw_cpu(vn, mcei_eng->costs.probe_cost);
     mcei_sync(vn);
     *count = d->buf[handle].count;
     return MCE_OK;
@@ -448,7 +449,7 @@ int mcei_iw_rts_send(mcei_vn_t *vn, int dst, int type, const void *buf,
         return MCE_ERR_SIZE;
     }
     mcei_sync(vn);
-    mcei_charge_comm(vn, k.rts_send);
+    mcei_iw_cpu(vn, k.rts_send);
     if (mcei_send(vn, dst, MCEI_CTX_PROTOCOL, MCEI_IW_RTS, buf, bytes, aux,
                   &m) != MCE_OK)
         mcei_vn_fatal(vn, "iwarp: out of memory sending an RTS message");
@@ -490,7 +491,7 @@ int mcei_iw_rts_recv(mcei_vn_t *vn, int *src, int *type, void *buf, size_t cap,
     r.m = NULL;
     mcei_wait(vn, ready_rts, &r, "iwarp_rts_recv", "an RTS message");
     advance_to(vn, (mce_time_t)r.m->w.aux[1]);
-    mcei_charge_comm(vn, k.rts_wake);
+    mcei_iw_cpu(vn, k.rts_wake);
     mcei_msgq_remove(&d->rts, r.m);
     if (src)
         *src = r.m->w.src;

@@ -123,12 +123,18 @@ static const char *port_name(int port)
     return port >= 0 && port <= MCEI_IW_YM ? names[port] : "?";
 }
 
+/* CPU work (gate operations, set-up): stretched by the active spools. */
+static void charge_cpu(mcei_vn_t *vn, mce_time_t t)
+{
+    mcei_iw_cpu(vn, t);
+}
+
 /* PCT configuration and gate binding: free while a caller that charges
  * them as a whole (the TCS switch and barrier lookup) holds cfg_free. */
 static void charge_cfg(mcei_vn_t *vn, mce_time_t t)
 {
     if (!node_of(vn)->cfg_free)
-        mcei_charge_comm(vn, t);
+        charge_cpu(vn, t);
 }
 
 void mcei_iw_cfg_free(mcei_vn_t *vn, int on)
@@ -396,8 +402,8 @@ void mcei_iw_flush(mcei_vn_t *vn)
     nd->pend_n = 0;
     done = vn->clock;
     room = wait_room(vn, pct);
-    if (room != 0 && room + costs.gate_op > done)
-        done = room + costs.gate_op;
+    if (room != 0 && mcei_iw_cpu_end(vn, room, costs.gate_op) > done)
+        done = mcei_iw_cpu_end(vn, room, costs.gate_op);
     advance_to(vn, done);
 }
 
@@ -431,14 +437,14 @@ int mcei_iw_gate_write(mcei_vn_t *vn, int gate, const uint32_t *w, size_t n,
     if (block) {
         mce_time_t ts, done, room;
         mcei_sync(vn);
-        mcei_charge_comm(vn, costs.block_send);
+        charge_cpu(vn, costs.block_send);
         ts = vn->clock;
-        mcei_charge_comm(vn, (mce_time_t)n * costs.gate_op);
+        charge_cpu(vn, (mce_time_t)n * costs.gate_op);
         inject_pct(vn, nd->gate[gate], ts, w, n);
         done = vn->clock;
         room = wait_room(vn, nd->gate[gate]);
-        if (room != 0 && room + costs.gate_op > done)
-            done = room + costs.gate_op;
+        if (room != 0 && mcei_iw_cpu_end(vn, room, costs.gate_op) > done)
+            done = mcei_iw_cpu_end(vn, room, costs.gate_op);
         advance_to(vn, done);
         return MCE_OK;
     }
@@ -459,7 +465,7 @@ int mcei_iw_gate_write(mcei_vn_t *vn, int gate, const uint32_t *w, size_t n,
         nd->pend_cap = cap;
     }
     nd->pend_w[nd->pend_n++] = w[0];
-    mcei_charge_comm(vn, costs.gate_op);
+    charge_cpu(vn, costs.gate_op);
     return MCE_OK;
 }
 
@@ -516,7 +522,7 @@ int mcei_iw_gate_read(mcei_vn_t *vn, int gate, uint32_t *w, size_t n, int block,
     mcei_sync(vn);
     pct = nd->gate[gate];
     p = &nd->pct[pct];
-    t = vn->clock + (mce_time_t)n * costs.gate_op;
+    t = mcei_iw_cpu_end(vn, vn->clock, (mce_time_t)n * costs.gate_op);
     take_words(vn, pct, n);
     r.p = p;
     r.n = n;
@@ -533,8 +539,8 @@ int mcei_iw_gate_read(mcei_vn_t *vn, int gate, uint32_t *w, size_t n, int block,
         nth_word(p, n, &key, &delay);
         ready += delay;
     }
-    if (ready + costs.gate_op > t)
-        t = ready + costs.gate_op;
+    if (mcei_iw_cpu_end(vn, ready, costs.gate_op) > t)
+        t = mcei_iw_cpu_end(vn, ready, costs.gate_op);
     for (size_t k = 0; k < n; k++) {
         mcei_msg_t *m = p->rx.head;
         const uint8_t *data = mcei_msg_data(m);
@@ -549,7 +555,7 @@ int mcei_iw_gate_read(mcei_vn_t *vn, int gate, uint32_t *w, size_t n, int block,
     }
     advance_to(vn, t);
     if (block)
-        mcei_charge_comm(vn, costs.block_recv);
+        charge_cpu(vn, costs.block_recv);
     return MCE_OK;
 }
 

@@ -11,12 +11,14 @@
  * destination PCT's words a word per spool_word from its start as they
  * become readable; it is done when the last is in memory (the copy happens
  * when the program waits or tests: a program may not look at the buffer
- * before).  Cycle stealing [C]: while k spools are active, computation
- * (iwarp_compute) advances the clock by c x s/(s - k), s =
- * iwarp.spool_steal, for the part of the interval before the spools'
- * expected ends (out: its completion; in: start + n x spool_word, the
- * uncontended end, known locally); k is capped at s - 1.  Gate word
- * operations are not stretched. */
+ * before).  Cycle stealing: while k spools are active, every client of
+ * the cell's cycles (mcei_iw_cpu_end: computation, gate reads and writes,
+ * the software of foreground sends and receives, set-up, polls) advances
+ * the clock by c x s/(s - k), s = iwarp.spool_steal, for the part of the
+ * interval before the spools' expected ends (out: its completion; in:
+ * start + n x spool_word, the uncontended end, known locally); k is
+ * capped at s - 1.  Interrupt handlers (mcei_vn_steal) and the deposit
+ * system's own two spools are not in this table (not modelled). */
 #include "spool.h"
 
 #include <inttypes.h>
@@ -115,7 +117,7 @@ int mcei_iw_spool_start(mcei_vn_t *vn, int out, int pct, void *buf,
         return MCE_ERR_RESOURCE;
     }
     mcei_sync(vn);
-    mcei_charge_comm(vn, k.setup);
+    mcei_iw_cpu(vn, k.setup);
     if (out) {
         mce_time_t done;
         if ((rc = mcei_iw_spool_put(vn, pct, buf, nwords, k.word, &done,
@@ -188,13 +190,17 @@ int mcei_iw_spool_finish(mcei_vn_t *vn, int h, int test, int *done, char *why,
     return MCE_OK;
 }
 
-mce_time_t mcei_iw_spool_stretch(mcei_vn_t *vn, mce_time_t c)
+mce_time_t mcei_iw_cpu_end(mcei_vn_t *vn, mce_time_t from, mce_time_t c)
 {
-    spool_t *t = table[vn->id];
-    mce_time_t now = vn->clock, left = c;
+    spool_t *t;
+    mce_time_t now = from, left = c;
+    if (table == NULL || c == 0)
+        return from + c;
+    t = table[vn->id];
     for (;;) {
         mce_time_t next = MCEI_TIME_INF;
         uint64_t act = 0, s = k.steal;
+        unsigned __int128 q;
         for (int i = 0; i < (int)k.spools; i++)
             if (t[i].busy && t[i].end > now) {
                 act++;
@@ -202,13 +208,33 @@ mce_time_t mcei_iw_spool_stretch(mcei_vn_t *vn, mce_time_t c)
                     next = t[i].end;
             }
         if (act == 0)
-            return now + left - vn->clock;
+            return now + left;
         if (act > s - 1)
             act = s - 1;
         /* work done until next: (next - now) x (s - act) / s */
-        if ((next - now) * (s - act) / s >= left)
-            return now + (left * s + (s - act) - 1) / (s - act) - vn->clock;
-        left -= (next - now) * (s - act) / s;
+        q = (unsigned __int128)(next - now) * (s - act) / s;
+        if (q >= left) {
+            q = ((unsigned __int128)left * s + (s - act) - 1) / (s - act);
+            if (q > MCEI_TIME_INF - now)
+                mcei_vn_fatal(vn, "iwarp: virtual clock overflow in work "
+                                  "stretched by the spools");
+            return now + (mce_time_t)q;
+        }
+        left -= (mce_time_t)q;
         now = next;
     }
+}
+
+mce_time_t mcei_iw_spool_stretch(mcei_vn_t *vn, mce_time_t c)
+{
+    return mcei_iw_cpu_end(vn, vn->clock, c) - vn->clock;
+}
+
+void mcei_iw_cpu(mcei_vn_t *vn, mce_time_t c)
+{
+    mce_time_t s = mcei_iw_spool_stretch(vn, c);
+    /* the work itself is communication software; the stretch, cycles
+     * the spools took */
+    mcei_charge_comm(vn, c);
+    mcei_charge_stolen(vn, s - c);
 }

@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "iwarp.h"
+#include "spool.h"
 
 #define FIFO_MAX 4096
 
@@ -240,7 +241,7 @@ int mcei_iw_video_read(mcei_vn_t *vn, uint32_t *w, size_t n, uint64_t *pos,
             pos[j] = g;
         if (arr != NULL)
             arr[j] = (mce_time_t)arrival(g) * k.clock;
-        mcei_charge_comm(vn, (mce_time_t)k.op * k.clock);
+        mcei_iw_cpu(vn, (mce_time_t)k.op * k.clock);
     }
     return MCE_OK;
 }
@@ -298,7 +299,7 @@ int mcei_iw_video_write(mcei_vn_t *vn, const uint32_t *w, size_t n, char *why,
         v->capout = cap;
     }
     for (size_t j = 0; j < n; j++) {
-        mcei_charge_comm(vn, (mce_time_t)k.op * k.clock);
+        mcei_iw_cpu(vn, (mce_time_t)k.op * k.clock);
         v->out[v->nout].w = w[j];
         v->out[v->nout].t = vn->clock;
         v->nout++;
