@@ -358,6 +358,10 @@ int main(int argc, char **argv)
         table3();
         if (me == 0)
             app_finish();
+        free(v);
+        free(w);
+        free(sbuf);
+        free(rbuf);
         return 0;
     }
     int64_t irq = 0, fc = 0;
