@@ -82,20 +82,9 @@ MCE_EXPORT mce_time_t mce_now(void)
     mce_time_t t;
     if (vn == NULL)
         return 0;
-    /* Reading the clock is free, but a loop that only reads it would
-     * never let virtual time pass: from the 1000th read in a row with
-     * nothing in between, each read is a poll costing probe_cost. */
-    if (vn->clock != vn->now_exit)
-        vn->now_repeats = 0;
-    else if (vn->now_repeats < 1000)
-        vn->now_repeats++;
-    if (vn->now_repeats >= 1000) {
-        mcei_poll_begin(vn, "mce_now");
-        mcei_sync(vn);
-        mcei_charge_comm(vn, mcei_eng->costs.probe_cost);
-        mcei_poll_end(vn);
-    }
-    t = vn->now_exit = vn->clock;
+    mcei_free_clock_read(vn, "mce_now", mcei_charge_comm,
+                         mcei_eng->costs.probe_cost);
+    t = vn->clock;
     mcei_leave(vn);
     return t;
 }

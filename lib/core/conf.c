@@ -390,7 +390,8 @@ static const opt_desc_t options[] = {
      "seed of machine models' deterministic noise, e.g. interrupts "
      "(default: 1; models without noise ignore it)"},
     {"trace", OPT_STRING, OFF(trace), NULL, "FILE",
-     "write a Chrome trace-event JSON timeline to FILE"},
+     "write a timeline to FILE: Chrome trace-event JSON, or an OTF2 "
+     "archive when FILE ends in .otf2"},
     {"trace-events", OPT_STRING, OFF(trace_events), NULL, "calls,proto,net",
      "trace only these event classes: personality calls with their "
      "messages, machine protocol events, network resources (default: all)"},

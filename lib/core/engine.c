@@ -485,6 +485,23 @@ void mcei_poll_end(mcei_vn_t *vn)
     vn->poll_msgs = vn->nsent + vn->nrecv;
 }
 
+void mcei_free_clock_read(mcei_vn_t *vn, const char *call,
+                          void (*charge)(mcei_vn_t *vn, mce_time_t t),
+                          mce_time_t cost)
+{
+    if (vn->clock != vn->now_exit)
+        vn->now_repeats = 0;
+    else if (vn->now_repeats < 1000)
+        vn->now_repeats++;
+    if (vn->now_repeats >= 1000) {
+        mcei_poll_begin(vn, call);
+        mcei_sync(vn);
+        charge(vn, cost);
+        mcei_poll_end(vn);
+    }
+    vn->now_exit = vn->clock;
+}
+
 static void what_string(const void *arg, char *buf, size_t len)
 {
     snprintf(buf, len, "%s", arg != NULL ? (const char *)arg : "?");

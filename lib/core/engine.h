@@ -247,6 +247,13 @@ void mcei_count_recv(mcei_vn_t *vn, uint64_t bytes);
  * livelocked (the --mce-livelock budget). */
 void mcei_poll_begin(mcei_vn_t *vn, const char *call);
 void mcei_poll_end(mcei_vn_t *vn);
+/* A read of the clock that costs nothing (mce_now, iwarp_vtime): a loop
+ * that only reads it would never let virtual time pass, so from the 1000th
+ * read in a row with nothing in between each read is a poll (@p call)
+ * charged @p cost through @p charge. */
+void mcei_free_clock_read(mcei_vn_t *vn, const char *call,
+                          void (*charge)(mcei_vn_t *vn, mce_time_t t),
+                          mce_time_t cost);
 /* Block until ready(vn, arg) holds, processing arrivals in time order.
  * @p call and @p what describe the wait for the deadlock report; @p what
  * is kept by pointer, so it must live until mcei_wait returns (a string

@@ -162,20 +162,8 @@ MCE_EXPORT unsigned long long iwarp_vtime(void)
     /* the pending single-word writes end now (their schedule is that of
      * the individual writes, so the time read is exact) */
     mcei_iw_flush(vn);
-    /* Free, as mce_now, but a loop that only reads it would never let
-     * virtual time pass: from the 1000th read in a row with nothing in
-     * between, each read is a poll costing a timer read. */
-    if (vn->clock != vn->now_exit)
-        vn->now_repeats = 0;
-    else if (vn->now_repeats < 1000)
-        vn->now_repeats++;
-    if (vn->now_repeats >= 1000) {
-        mcei_poll_begin(vn, "iwarp_vtime");
-        mcei_sync(vn);
-        mcei_iw_cpu(vn, c->timer_read);
-        mcei_poll_end(vn);
-    }
-    vn->now_exit = vn->clock;
+    /* free, as mce_now; a loop of nothing but reads is a poll */
+    mcei_free_clock_read(vn, "iwarp_vtime", mcei_iw_cpu, c->timer_read);
     mcei_leave(vn);
     return (unsigned long long)(vn->clock / c->clock);
 }
