@@ -111,6 +111,9 @@ static int resolve(mcei_personality_t *out, char *err, size_t errlen)
         out->default_machine = mce_f77_default_machine;
     out->main = fns[found];
     out->boot = boot_plain;
+    /* Vertex programs send only through the machine protocol (vertex.h
+     * exposes no mce_send). */
+    out->protocol_sends = strcmp(out->name, "vertex") == 0;
     if (fns[found] == mce_iw_main)
         out->main = mcei_iw_entry;
     if (fns[found] == mce_tcs_main) {

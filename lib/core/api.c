@@ -135,6 +135,13 @@ MCE_EXPORT int mce_send(int dest, long type, const void *buf, size_t bytes)
     int rc;
     if (vn == NULL)
         return MCE_ERR_NOT_IN_NODE;
+    if (mcei_eng->send_delay > 0) {
+        /* The personality sends through its machine protocol only (a
+         * Vertex program: nwrite); a raw message would break the windows'
+         * send delay. */
+        rc = MCE_ERR_STATE;
+        goto out;
+    }
     if (dest < 0 || dest >= mcei_eng->nodes) {
         rc = MCE_ERR_NODE;
         goto out;

@@ -364,6 +364,7 @@ static const char *const compute_choices[] = {"none", "explicit", "measured",
 static const char *const placement_choices[] = {"block", "cyclic", "one", NULL};
 static const char *const privatize_choices[] = {"auto", "on", "off", NULL};
 static const char *const tcs_choices[] = {"run", "link", NULL};
+static const char *const windows_choices[] = {"wide", "narrow", NULL};
 
 #define OFF(f) offsetof(mcei_config_t, f)
 static const opt_desc_t options[] = {
@@ -409,6 +410,10 @@ static const opt_desc_t options[] = {
     {"tcs", OPT_ENUM, OFF(tcs), tcs_choices, "run|link",
      "TCS programs: run (default), or link only: print the linker's "
      "report and exit"},
+    {"windows", OPT_ENUM, OFF(windows), windows_choices, "wide|narrow",
+     "synchronisation windows: wide (default: the network's least latency "
+     "plus the protocol's least send delay) or narrow (the network's "
+     "alone); virtual times are the same, only the windows differ"},
     {"livelock", OPT_TIME, OFF(livelock), NULL, "TIME",
      "report a livelock after TIME of only polling, nothing in flight "
      "(default: 10 s; 0: never)"},

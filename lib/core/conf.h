@@ -58,6 +58,10 @@ typedef enum mcei_privatize {
 
 enum { MCEI_TCS_RUN = 0, MCEI_TCS_LINK = 1 };
 
+/* --mce-windows: whether windows include the protocol's send delay. */
+#define MCEI_WINDOWS_WIDE   0
+#define MCEI_WINDOWS_NARROW 1
+
 typedef struct mcei_config {
     uint64_t nodes; /* 0: one per rank */
     char *machine;
@@ -77,6 +81,7 @@ typedef struct mcei_config {
     int version; /* --mce-version */
     int verbose;
     int tcs;                 /* TCS programs: MCEI_TCS_RUN or MCEI_TCS_LINK */
+    int windows;             /* MCEI_WINDOWS_WIDE or MCEI_WINDOWS_NARROW */
     mce_time_t livelock;     /* polling with no progress this long: livelock */
     mce_time_t max_vtime;    /* 0 or the virtual time at which a run stops */
     mce_time_t max_wall;     /* 0 or the wall-clock time (ps) it may take */

@@ -147,7 +147,8 @@ static void process_until_clock(mcei_engine_t *eng, mcei_vn_t *vn)
 
 static void acct_add(mcei_vn_t *vn, mce_time_t *counter, mce_time_t t);
 
-static void wake(mcei_engine_t *eng, mcei_vn_t *vn, mce_time_t at)
+/* The end of a block at @p at: the clock, the time waited, runnable. */
+static void unblock(mcei_engine_t *eng, mcei_vn_t *vn, mce_time_t at)
 {
     mce_time_t c = mcei_time_max(mcei_time_max(vn->clock, at), vn->busy_until);
     /* The time blocked, less what protocol handlers used meanwhile (that
@@ -166,6 +167,11 @@ static void wake(mcei_engine_t *eng, mcei_vn_t *vn, mce_time_t at)
     if (vn->state == MCEI_VN_BLOCKED)
         eng->nblocked--;
     vn->state = MCEI_VN_RUNNABLE;
+}
+
+static void wake(mcei_engine_t *eng, mcei_vn_t *vn, mce_time_t at)
+{
+    unblock(eng, vn, at);
     runq_push(eng, vn);
 }
 
@@ -224,6 +230,13 @@ static void accept_arrival(mcei_engine_t *eng, mcei_vn_t *vn, mcei_msg_t *m)
             vn->arrivals.head = m;
         vn->arrivals.count++;
     }
+    if (eng->staging) {
+        if (!vn->staged) {
+            vn->staged = 1;
+            eng->staged_nodes[eng->nstaged++] = vn->local;
+        }
+        return;
+    }
     /* A node's state only changes when it acts, so an arrival no later than
      * its clock (or any arrival while it is blocked or finished) can be
      * processed now with exactly the state it had at the arrival time. */
@@ -242,6 +255,25 @@ static void accept_arrival(mcei_engine_t *eng, mcei_vn_t *vn, mcei_msg_t *m)
         if (arrival <= vn->clock)
             process_arrival(eng, vn, m);
         break;
+    }
+}
+
+/* After staging: process a node's arrivals as accept_arrival would have,
+ * in (time, source, sequence) order. */
+static void settle(mcei_engine_t *eng, mcei_vn_t *vn)
+{
+    mcei_msg_t *m;
+    while ((m = vn->arrivals.head) != NULL) {
+        mce_time_t arrival = m->arrival;
+        if (vn->state == MCEI_VN_BLOCKED) {
+            process_arrival(eng, vn, m);
+            if (vn->state == MCEI_VN_BLOCKED && vn->ready(vn, vn->ready_arg))
+                wake(eng, vn, arrival);
+        } else if (vn->state == MCEI_VN_DONE || arrival <= vn->clock) {
+            process_arrival(eng, vn, m);
+        } else {
+            break;
+        }
     }
 }
 
@@ -456,15 +488,20 @@ static void yield(mcei_engine_t *eng, mcei_vn_t *vn)
 void mcei_sync(mcei_vn_t *vn)
 {
     mcei_engine_t *eng = mcei_eng;
-    while (vn->clock >= eng->horizon) {
-        /* Everything delivered so far is before the horizon, hence before
-         * our clock: process it with the state of our last action. */
-        while (vn->arrivals.head)
-            process_arrival(eng, vn, vn->arrivals.head);
-        runq_push(eng, vn);
-        yield(eng, vn);
-    }
-    process_until_clock(eng, vn);
+    do {
+        while (vn->clock >= eng->horizon) {
+            /* Everything delivered so far is before the horizon, hence
+             * before our clock: process it with the state of our last
+             * action. */
+            while (vn->arrivals.head)
+                process_arrival(eng, vn, vn->arrivals.head);
+            runq_push(eng, vn);
+            yield(eng, vn);
+        }
+        process_until_clock(eng, vn);
+        /* A handler may have pushed the clock to the horizon or past it:
+         * then arrivals not delivered yet may be due before it. */
+    } while (vn->clock >= eng->horizon);
 }
 
 void mcei_poll_begin(mcei_vn_t *vn, const char *call)
@@ -511,28 +548,35 @@ void mcei_wait_for(mcei_vn_t *vn, mcei_ready_fn ready, void *arg,
                    const char *call, mcei_what_fn what, const void *what_arg)
 {
     mcei_engine_t *eng = mcei_eng;
+    mcei_msg_t *m;
     mcei_sync(vn);
-    while (!ready(vn, arg)) {
-        mcei_msg_t *m = vn->arrivals.head;
-        if (m != NULL) {
-            /* Known arrival later than our clock: wait until it. */
-            mcei_wait_until(vn, m->arrival);
-            process_arrival(eng, vn, m);
-            continue;
-        }
-        vn->ready = ready;
-        vn->ready_arg = arg;
-        vn->wait_call = call;
-        vn->wait_what_fn = what;
-        vn->wait_what_arg = what_arg;
-        vn->wait_since = vn->clock;
-        vn->stolen_mark = vn->t_stolen;
-        vn->state = MCEI_VN_BLOCKED;
-        eng->nblocked++;
-        yield(eng, vn);
-        vn->ready = NULL;
-        vn->wait_call = NULL;
+    if (ready(vn, arg))
+        return;
+    vn->ready = ready;
+    vn->ready_arg = arg;
+    vn->wait_call = call;
+    vn->wait_what_fn = what;
+    vn->wait_what_arg = what_arg;
+    vn->wait_since = vn->clock;
+    vn->stolen_mark = vn->t_stolen;
+    vn->state = MCEI_VN_BLOCKED;
+    eng->nblocked++;
+    /* Arrivals already queued (later than the clock) are processed as if
+     * they came while blocked, as later ones will be: how many are known
+     * yet depends on the window, so they must not be treated otherwise. */
+    while ((m = vn->arrivals.head) != NULL && vn->state == MCEI_VN_BLOCKED) {
+        mce_time_t at = m->arrival;
+        process_arrival(eng, vn, m);
+        if (ready(vn, arg))
+            unblock(eng, vn, at);
     }
+    if (vn->state == MCEI_VN_BLOCKED)
+        yield(eng, vn); /* until an arrival wakes us (accept_arrival) */
+    /* Woken: the handlers of arrivals due by the new clock run before the
+     * program goes on, whether they were known at the wake or not. */
+    mcei_sync(vn);
+    vn->ready = NULL;
+    vn->wait_call = NULL;
 }
 
 void mcei_wait(mcei_vn_t *vn, mcei_ready_fn ready, void *arg, const char *call,
@@ -566,6 +610,12 @@ int mcei_send_at(mcei_vn_t *vn, mce_time_t t, int dst, uint32_t ctx,
                       "protocol sent at %" PRIu64 " ps, before the window "
                       "start %" PRIu64 " ps (causality)",
                       t, eng->window_start);
+    if (t - eng->window_start < eng->send_delay)
+        mcei_vn_fatal(vn,
+                      "protocol '%s' sent at %" PRIu64 " ps, less than its "
+                      "declared send delay %" PRIu64 " ps after the window "
+                      "start %" PRIu64 " ps (a protocol bug)",
+                      eng->proto->name, t, eng->send_delay, eng->window_start);
     m->w.ts = t;
     m->w.seq = vn->send_seq++;
     m->w.size = size;
@@ -1076,6 +1126,15 @@ int mcei_engine_boot(int *argc, char ***argv, char **envp)
                  eng->machine.name, model);
         boot_exit(eng, 2, msg);
     }
+    /* Windows widen by the software every send must run first (checked
+     * at every send); windows never change a timestamp (section 5.2 of
+     * doc/ARCHITECTURE.md), only how often ranks meet. */
+    if (eng->personality.protocol_sends &&
+        eng->cfg.windows == MCEI_WINDOWS_WIDE)
+        eng->send_delay = eng->proto->send_delay(eng);
+    if (mcei_time_add(eng->lookahead, eng->send_delay, &eng->lookahead) !=
+        MCE_OK)
+        eng->lookahead = MCEI_TIME_INF;
 
     if (eng->nodes < eng->nranks) {
         snprintf(msg, sizeof(msg),
@@ -1117,7 +1176,9 @@ int mcei_engine_boot(int *argc, char ***argv, char **envp)
         boot_exit(eng, 1, "out of memory allocating virtual nodes");
     mcei_runq_init(&eng->runq);
     eng->local_of = malloc((size_t)eng->nodes * sizeof(*eng->local_of));
-    if (eng->local_of == NULL)
+    eng->staged_nodes =
+        malloc(((size_t)eng->nlocal + 1) * sizeof(*eng->staged_nodes));
+    if (eng->local_of == NULL || eng->staged_nodes == NULL)
         boot_exit(eng, 1, "out of memory allocating virtual nodes");
     for (int n = 0; n < eng->nodes; n++)
         eng->local_of[n] = mcei_place_rank_of(&eng->place, n) == eng->rank
@@ -1419,6 +1480,8 @@ static void cleanup(mcei_engine_t *eng)
     mcei_runq_fini(&eng->runq);
     free(eng->local_of);
     eng->local_of = NULL;
+    free(eng->staged_nodes);
+    eng->staged_nodes = NULL;
     mcei_heap_fini(&eng->timers);
     mcei_fiber_destroy(&eng->sched);
     mcei_machine_free(&eng->machine);
@@ -1566,6 +1629,10 @@ int mcei_engine_run(void)
         eng->window_start = T;
         if (mcei_time_add(T, eng->lookahead, &eng->horizon) != MCE_OK)
             eng->horizon = MCEI_TIME_INF;
+        /* Everything before the horizon enters the nodes' queues first
+         * (messages and timers), then each node processes its queue. */
+        eng->staging = 1;
+        eng->nstaged = 0;
         if (eng->net.ops->advance(&eng->net, eng->horizon) != MCE_OK)
             mcei_fatal("network model '%s' failed", eng->net.ops->name);
         for (;;) {
@@ -1576,6 +1643,12 @@ int mcei_engine_run(void)
             mcei_heap_pop(&eng->timers);
             vn_of(eng, tm->w.dst, &tv);
             accept_arrival(eng, tv, tm);
+        }
+        eng->staging = 0;
+        for (size_t i = 0; i < eng->nstaged; i++) {
+            mcei_vn_t *sv = &eng->vns[eng->staged_nodes[i]];
+            sv->staged = 0;
+            settle(eng, sv);
         }
     }
     eng->finished = 1;

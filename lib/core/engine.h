@@ -47,6 +47,7 @@ struct mcei_vn {
     mcei_msgq_t inbox;    /* processed, matchable */
     size_t runq_pos;
     int in_runq;
+    int staged; /* has arrivals staged at a window's start (engine.c) */
     /* wait state, for blocking and for the deadlock report */
     mcei_ready_fn ready;
     void *ready_arg;
@@ -106,6 +107,13 @@ typedef struct mcei_proto_ops {
     int (*node_init)(mcei_vn_t *vn);
     void (*node_fini)(mcei_vn_t *vn);
     void (*on_arrival)(mcei_vn_t *vn, mcei_msg_t *msg);
+    /* Least virtual time between any event of a node (the start of a call
+     * of the personality that drives the protocol, an arrival, a timer)
+     * and the send time of any message the event makes the protocol send:
+     * the software that must run before a node's action can leave it.  The
+     * engine adds it to the network's lookahead when the personality sends
+     * only through the protocol, and checks it at every send. */
+    mce_time_t (*send_delay)(const struct mcei_engine *eng);
     /* The machine-file keys the protocol reads (never NULL). */
     const mcei_keytab_t *keys;
 } mcei_proto_ops_t;
@@ -142,6 +150,9 @@ typedef struct mcei_personality {
      * MCE_OK: run; MCEI_BOOT_DONE: the personality's work is done (exit
      * 0); < 0: refuse with the message in err (exit 2). */
     int (*boot)(struct mcei_engine *eng, char *err, size_t errlen);
+    /* Every message the program causes goes through the machine protocol
+     * (none through mce_send), so the protocol's send delay holds. */
+    int protocol_sends;
 } mcei_personality_t;
 #define MCEI_BOOT_DONE 1
 /* The API layer registers the function that resolves the program's
@@ -172,6 +183,16 @@ struct mcei_engine {
     mcei_runq_t runq;   /* runnable nodes by (clock, id), keys inline */
     mcei_heap_t timers; /* local timers beyond the current horizon */
     mce_time_t window_start, horizon, lookahead;
+    /* The protocol's send delay when it holds (else 0): every send is at
+     * window_start + send_delay or later, and lookahead includes it. */
+    mce_time_t send_delay;
+    /* At a window's start, deliveries and timers are staged in their
+     * nodes' queues first and processed after (staged_nodes lists the
+     * nodes that got any), so that a node processes everything before
+     * the horizon in node-time order whatever the window's size. */
+    int staging;
+    int32_t *staged_nodes;
+    size_t nstaged;
     mcei_msg_t **inj; /* this window's injections */
     size_t ninj, capinj;
     mcei_msg_t *free_msgs;

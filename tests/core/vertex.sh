@@ -54,6 +54,30 @@ for np in 1 2 4; do
         "$(summary_sans_ranks "$TMP/ref")"
 done
 
+# Wide windows (the network's latency plus the least software time before
+# a Vertex send: doc/ARCHITECTURE.md section 5.2) change how often ranks
+# meet, never a virtual time: each program's digest is the same with
+# narrow windows, on one rank and on two, and it needs fewer windows.
+for cfg in "tests/progs/vx_routes --mce-nodes=16" \
+    "apps/sobel_edge --mce-nodes=16 --sizes=32,64 --output=$TMP/s.pgm" \
+    "apps/ring_vertex --mce-nodes=8"; do
+    set -- $cfg
+    prog=$1; shift
+    name=$(basename "$prog")
+    "$B/$prog" "$@" --mce-summary --mce-verbose --mce-windows=narrow > "$TMP/n" 2>&1
+    "$B/$prog" "$@" --mce-summary --mce-verbose > "$TMP/w" 2>&1
+    expect_eq "$name: wide windows, same digest" "$(summary_sans_ranks "$TMP/w")" \
+        "$(summary_sans_ranks "$TMP/n")"
+    run 2 "$B/$prog" "$@" --mce-summary --mce-windows=narrow > "$TMP/n2" 2>&1
+    expect_eq "$name: narrow windows on 2 ranks, same digest" \
+        "$(summary_sans_ranks "$TMP/n2")" "$(summary_sans_ranks "$TMP/n")"
+    wn=$(sed -n 's/.*windows=\([0-9]*\).*/\1/p' "$TMP/n" | head -1)
+    ww=$(sed -n 's/.*windows=\([0-9]*\).*/\1/p' "$TMP/w" | head -1)
+    [ -n "$wn" ] && [ -n "$ww" ] && [ "$ww" -lt "$wn" ] &&
+        pass "$name: fewer wide windows ($ww against $wn)" ||
+        fail "$name: wide windows $ww, narrow $wn"
+done
+
 "$B/tests/progs/vx_routes" --mce-nodes=4 --mce-machine=ideal > "$TMP/o" 2>&1
 [ $? -ne 0 ] && pass "Vertex on the ideal machine refused" || fail "Vertex ran on ideal"
 expect_grep "refusal names the machine" "Vertex calls need an NCUBE machine" "$TMP/o"

@@ -1101,6 +1101,13 @@ static void iw_node_fini(mcei_vn_t *vn)
     vn->proto = NULL;
 }
 
+/* The iWarp network's lookahead already holds the gate operations. */
+static mce_time_t iw_send_delay(const mcei_engine_t *eng)
+{
+    (void)eng;
+    return 0;
+}
+
 const mcei_proto_ops_t mcei_proto_iwarp_ops = {
     .name = "iwarp",
     .description = "CMU iWarp cells: PCTs by direct configuration, gates, "
@@ -1110,5 +1117,6 @@ const mcei_proto_ops_t mcei_proto_iwarp_ops = {
     .node_init = iw_node_init,
     .node_fini = iw_node_fini,
     .on_arrival = iw_on_arrival,
+    .send_delay = iw_send_delay,
     .keys = &mcei_proto_iwarp_keytab,
 };

@@ -828,6 +828,26 @@ static void ncube_node_fini(mcei_vn_t *vn)
     vn->proto = NULL;
 }
 
+/* Every Vertex send follows a trap or an interrupt on its node: nwrite's
+ * trap (then the length request), nread's trap (then the acknowledgement
+ * of a freed buffer), xsend's and nbroadcast's trap (then the DMA), the
+ * length-request, acknowledgement, DMA-received and DMA-sent interrupts
+ * (then the acknowledgement, the DMA, a forwarded broadcast, the next
+ * message of the channel).  The least of them is the least time between
+ * a node's event and a send it causes. */
+static mce_time_t ncube_send_delay(const mcei_engine_t *eng)
+{
+    (void)eng;
+    const mce_time_t c[] = {costs.nwrite_trap,      costs.nread_trap,
+                            costs.xsend_trap,       costs.len_interrupt,
+                            costs.ack_interrupt,    costs.dma_recv_interrupt,
+                            costs.dma_send_interrupt};
+    mce_time_t d = c[0];
+    for (size_t i = 1; i < MCEI_ARRAY_SIZE(c); i++)
+        d = mcei_time_min(d, c[i]);
+    return d;
+}
+
 const mcei_proto_ops_t mcei_proto_ncube_ops = {
     .name = "ncube",
     .description = "NCUBE Vertex: buffer pool, three-way handshake, "
@@ -837,5 +857,6 @@ const mcei_proto_ops_t mcei_proto_ncube_ops = {
     .node_init = ncube_node_init,
     .node_fini = ncube_node_fini,
     .on_arrival = ncube_on_arrival,
+    .send_delay = ncube_send_delay,
     .keys = &mcei_proto_ncube_keytab,
 };
