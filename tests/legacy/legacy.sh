@@ -95,6 +95,44 @@ expect_eq "a main returning 5 on node 1: status" $? 5
 build vx_legacy "$S/vx_legacy.c"
 layouts vx_legacy 4 "vx_legacy: 4 nodes, dim 2, sum 6 (want 6)"
 
+# ---- item 6: an NCUBE 2 (nCX) program, no header, -mce-api=ncube2 --------
+build nc2_legacy -mce-api=ncube2 -DNCUBE "$S/nc2_legacy.c"
+layouts nc2_legacy 4 "isumn 10 (want 10), imaxn 3, iminn 0, fsumn 6.0"
+for pat in "machine=ncube2 nodes=4" "right on every node" \
+    "ring: 4 of 4 nodes got their left neighbour's number" \
+    "best 7.485470861 from node 0, known to 4 nodes" \
+    "node 3 of 4 in local mode" "nc2_legacy: node 0: nwrite: destination 4" \
+    "amicclk advanced on every node, n_time agrees" "nc2_legacy: done"; do
+    expect_grep "nc2_legacy: $pat" "$pat" "$TMP/o1"
+done
+# global mode: one copy of each line (node 0's), local mode: every node's
+expect_eq "nc2_legacy: nglobal prints one copy" \
+    "$(grep -c '^nc2_legacy: done' "$TMP/o1")" 1
+# A global operation is log2(P) exchanges of the machine's messages: the
+# time of dsumn less the clock read's trap grows as the cube's dimension
+# (checked on the model's own output: a mechanism, not a paper's value).
+for n in 1 2 8; do
+    $T "$TMP/nc2_legacy" --mce-nodes=$n > "$TMP/n$n" 2>&1
+    expect_eq "nc2_legacy on $n nodes: status" $? 0
+done
+t1=$(sed -n 's/^dsumn took \([0-9.]*\) us/\1/p' "$TMP/n1")
+t2=$(sed -n 's/^dsumn took \([0-9.]*\) us/\1/p' "$TMP/n2")
+t4=$(sed -n 's/^dsumn took \([0-9.]*\) us/\1/p' "$TMP/o1")
+t8=$(sed -n 's/^dsumn took \([0-9.]*\) us/\1/p' "$TMP/n8")
+expect_eq "dsumn: a step per dimension (2, 4, 8 nodes)" \
+    "$(awk -v a="$t1" -v b="$t2" -v c="$t4" -v d="$t8" 'BEGIN {
+        s = b - a; printf "%.3f %.3f", (c - a) / s, (d - a) / s }')" "2.000 3.000"
+# Extended Vertex is NCUBE/ten's: refused on the NCUBE 2 with the way out.
+cat > "$TMP/x2.c" <<'PROG'
+int flag, buf;
+main() { chanmode(1, 1); send(&buf, 4, 1, 1, &flag); }
+PROG
+build x2 -mce-api=ncube2 "$TMP/x2.c"
+$T "$TMP/x2" --mce-nodes=2 > "$TMP/o" 2>&1
+expect_eq "extended Vertex on the NCUBE 2: status" $? 1
+expect_grep "extended Vertex on the NCUBE 2: named" \
+    "extended Vertex (send, rcvreq, bcast, chanmode, flagwait) is NCUBE/ten's" "$TMP/o"
+
 # ---- item 5: sleep polling in virtual time ------------------------------
 build sleep_poll "$S/sleep_poll.c"
 layouts sleep_poll 4 "sleep_poll: node 0 slept 3.500 s"
