@@ -2,7 +2,8 @@
 # Legacy programs as they were written (issue 15): K&R definitions, old
 # declarations of the NX and Vertex calls, void main() and mains falling
 # off their end, sleep polling, a shared counter served by an NX handler
-# while its node is blocked, a main in a file without any mcemu header.
+# while its node is blocked, a main in a file without any mcemu header,
+# an NCUBE 2 (nCX) program without a header, <cube.h>.
 # Each compiles with mcecc unchanged, prints the right result, ends with
 # status 0 and gives the same digest on 1, 2 and 4 ranks.
 . "$top_srcdir/tests/lib.sh"
@@ -132,6 +133,32 @@ $T "$TMP/x2" --mce-nodes=2 > "$TMP/o" 2>&1
 expect_eq "extended Vertex on the NCUBE 2: status" $? 1
 expect_grep "extended Vertex on the NCUBE 2: named" \
     "extended Vertex (send, rcvreq, bcast, chanmode, flagwait) is NCUBE/ten's" "$TMP/o"
+
+# ---- item 7: <cube.h>: led is a no-op, host calls say what to do --------
+cat > "$TMP/cube.c" <<'PROG'
+#include <stdio.h>
+#include <cube.h>
+main()
+{
+    long v = mynode() + 1, w;
+    led(1);
+    gisum(&v, 1L, &w);
+    if (mynode() == 0)
+        printf("cube: %ld nodes, sum %ld\n", numnodes(), v);
+    led(0);
+}
+PROG
+build cube "$TMP/cube.c"
+layouts cube 4 "cube: 4 nodes, sum 10"
+cat > "$TMP/host.c" <<'PROG'
+#include <cube.h>
+main() { if (mynode() == 1) killcube(-1L, -1L); }
+PROG
+build host "$TMP/host.c"
+$T "$TMP/host" --mce-nodes=2 > "$TMP/o" 2>&1
+expect_eq "killcube in a node: status" $? 1
+expect_grep "killcube: what to do instead" \
+    "killcube is an iPSC/860 host call, and mcemu has no host" "$TMP/o"
 
 # ---- item 5: sleep polling in virtual time ------------------------------
 build sleep_poll "$S/sleep_poll.c"
