@@ -3,7 +3,8 @@
 # declarations of the NX and Vertex calls, void main() and mains falling
 # off their end, sleep polling, a shared counter served by an NX handler
 # while its node is blocked, a main in a file without any mcemu header,
-# an NCUBE 2 (nCX) program without a header, <cube.h>.
+# a handler serving while its node sleeps, an NCUBE 2 (nCX) program
+# without a header, <cube.h>.
 # Each compiles with mcecc unchanged, prints the right result, ends with
 # status 0 and gives the same digest on 1, 2 and 4 ranks.
 . "$top_srcdir/tests/lib.sh"
@@ -165,6 +166,12 @@ build sleep_poll "$S/sleep_poll.c"
 layouts sleep_poll 4 "sleep_poll: node 0 slept 3.500 s"
 expect_grep "sleep_poll: pollers woke by virtual time" \
     "sleep_poll: node 3 got 42 after 4 polls at 4 s" "$TMP/o1"
+
+# Handlers run while their node sleeps (at their messages' times).
+build sleep_server "$S/sleep_server.c"
+layouts sleep_server 4 "sleep_server: node 0 served 3, awake at 10 s"
+expect_eq "sleep_server: every client answered while node 0 slept" \
+    "$(grep -c 'while node 0 slept' "$TMP/o1")" 3
 
 # A long sleep while the others wait is no livelock; a sleep-polling loop
 # that nothing will ever answer is one.
