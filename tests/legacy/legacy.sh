@@ -124,6 +124,25 @@ t8=$(sed -n 's/^dsumn took \([0-9.]*\) us/\1/p' "$TMP/n8")
 expect_eq "dsumn: a step per dimension (2, 4, 8 nodes)" \
     "$(awk -v a="$t1" -v b="$t2" -v c="$t4" -v d="$t8" 'BEGIN {
         s = b - a; printf "%.3f %.3f", (c - a) / s, (d - a) / s }')" "2.000 3.000"
+# nwrite to 0xffff from node 2, relayed by the kernels along the tree;
+# nwrite to oneself.
+cat > "$TMP/bc.c" <<'PROG'
+#include <stdio.h>
+main()
+{
+    int me, p, h, d, n, v, src, type, flag, i, sum = 0;
+    whoami(&me, &p, &h, &d);
+    n = 1 << d;
+    if (me == 2) { v = 77; nwrite(&v, sizeof v, 0xffff, 5, &flag); }
+    else { src = -1; type = 5; nread(&v, sizeof v, &src, &type, &flag); sum = v + src * 1000; }
+    v = me + 100; nwrite(&v, sizeof v, me, 6, &flag);
+    src = me; type = 6; nread(&v, sizeof v, &src, &type, &flag);
+    i = isumn(sum) + isumn(v == me + 100);
+    if (me == 0) printf("bc: %d (want %d)\n", i, (n - 1) * 2077 + n);
+}
+PROG
+build bc -mce-api=ncube2 "$TMP/bc.c"
+layouts bc 8 "bc: 14547 (want 14547)"
 # Extended Vertex is NCUBE/ten's: refused on the NCUBE 2 with the way out.
 cat > "$TMP/x2.c" <<'PROG'
 int flag, buf;
