@@ -21,6 +21,8 @@ int mcei_tcs_entry(int argc, char **argv);
 /* mcef77 renames gfortran's main() and records the personality's machine. */
 extern int mce_f77_main(int argc, char **argv) __attribute__((weak));
 extern const char *mce_f77_default_machine __attribute__((weak));
+/* ncube2.h (the NCUBE 2 flavour of Vertex) names its machine. */
+extern const char *mce_vx_default_machine __attribute__((weak));
 /* mcecc names a main whose value is no exit status (void main(), a C89
  * main falling off its end) with a _void suffix: it ends with status 0. */
 extern void mce_user_main_void(int argc, char **argv) __attribute__((weak));
@@ -109,6 +111,9 @@ static int resolve(mcei_personality_t *out, char *err, size_t errlen)
     if (fns[found] == mce_f77_main && &mce_f77_default_machine != NULL &&
         mce_f77_default_machine != NULL)
         out->default_machine = mce_f77_default_machine;
+    if (strcmp(out->name, "vertex") == 0 && &mce_vx_default_machine != NULL &&
+        mce_vx_default_machine != NULL)
+        out->default_machine = mce_vx_default_machine;
     out->main = fns[found];
     out->boot = boot_plain;
     /* Vertex programs send only through the machine protocol (vertex.h

@@ -205,6 +205,9 @@ struct mcei_engine {
     mcei_personality_t personality;
     void *proto_state; /* the machine protocol's global state */
     void (*on_resume)(mcei_vn_t *vn);
+    /* A protocol's sleep (sleep.c): the node's clock to until, running
+     * what the machine runs meanwhile (NX handlers); NULL: just wait. */
+    void (*on_sleep)(mcei_vn_t *vn, mce_time_t until);
 };
 
 extern mcei_engine_t *mcei_eng;

@@ -21,7 +21,14 @@ static void node_sleep(mcei_vn_t *vn, mce_time_t ps)
     int streak = vn->poll_call != NULL &&
                  vn->clock - vn->t_stolen == vn->poll_work &&
                  vn->nsent + vn->nrecv == vn->poll_msgs;
-    mcei_charge_wait(vn, ps); /* checked; the accounting owner's */
+    mce_time_t until;
+    if (mcei_time_add(vn->clock, ps, &until) != MCE_OK)
+        mcei_vn_fatal(vn, "sleep: the virtual clock overflows");
+    /* NX handlers run at their messages' times while the node sleeps. */
+    if (mcei_eng->on_sleep != NULL)
+        mcei_eng->on_sleep(vn, until);
+    else
+        mcei_wait_until(vn, until); /* idle time, the owner's */
     /* Within a streak the node sleeps as a poller: the guard counts it
      * while it is stopped here. */
     vn->polling = streak;

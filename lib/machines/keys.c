@@ -183,3 +183,28 @@ static const mcei_key_t proto_iwarp_keys[] = {
 };
 const mcei_keytab_t mcei_proto_iwarp_keytab =
     MCEI_KEYTAB("protocol iwarp", proto_iwarp_keys);
+
+/* protocol ncube2 (lib/machines/ncube/ncube2.c) */
+static const mcei_key_t proto_ncube2_keys[] = {
+    {"nc2.combine", MCEI_KEY_TIME, "us", 0, MCEI_TIME_MAX_KEY, NULL,
+     MCEI_LABEL_DERIVED,
+     "10 instructions at 7.5 MIPS (NCUBE 2 rating; the count is assumed)"},
+    {"nc2.copy_per_byte", MCEI_KEY_TIME, "us", 0, MCEI_TIME_MAX_KEY, NULL,
+     MCEI_LABEL_DERIVED,
+     "a 2-instruction byte-copy loop at 7.5 MIPS (count as ncube.conf's)"},
+    {"nc2.hop", MCEI_KEY_TIME, "us", 0, MCEI_TIME_MAX_KEY, NULL,
+     MCEI_LABEL_ASSUMED,
+     "router delay per further hop; 'almost independent of the distance'"},
+    {"nc2.ntest_cost", MCEI_KEY_TIME, "us", 0, MCEI_TIME_MAX_KEY, NULL,
+     MCEI_LABEL_ASSUMED, "ntest: trap and queue search"},
+    {"nc2.recv_interrupt", MCEI_KEY_TIME, "us", 0, MCEI_TIME_MAX_KEY, NULL,
+     MCEI_LABEL_ASSUMED, "receiving kernel: arrival interrupt, queueing"},
+    {"nc2.recv_overhead", MCEI_KEY_TIME, "us", 0, MCEI_TIME_MAX_KEY, NULL,
+     MCEI_LABEL_ASSUMED, "nread: trap, queue search, release"},
+    {"nc2.send_overhead", MCEI_KEY_TIME, "us", 0, MCEI_TIME_MAX_KEY, NULL,
+     MCEI_LABEL_ASSUMED, "nwrite: trap, checks, DMA set-up"},
+    {"nc2.trap_cost", MCEI_KEY_TIME, "us", 0, MCEI_TIME_MAX_KEY, NULL,
+     MCEI_LABEL_ASSUMED, "whoami, n_time, amicclk and other simple traps"},
+};
+const mcei_keytab_t mcei_proto_ncube2_keytab =
+    MCEI_KEYTAB("protocol ncube2", proto_ncube2_keys);

@@ -9,6 +9,7 @@
 
 extern const mcei_keytab_t mcei_proto_nx_keytab;    /* machines/nx/nxproto.c */
 extern const mcei_keytab_t mcei_proto_ncube_keytab; /* machines/ncube/ncube.c */
+extern const mcei_keytab_t mcei_proto_ncube2_keytab; /* ncube/ncube2.c */
 extern const mcei_keytab_t mcei_proto_iwarp_keytab; /* machines/iwarp/iwarp.c */
 
 #endif

@@ -4,6 +4,7 @@
 
 extern const mcei_proto_ops_t mcei_proto_native_ops;
 extern const mcei_proto_ops_t mcei_proto_ncube_ops;
+extern const mcei_proto_ops_t mcei_proto_ncube2_ops;
 extern const mcei_proto_ops_t mcei_proto_nx_ops;
 extern const mcei_proto_ops_t mcei_proto_iwarp_ops;
 
@@ -12,6 +13,7 @@ int mcei_proto_register_all(void)
     static const mcei_proto_ops_t *const protocols[] = {
         &mcei_proto_native_ops,
         &mcei_proto_ncube_ops,
+        &mcei_proto_ncube2_ops,
         &mcei_proto_nx_ops,
         &mcei_proto_iwarp_ops,
     };

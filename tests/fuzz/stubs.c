@@ -30,7 +30,8 @@ size_t mcei_keytabs_all(const mcei_keytab_t **out, size_t cap)
         &mcei_keys_core,          &mcei_net_ideal_keytab,
         &mcei_net_ipsc_keytab,    &mcei_net_paragon_keytab,
         &mcei_net_iwarp_keytab,   &mcei_proto_nx_keytab,
-        &mcei_proto_ncube_keytab, &mcei_proto_iwarp_keytab,
+        &mcei_proto_ncube_keytab, &mcei_proto_ncube2_keytab,
+        &mcei_proto_iwarp_keytab,
         &mcei_tcs_keytab,
     };
     size_t n = 0;

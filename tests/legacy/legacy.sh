@@ -2,7 +2,9 @@
 # Legacy programs as they were written (issue 15): K&R definitions, old
 # declarations of the NX and Vertex calls, void main() and mains falling
 # off their end, sleep polling, a shared counter served by an NX handler
-# while its node is blocked, a main in a file without any mcemu header.
+# while its node is blocked, a main in a file without any mcemu header,
+# a handler serving while its node sleeps, an NCUBE 2 (nCX) program
+# without a header, <cube.h>.
 # Each compiles with mcecc unchanged, prints the right result, ends with
 # status 0 and gives the same digest on 1, 2 and 4 ranks.
 . "$top_srcdir/tests/lib.sh"
@@ -95,11 +97,100 @@ expect_eq "a main returning 5 on node 1: status" $? 5
 build vx_legacy "$S/vx_legacy.c"
 layouts vx_legacy 4 "vx_legacy: 4 nodes, dim 2, sum 6 (want 6)"
 
+# ---- item 6: an NCUBE 2 (nCX) program, no header, -mce-api=ncube2 --------
+build nc2_legacy -mce-api=ncube2 -DNCUBE "$S/nc2_legacy.c"
+layouts nc2_legacy 4 "isumn 10 (want 10), imaxn 3, iminn 0, fsumn 6.0"
+for pat in "machine=ncube2 nodes=4" "right on every node" \
+    "ring: 4 of 4 nodes got their left neighbour's number" \
+    "best 7.485470861 from node 0, known to 4 nodes" \
+    "node 3 of 4 in local mode" "nc2_legacy: node 0: nwrite: destination 4" \
+    "amicclk advanced on every node, n_time agrees" "nc2_legacy: done"; do
+    expect_grep "nc2_legacy: $pat" "$pat" "$TMP/o1"
+done
+# global mode: one copy of each line (node 0's), local mode: every node's
+expect_eq "nc2_legacy: nglobal prints one copy" \
+    "$(grep -c '^nc2_legacy: done' "$TMP/o1")" 1
+# A global operation is log2(P) exchanges of the machine's messages: the
+# time of dsumn less the clock read's trap grows as the cube's dimension
+# (checked on the model's own output: a mechanism, not a paper's value).
+for n in 1 2 8; do
+    $T "$TMP/nc2_legacy" --mce-nodes=$n > "$TMP/n$n" 2>&1
+    expect_eq "nc2_legacy on $n nodes: status" $? 0
+done
+t1=$(sed -n 's/^dsumn took \([0-9.]*\) us/\1/p' "$TMP/n1")
+t2=$(sed -n 's/^dsumn took \([0-9.]*\) us/\1/p' "$TMP/n2")
+t4=$(sed -n 's/^dsumn took \([0-9.]*\) us/\1/p' "$TMP/o1")
+t8=$(sed -n 's/^dsumn took \([0-9.]*\) us/\1/p' "$TMP/n8")
+expect_eq "dsumn: a step per dimension (2, 4, 8 nodes)" \
+    "$(awk -v a="$t1" -v b="$t2" -v c="$t4" -v d="$t8" 'BEGIN {
+        s = b - a; printf "%.3f %.3f", (c - a) / s, (d - a) / s }')" "2.000 3.000"
+# nwrite to 0xffff from node 2, relayed by the kernels along the tree;
+# nwrite to oneself.
+cat > "$TMP/bc.c" <<'PROG'
+#include <stdio.h>
+main()
+{
+    int me, p, h, d, n, v, src, type, flag, i, sum = 0;
+    whoami(&me, &p, &h, &d);
+    n = 1 << d;
+    if (me == 2) { v = 77; nwrite(&v, sizeof v, 0xffff, 5, &flag); }
+    else { src = -1; type = 5; nread(&v, sizeof v, &src, &type, &flag); sum = v + src * 1000; }
+    v = me + 100; nwrite(&v, sizeof v, me, 6, &flag);
+    src = me; type = 6; nread(&v, sizeof v, &src, &type, &flag);
+    i = isumn(sum) + isumn(v == me + 100);
+    if (me == 0) printf("bc: %d (want %d)\n", i, (n - 1) * 2077 + n);
+}
+PROG
+build bc -mce-api=ncube2 "$TMP/bc.c"
+layouts bc 8 "bc: 14547 (want 14547)"
+# Extended Vertex is NCUBE/ten's: refused on the NCUBE 2 with the way out.
+cat > "$TMP/x2.c" <<'PROG'
+int flag, buf;
+main() { chanmode(1, 1); send(&buf, 4, 1, 1, &flag); }
+PROG
+build x2 -mce-api=ncube2 "$TMP/x2.c"
+$T "$TMP/x2" --mce-nodes=2 > "$TMP/o" 2>&1
+expect_eq "extended Vertex on the NCUBE 2: status" $? 1
+expect_grep "extended Vertex on the NCUBE 2: named" \
+    "extended Vertex (send, rcvreq, bcast, chanmode, flagwait) is NCUBE/ten's" "$TMP/o"
+
+# ---- item 7: <cube.h>: led is a no-op, host calls say what to do --------
+cat > "$TMP/cube.c" <<'PROG'
+#include <stdio.h>
+#include <cube.h>
+main()
+{
+    long v = mynode() + 1, w;
+    led(1);
+    gisum(&v, 1L, &w);
+    if (mynode() == 0)
+        printf("cube: %ld nodes, sum %ld\n", numnodes(), v);
+    led(0);
+}
+PROG
+build cube "$TMP/cube.c"
+layouts cube 4 "cube: 4 nodes, sum 10"
+cat > "$TMP/host.c" <<'PROG'
+#include <cube.h>
+main() { if (mynode() == 1) killcube(-1L, -1L); }
+PROG
+build host "$TMP/host.c"
+$T "$TMP/host" --mce-nodes=2 > "$TMP/o" 2>&1
+expect_eq "killcube in a node: status" $? 1
+expect_grep "killcube: what to do instead" \
+    "killcube is an iPSC/860 host call, and mcemu has no host" "$TMP/o"
+
 # ---- item 5: sleep polling in virtual time ------------------------------
 build sleep_poll "$S/sleep_poll.c"
 layouts sleep_poll 4 "sleep_poll: node 0 slept 3.500 s"
 expect_grep "sleep_poll: pollers woke by virtual time" \
     "sleep_poll: node 3 got 42 after 4 polls at 4 s" "$TMP/o1"
+
+# Handlers run while their node sleeps (at their messages' times).
+build sleep_server "$S/sleep_server.c"
+layouts sleep_server 4 "sleep_server: node 0 served 3, awake at 10 s"
+expect_eq "sleep_server: every client answered while node 0 slept" \
+    "$(grep -c 'while node 0 slept' "$TMP/o1")" 3
 
 # A long sleep while the others wait is no livelock; a sleep-polling loop
 # that nothing will ever answer is one.

@@ -9,8 +9,10 @@
 
 #include "../../core/engine.h"
 #include "../../machines/ncube/ncube.h"
+#include "../../machines/ncube/ncube2.h"
 #include "../registry.h"
 #include "vertex.h"
+#include "vx_internal.h"
 
 /* Called before mcemu started, and the executable has no renamed main
  * for mcemu to run: the program's own main is running instead of mcemu's
@@ -40,11 +42,37 @@ static mcei_vn_t *enter(const char *call, const mcei_ncube_costs_t **c)
         return NULL;
     }
     mcei_api_begin(vn, call);
-    if (!mcei_ncube_active(c))
+    if (!mcei_ncube_active(c) && !mcei_ncube2_active(NULL))
         mcei_vn_fatal(vn,
                       "%s: Vertex calls need an NCUBE machine (protocol "
-                      "ncube); machine '%s' is not one (use "
-                      "--mce-machine=ncube)",
+                      "ncube or ncube2); machine '%s' is not one (use "
+                      "--mce-machine=ncube or ncube2)",
+                      call, mcei_eng->machine.name);
+    return vn;
+}
+
+/* The NCUBE 2 flavour (machine ncube2: nCX) or NCUBE/ten's Vertex. */
+static int is_nc2(void)
+{
+    return mcei_ncube2_active(NULL);
+}
+
+mcei_vn_t *mcei_vx_enter(const char *call)
+{
+    return enter(call, NULL);
+}
+
+/* Extended Vertex is NCUBE/ten's (Mudge, Buzzard and Abdel-Rahman 1987,
+ * section 4); the NCUBE 2 flavour has no such channels. */
+static mcei_vn_t *enter_ext(const char *call)
+{
+    mcei_vn_t *vn = enter(call, NULL);
+    if (vn != NULL && is_nc2())
+        mcei_vn_fatal(vn,
+                      "%s: extended Vertex (send, rcvreq, bcast, chanmode, "
+                      "flagwait) is NCUBE/ten's; machine '%s' is an NCUBE 2 "
+                      "(nCX), which has none: use nwrite and nread, or "
+                      "--mce-machine=ncube",
                       call, mcei_eng->machine.name);
     return vn;
 }
@@ -59,8 +87,19 @@ static int fail(mcei_vn_t *vn, const char *call, int code, const char *fmt, ...)
     vsnprintf(msg, sizeof(msg), fmt, ap);
     va_end(ap);
     mcei_log("node %d: %s: %s", vn->id, call, msg);
+    if (is_nc2()) {
+        /* nperror tells the last failure. */
+        mcei_ncube2_api_t *a = mcei_ncube2_api(vn);
+        a->last_error = code;
+        snprintf(a->last_msg, sizeof(a->last_msg), "%s: %s", call, msg);
+    }
     mcei_leave(vn);
     return code;
+}
+
+int mcei_vx_fail(mcei_vn_t *vn, const char *call, int code, const char *msg)
+{
+    return fail(vn, call, code, "%s", msg);
 }
 
 /* The buffer, length and flag checks of the transfer calls: 0, or the
@@ -95,7 +134,7 @@ static int neighbour_error(mcei_vn_t *vn, const char *call, int rc, int who)
 MCE_EXPORT int mce_vx_nwrite(const void *buf, int nbytes, int dest, int type,
                              int *flag)
 {
-    const mcei_ncube_costs_t *c;
+    const mcei_ncube_costs_t *c = NULL;
     mcei_vn_t *vn = enter("nwrite", &c);
     int rc;
     if (vn == NULL)
@@ -110,6 +149,15 @@ MCE_EXPORT int mce_vx_nwrite(const void *buf, int nbytes, int dest, int type,
         return fail(vn, "nwrite", VX_EINVAL, "type %d is not 16-bit", type);
     mcei_api_args(vn, MCEI_ARG_BYTES | MCEI_ARG_PEER | MCEI_ARG_TYPE, nbytes,
                   dest, type);
+    if (is_nc2()) {
+        rc = mcei_ncube2_write(vn, buf, (uint32_t)nbytes, dest, type,
+                               MCEI_CTX_USER);
+        if (rc != MCE_OK)
+            return fail(vn, "nwrite", VX_EINVAL, "%s", mce_strerror(rc));
+        (void)flag;
+        mcei_leave(vn);
+        return 0; /* nCX: 0 on success */
+    }
     rc = mcei_ncube_nwrite(vn, buf, (uint32_t)nbytes, dest, type);
     if (rc == MCE_ERR_SIZE)
         return fail(vn, "nwrite", VX_ETOOBIG,
@@ -141,7 +189,14 @@ MCE_EXPORT int mce_vx_nread(void *buf, int nbytes, int *src, int *type,
         return fail(vn, "nread", VX_ENODE, "source %d out of range", s);
     if (t < -1 || t > VX_TYPE_MAX)
         return fail(vn, "nread", VX_EINVAL, "type %d is not 16-bit or -1", t);
-    if (mcei_ncube_nread(vn, buf, (uint32_t)nbytes, &s, &t, &len) != MCE_OK)
+    if (is_nc2()) {
+        int64_t t64 = t;
+        if (mcei_ncube2_read(vn, buf, (uint32_t)nbytes, &s, &t64, MCEI_CTX_USER,
+                             &len) != MCE_OK)
+            return fail(vn, "nread", VX_EINVAL, "receive failed");
+        t = (int)t64;
+    } else if (mcei_ncube_nread(vn, buf, (uint32_t)nbytes, &s, &t, &len) !=
+               MCE_OK)
         return fail(vn, "nread", VX_EINVAL, "receive failed");
     *src = s;
     *type = t;
@@ -169,7 +224,7 @@ MCE_EXPORT int mce_vx_ntest(int *src, int *type)
     if (t < -1 || t > VX_TYPE_MAX)
         return fail(vn, "ntest", VX_EINVAL, "type %d is not 16-bit or -1", t);
     mcei_poll_begin(vn, "ntest");
-    rc = mcei_ncube_ntest(vn, &s, &t);
+    rc = is_nc2() ? mcei_ncube2_test(vn, &s, &t) : mcei_ncube_ntest(vn, &s, &t);
     mcei_poll_end(vn);
     if (rc >= 0) {
         *src = s;
@@ -181,12 +236,11 @@ MCE_EXPORT int mce_vx_ntest(int *src, int *type)
 
 MCE_EXPORT void mce_vx_whoami(int *node, int *pid, int *host, int *dim)
 {
-    const mcei_ncube_costs_t *c;
-    mcei_vn_t *vn = enter("whoami", &c);
+    mcei_vn_t *vn = enter("whoami", NULL);
     if (vn == NULL)
         return;
     mcei_sync(vn);
-    mcei_charge_comm(vn, c->trap_cost);
+    mcei_charge_comm(vn, mcei_vx_trap_cost());
     if (node)
         *node = vn->id;
     if (pid)
@@ -194,7 +248,7 @@ MCE_EXPORT void mce_vx_whoami(int *node, int *pid, int *host, int *dim)
     if (host)
         *host = -1; /* the emulator has no host processor */
     if (dim)
-        *dim = mcei_ncube_dim();
+        *dim = is_nc2() ? mcei_ncube2_dim() : mcei_ncube_dim();
     mcei_leave(vn);
 }
 
@@ -216,25 +270,44 @@ MCE_EXPORT int mce_vx_ncubesize(void)
 
 MCE_EXPORT int mce_vx_ntime(void)
 {
-    const mcei_ncube_costs_t *c;
-    mcei_vn_t *vn = enter("ntime", &c);
+    mcei_vn_t *vn = enter("ntime", NULL);
     mce_time_t t;
     if (vn == NULL)
         return 0;
     /* A trap that costs time: polling loops on a flag advance. */
     mcei_poll_begin(vn, "ntime");
     mcei_sync(vn);
-    mcei_charge_comm(vn, c->trap_cost);
+    mcei_charge_comm(vn, mcei_vx_trap_cost());
     mcei_poll_end(vn);
     t = vn->clock;
     mcei_leave(vn);
-    return (int)(t / c->tick);
+    return (int)(t / mcei_vx_tick());
+}
+
+mce_time_t mcei_vx_trap_cost(void)
+{
+    const mcei_ncube_costs_t *c;
+    const mcei_ncube2_costs_t *c2;
+    if (mcei_ncube2_active(&c2))
+        return c2->trap_cost;
+    return mcei_ncube_active(&c) ? c->trap_cost : 0;
+}
+
+/* ntime's unit: 1024 clock cycles (Mudge, Buzzard and Abdel-Rahman 1987,
+ * section 2). */
+mce_time_t mcei_vx_tick(void)
+{
+    const mcei_ncube_costs_t *c;
+    const mcei_ncube2_costs_t *c2;
+    if (mcei_ncube2_active(&c2))
+        return c2->cycle * 1024;
+    return mcei_ncube_active(&c) ? c->tick : 1;
 }
 
 MCE_EXPORT int mce_vx_send(const void *buf, int nbytes, int dest, int type,
                            int *flag)
 {
-    mcei_vn_t *vn = enter("send", NULL);
+    mcei_vn_t *vn = enter_ext("send");
     int rc;
     if (vn == NULL)
         return VX_EINVAL;
@@ -256,7 +329,7 @@ MCE_EXPORT int mce_vx_send(const void *buf, int nbytes, int dest, int type,
 MCE_EXPORT int mce_vx_rcvreq(void *buf, int nbytes, int src, int type,
                              int *flag)
 {
-    mcei_vn_t *vn = enter("rcvreq", NULL);
+    mcei_vn_t *vn = enter_ext("rcvreq");
     int rc;
     if (vn == NULL)
         return VX_EINVAL;
@@ -279,7 +352,7 @@ MCE_EXPORT int mce_vx_rcvreq(void *buf, int nbytes, int src, int type,
 MCE_EXPORT int mce_vx_bcast(const void *buf, int nbytes, int mask, int type,
                             int *flag)
 {
-    mcei_vn_t *vn = enter("bcast", NULL);
+    mcei_vn_t *vn = enter_ext("bcast");
     int rc;
     if (vn == NULL)
         return VX_EINVAL;
@@ -307,7 +380,7 @@ MCE_EXPORT int mce_vx_bcast(const void *buf, int nbytes, int mask, int type,
 
 MCE_EXPORT int mce_vx_chanmode(int neighbour, int mode)
 {
-    mcei_vn_t *vn = enter("chanmode", NULL);
+    mcei_vn_t *vn = enter_ext("chanmode");
     if (vn == NULL)
         return VX_EINVAL;
     if (mode != VX_STANDARD && mode != VX_EXTENDED)
@@ -325,7 +398,7 @@ MCE_EXPORT int mce_vx_chanmode(int neighbour, int mode)
 
 MCE_EXPORT int mce_vx_flagwait(int *flag)
 {
-    mcei_vn_t *vn = enter("flagwait", NULL);
+    mcei_vn_t *vn = enter_ext("flagwait");
     if (vn == NULL)
         return VX_EINVAL;
     if (flag == NULL)

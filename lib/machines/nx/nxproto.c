@@ -23,6 +23,7 @@
 
 enum { R_SEND = 1, R_RECV = 2, R_MERGE = 3 };
 enum { NX_HLOG = 8 };
+enum { NX_T_WAKE = 1 }; /* timer: the end of a sleep (nx_sleep) */
 
 typedef struct nx_req nx_req_t;
 struct nx_req {
@@ -274,6 +275,11 @@ static void nx_on_arrival(mcei_vn_t *vn, mcei_msg_t *m)
 {
     nx_node_t *nd = node_of(vn);
     mce_time_t seen;
+    if (m->w.ctx == MCEI_CTX_TIMER && m->w.type == NX_T_WAKE) {
+        *(int *)m->cookie = 1; /* nx_sleep's flag, on its waiting stack */
+        mcei_msg_release(m);
+        return;
+    }
     if (m->w.ctx == MCEI_CTX_PROTOCOL && m->w.type == MCEI_NET_SENT) {
         for (nx_req_t *r = nd->reqs; r != NULL; r = r->next)
             if (r->kind == R_SEND && !r->done && r->seq == m->w.aux[0] &&
@@ -623,6 +629,37 @@ static void wait_running_handlers(mcei_vn_t *vn, mcei_ready_fn ready, void *arg,
     }
 }
 
+static int woke(mcei_vn_t *vn, void *arg)
+{
+    (void)vn;
+    return *(int *)arg;
+}
+
+static void sleep_what(const void *arg, char *buf, size_t len)
+{
+    (void)arg;
+    snprintf(buf, len, "the end of its sleep");
+}
+
+/* sleep, usleep, nanosleep in a node (lib/core/sleep.c): a handler whose
+ * message arrives during the sleep runs at its message's time, as on NX,
+ * and the node sleeps on to the end. */
+static void nx_sleep(mcei_vn_t *vn, mce_time_t until)
+{
+    nx_node_t *nd = node_of(vn);
+    int over = 0, handlers = 0;
+    for (nx_req_t *r = nd->reqs; r != NULL && !handlers; r = r->next)
+        handlers = r->handler != NULL;
+    if (!handlers || nd->masked || nd->in_handler || until <= vn->clock) {
+        mcei_wait_until(vn, until);
+        return;
+    }
+    if (mcei_timer_at(vn, until, NX_T_WAKE, NULL, &over, NULL, 0) != MCE_OK)
+        mcei_vn_fatal(vn, "sleep: out of memory");
+    wait_running_handlers(vn, woke, &over, "sleep", sleep_what, NULL);
+    mcei_wait_until(vn, until);
+}
+
 int mcei_nx_wait(mcei_vn_t *vn, long id, mcei_nx_info_t *info)
 {
     nx_node_t *nd = node_of(vn);
@@ -865,6 +902,7 @@ static int nx_init(mcei_engine_t *eng, mcei_machine_t *m, char *err,
         return MCE_ERR_MACHINE;
     }
     nx.notifies = eng->net.ops->notifies_senders;
+    eng->on_sleep = nx_sleep;
     nx.seed = eng->cfg.seed;
     nx.on = 1;
     return MCE_OK;
