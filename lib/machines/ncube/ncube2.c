@@ -288,6 +288,14 @@ static void ncube2_node_fini(mcei_vn_t *vn)
     vn->proto = NULL;
 }
 
+/* Every send follows the send call's overhead or the receive interrupt
+ * of the broadcast it relays. */
+static mce_time_t ncube2_send_delay(const mcei_engine_t *eng)
+{
+    (void)eng;
+    return mcei_time_min(costs.send_overhead, costs.recv_interrupt);
+}
+
 const mcei_proto_ops_t mcei_proto_ncube2_ops = {
     .name = "ncube2",
     .description = "NCUBE 2 nCX: DMA from the program's buffer, wormhole "
@@ -297,5 +305,6 @@ const mcei_proto_ops_t mcei_proto_ncube2_ops = {
     .node_init = ncube2_node_init,
     .node_fini = ncube2_node_fini,
     .on_arrival = on_arrival,
+    .send_delay = ncube2_send_delay,
     .keys = &mcei_proto_ncube2_keytab,
 };
