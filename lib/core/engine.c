@@ -1356,6 +1356,8 @@ static int finish(mcei_engine_t *eng)
         }
         for (int i = 0; i < eng->nodes && dig != NULL; i++)
             d = mcei_mix64(d, dig[i]);
+        if (eng->cfg.trace != NULL) /* network states still open end here */
+            mcei_trace_set_end(tmax);
         report_statuses(r, nall, eng->nodes);
         free(dig);
         fflush(stdout);

@@ -156,6 +156,72 @@ assert fs and fs == ff and all(".v" in i for i in fs), (fs[:4], ff[:4])
 print("trace ok", n, "handshakes", len(fs), "arrows")
 PY
 
+# --- NCUBE: each node's DMA channels and buffer pool (node resources) -----
+# A channel's wire carries lengths, acknowledgements and data one after
+# another; a data transfer grows by 1.29 us a byte (Mudge, Buzzard and
+# Abdel-Rahman 1987, Table 1: extended Vertex's incremental cost, the DMA
+# alone).  vx_routes's burst of 12 x 4 KB into node 0: a pool of "about
+# 27 K-bytes" (section 2) holds six of them, so node 1's seventh length
+# request waits in node 0's pool -- holding the channel back -- until
+# node 0's first nread of the burst frees a buffer.
+per_byte=1.29 fit=$(awk 'BEGIN { print int(27648 / 4096) }')
+PB=$per_byte FIT=$fit check "NCUBE channel and buffer pool tracks" "$TMP/v.json" <<'PY'
+import json, os, sys
+ev = json.load(open(sys.argv[1]))["traceEvents"]
+names = {e["tid"]: e["args"]["name"] for e in ev if e.get("name") == "thread_name" and e["pid"] == 3}
+res = [e for e in ev if e.get("ph") == "X" and e["pid"] == 3]
+assert res and all(e["tid"] in names and e["dur"] >= 0 and e["cat"] == "net" for e in res), res[:2]
+# node N's channel D goes to node N ^ 2^D; tid = node x 64 + slot
+for tid, n in names.items():
+    node = tid // 64
+    assert n == "node %d channel %d (to node %d)" % (node, tid % 64, node ^ (1 << (tid % 64))) \
+        or n == "node %d buffer pool" % node, (tid, n)
+chan = {}
+for e in res:
+    if "channel" in names[e["tid"]]:
+        chan.setdefault(e["tid"], []).append(e)
+assert {e["name"] for l in chan.values() for e in l} == {"length request", "acknowledgement", "data"}, chan
+for l in chan.values():   # one wire: no two transfers at once
+    l.sort(key=lambda e: e["ts"])
+    assert all(b["ts"] >= a["ts"] + a["dur"] - 1e-9 for a, b in zip(l, l[1:])), l
+data = {e["args"]["bytes"]: e["dur"] for l in chan.values() for e in l if e["name"] == "data"}
+pb = float(os.environ["PB"])
+assert len(data) >= 3 and all(abs((data[b] - data[300]) - pb * (b - 300)) < 1e-6 for b in data), data
+# the burst's seventh message waits in node 0's pool
+pool = [e for e in res if names[e["tid"]] == "node 0 buffer pool"]
+assert len(pool) == 1 and pool[0]["name"] == "length request of node 1 waits", pool
+w = pool[0]
+assert w["args"] == {"bytes": 4096, "peer": 1, "channel_held": 0}, w
+burst = [e for e in chan[64] if e["name"] == "data" and e["args"]["bytes"] == 4096]
+assert sum(1 for e in burst if e["ts"] < w["ts"]) == int(os.environ["FIT"]), burst
+reads = sorted((e for e in ev if e.get("ph") == "X" and e["pid"] == 0 and e["tid"] == 0
+                and e["name"] == "nread" and e["args"]["type"] == 800), key=lambda e: e["ts"])
+assert abs(w["ts"] + w["dur"] - (reads[0]["ts"] + reads[0]["dur"])) < 1e-6, (w, reads[0])
+print("trace ok", len(chan), "channels", len(res), "slices")
+PY
+
+# --- Vertex broadcast: an arrow from the nwrite to 0xffff to every nread ---
+check "Vertex broadcast arrows" "$TMP/v.json" <<'PY'
+import json, sys
+ev = json.load(open(sys.argv[1]))["traceEvents"]
+calls = [e for e in ev if e.get("ph") == "X" and e["pid"] == 0]
+s = [e for e in ev if e.get("ph") == "s" and ">" in e["id"]]
+f = {e["id"]: e for e in ev if e.get("ph") == "f" and ">" in e["id"]}
+# vx_routes: node 3 broadcasts 1000 bytes of type 500 to nodes 0, 1, 2
+assert sorted(int(e["id"].split(">")[1]) for e in s) == [0, 1, 2], s
+bc = [c for c in calls if c["tid"] == 3 and c["name"] == "nwrite" and c["args"]["peer"] == 0xffff]
+assert len(bc) == 1 and all(e["tid"] == 3 and bc[0]["ts"] <= e["ts"] <= bc[0]["ts"] + bc[0]["dur"]
+                            for e in s), (bc, s)
+for e in s:
+    end = f[e["id"]]
+    node = int(e["id"].split(">")[1])
+    assert end["tid"] == node and end["ts"] > e["ts"], end
+    r = [c for c in calls if c["tid"] == node and c["name"] == "nread"
+         and abs(c["ts"] + c["dur"] - end["ts"]) < 1e-9]
+    assert len(r) == 1 and r[0]["args"] == {"bytes": 1000, "peer": 3, "type": 500}, r
+print("trace ok")
+PY
+
 # --- Paragon: two worms sharing one link (Bokhari and Nicol 1996, sec. 2)
 "$B/apps/complete_exchange" --mce-nodes=16 --mce-machine=paragon \
     --mce-set=paragon.width=4 --sizes=9000 --mce-trace="$TMP/p.json" > "$TMP/o" 2>&1
