@@ -3,7 +3,8 @@
 # a send and a receive slice per message with matching flow ids, virtual
 # timestamps that agree with the ideal formula; identical for 1 and 2 ranks.
 # The machines inside: NX calls with their arguments, one slice per crecv
-# and a flow per user message; the iPSC/860's FORCED discard, the NCUBE's
+# and a flow per user message; the iPSC/860's and the Paragon's FORCED
+# discards at the forced protocol's delivery time, the NCUBE's
 # three-way handshake, a Paragon link shared by two worms, an iWarp
 # spool stealing cycles; provenance; the event and node filters; a
 # partial trace after an error; write errors; identical on 1, 2, 4 ranks.
@@ -111,16 +112,45 @@ PY
 # --- iPSC/860: the FORCED message nx_api sends with no receive posted ----
 "$B/tests/progs/nx_api" --mce-nodes=4 --mce-trace="$TMP/f.json" > "$TMP/o" 2>&1
 expect_eq "nx_api trace status" $? 0
-check "iPSC/860 FORCED discard on node's protocol track" "$TMP/f.json" <<'PY'
-import json, sys
-ev = json.load(open(sys.argv[1]))["traceEvents"]
-dis = [e for e in ev if e.get("cat") == "discard"]
-assert len(dis) == 1 and dis[0]["pid"] == 1, dis
-a = dis[0]["args"]
-assert a["type"] & 0x40000000 or a["type"] >= 0, a
-print("trace ok", dis[0])
-PY
 expect_grep "discard also in the log" "FORCED message of type" "$TMP/o"
+# forced_check NAME FILE LATENCY_US: node 0's 5-byte csend of type
+# FORCE_TYPE | 501 finds no receive posted on node 1: one discard on node
+# 1's protocol track, LATENCY_US after the csend began (the forced
+# protocol's delivery, USER-GUIDE 21.1 and 22.1), with its source, type and
+# size; with nx.irq, at the end of node 1's message-arrival interrupt
+forced_check() {
+    LAT=$3 check "$1" "$2" <<'PY'
+import json, os, sys
+ev = json.load(open(sys.argv[1]))["traceEvents"]
+ft = 0x40000000 | 501
+dis = [e for e in ev if e.get("cat") == "discard"]
+assert len(dis) == 1 and dis[0]["pid"] == 1 and dis[0]["tid"] == 1, dis
+d = dis[0]
+assert d["name"] == "FORCED message discarded" and d["dur"] == 0, d
+assert d["args"] == {"src": 0, "type": ft, "bytes": 5}, d
+cs = [e for e in ev if e.get("ph") == "X" and e["pid"] == 0 and e["tid"] == 0
+      and e["name"] == "csend" and e.get("args", {}).get("type") == ft]
+assert len(cs) == 1, cs
+assert abs(d["ts"] - cs[0]["ts"] - float(os.environ["LAT"])) < 1e-6, (d, cs, os.environ["LAT"])
+irq = [e for e in ev if e.get("cat") == "interrupt" and e["tid"] == 1]
+assert not irq or any(abs(e["ts"] + e["dur"] - d["ts"]) < 1e-6 for e in irq), irq
+print("trace ok", d["ts"] - cs[0]["ts"])
+PY
+}
+# iPSC/860: b_s + a m, b_s = 75 us and a = 0.36 us a byte (Seidel and
+# Davis 1992, Table I)
+lat=$(awk 'BEGIN { printf "%.6f", 75 + 0.36 * 5 }')
+forced_check "iPSC/860 FORCED discard at b_s + a m" "$TMP/f.json" "$lat"
+"$B/tests/progs/nx_api" --mce-nodes=4 --mce-set=nx.irq=1 --mce-trace="$TMP/fi.json" > "$TMP/o" 2>&1
+expect_eq "nx_api with interrupts trace status" $? 0
+forced_check "iPSC/860 FORCED discard with interrupts on" "$TMP/fi.json" "$lat"
+# Paragon: 11.2 us + 0.022 m (USER-GUIDE 22.1's table: 11.2 us derived from
+# Bokhari and Nicol 1996's barrier, 0.022 us a byte their Table 1)
+"$B/tests/progs/nx_api" --mce-nodes=4 --mce-machine=paragon \
+    --mce-set=paragon.width=2 --mce-trace="$TMP/fp.json" > "$TMP/o" 2>&1
+expect_eq "nx_api on the Paragon trace status" $? 0
+lat=$(awk 'BEGIN { printf "%.6f", 11.2 + 0.022 * 5 }')
+forced_check "Paragon FORCED discard at 11.2 us + 0.022 m" "$TMP/fp.json" "$lat"
 
 # --- NCUBE: the three-way handshake of every standard message -------------
 # ncube.conf: latency 3.2 us, per_byte 1.29 us, vx.ctl_bytes 2 (section 2)
