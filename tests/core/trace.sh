@@ -300,6 +300,171 @@ assert s and s == f and len(s) == len(snd), (s, f)
 print("trace ok")
 PY
 
+# --- iWarp: links, PCTs, spools, the SRU bus, the ring, the RTS token -----
+# wellformed FILE: every event names its phase, process and track; slices
+# have a name, a time and a duration >= 0; every resource track is named
+# (the checks below then run on the same file)
+wellformed() {
+    check "$1: events well-formed" "$2" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+ev = d["traceEvents"]
+named = {(e["pid"], e["tid"]) for e in ev if e.get("name") == "thread_name"}
+for e in ev:
+    assert e["ph"] in "MXBEisf" and e["pid"] in (0, 1, 2, 3), e
+    if e["ph"] == "X":
+        assert e["name"] and e["ts"] >= 0 and e["dur"] >= 0 and "tid" in e, e
+        assert e["pid"] < 2 or (e["pid"], e["tid"]) in named, e
+print("trace ok")
+PY
+}
+# Two connections share the link (1,0) -> (2,0) (backpressure --mode=share,
+# 64 words each): that link carries both for 2 x 64 words at its 39.96
+# MB/s (40 MB/s, "really 39.96": the scheduler skips a word now and then;
+# Warfel 1996, 3.1.2 and 3.1.5.3), each connection's other link half of
+# it; the PCTs of cell (1,0) are configured from the program's start to
+# the end of the run
+"$B/apps/iwarp/backpressure" --mce-nodes=64 --mode=share --words=64 \
+    --mce-summary --mce-trace="$TMP/ib.json" > "$TMP/o" 2>&1
+expect_eq "backpressure share trace status" $? 0
+wellformed "iWarp share" "$TMP/ib.json"
+shared=$(awk 'BEGIN { printf "%.6f", 2 * 64 * 4 / 39.96 }')
+permille=$(awk 'BEGIN { print int(1000 * 39.96 / 40) }')
+end=$(field vtime_max_ps "$TMP/o")
+SHARED=$shared PERMILLE=$permille END=$end check "iWarp link shared by two connections, PCTs" "$TMP/ib.json" <<'PY'
+import json, os, sys
+ev = json.load(open(sys.argv[1]))["traceEvents"]
+names = {e["tid"]: e["args"]["name"] for e in ev if e.get("name") == "thread_name" and e["pid"] == 2}
+net = [dict(e, track=names[e["tid"]]) for e in ev if e.get("ph") == "X" and e["pid"] == 2]
+def on(track):
+    return [e for e in net if e["track"] == track]
+sh = on("link (1,0) X+")
+assert len(sh) == 1 and sh[0]["name"] == "shared by 2", sh
+a = sh[0]["args"]
+assert a["flows"] == 2 and a["moving"] == 2 and a["load_permille"] == int(os.environ["PERMILLE"]), a
+want = float(os.environ["SHARED"])
+assert abs(sh[0]["dur"] - want) <= want * 0.005 / 39.96, (sh[0], want)  # the paper's 4 digits
+for t in ("link (0,0) X+", "link (2,0) X+"):
+    one = on(t)
+    assert len(one) == 1 and one[0]["name"] == "connection" and one[0]["args"]["flows"] == 1, one
+    assert one[0]["args"]["load_permille"] == a["load_permille"] // 2, one
+pct = {e["track"]: e for e in net if e["track"].startswith("PCT ")}
+assert pct["PCT 2 of cell (1,0)"]["name"] == "X- -> X+", pct
+assert pct["PCT 5 of cell (1,0)"]["name"] == "CPU -> X+", pct
+end = int(os.environ["END"]) / 1e6
+assert all(abs(e["ts"] + e["dur"] - end) < 1e-6 for e in pct.values()), (end, pct)
+print("trace ok", len(names), "tracks")
+PY
+# Back-pressure: (0,0) writes 64 words to (3,0), whose reader starts only
+# at clock 3000: the path's four 8-word PCT queues (Warfel 1996, 3.1.2)
+# hold all the words but the source PCT's, 24 words = 2.4 us of a link,
+# then every link of the path stalls until the reader's first read
+"$B/apps/iwarp/backpressure" --mce-nodes=64 --mode=stall --words=64 \
+    --read-after=3000 --mce-trace="$TMP/is.json" > "$TMP/o" 2>&1
+expect_eq "backpressure stall trace status" $? 0
+wellformed "iWarp stall" "$TMP/is.json"
+fill_us=$(awk 'BEGIN { printf "%.6f", (8 * 4 - 8) * 4 / 40 }')
+FILL=$fill_us check "iWarp links stalled by back-pressure" "$TMP/is.json" <<'PY'
+import json, os, sys
+ev = json.load(open(sys.argv[1]))["traceEvents"]
+names = {e["tid"]: e["args"]["name"] for e in ev if e.get("name") == "thread_name" and e["pid"] == 2}
+for t in ("link (0,0) X+", "link (1,0) X+", "link (2,0) X+"):
+    sl = sorted((e for e in ev if e.get("ph") == "X" and e["pid"] == 2 and names[e["tid"]] == t),
+                key=lambda e: e["ts"])
+    assert [e["name"] for e in sl] == ["connection", "stalled (path full)", "connection"], sl
+    assert abs(sl[0]["dur"] - float(os.environ["FILL"])) < 1e-6, sl[0]
+    assert sl[1]["args"]["moving"] == 0 and sl[1]["args"]["load_permille"] == 0, sl[1]
+    assert all(abs(a["ts"] + a["dur"] - b["ts"]) < 1e-9 for a, b in zip(sl, sl[1:])), sl
+print("trace ok")
+PY
+# Spools (the deposit_pingpong --mode=spool run above): node 0's out
+# spool and node 1's in spool of 256 words, at the link's word rate
+# (40 MB/s), on their nodes' resource tracks
+spool_us=$(awk 'BEGIN { printf "%.6f", 256 * 4 / 40 }')
+wellformed "iWarp spools" "$TMP/i.json"
+SPOOL=$spool_us check "iWarp spool tracks" "$TMP/i.json" <<'PY'
+import json, os, sys
+ev = json.load(open(sys.argv[1]))["traceEvents"]
+names = {e["tid"]: e["args"]["name"] for e in ev if e.get("name") == "thread_name" and e["pid"] == 3}
+sp = {names[e["tid"]] + ": " + e["name"]: e for e in ev if e.get("ph") == "X" and e["pid"] == 3}
+o, i = sp["node 0 spool 0: spool out"], sp["node 1 spool 0: spool in"]
+assert abs(o["dur"] - float(os.environ["SPOOL"])) < 1e-6 and o["args"]["words"] == 256, o
+assert i["ts"] == o["ts"] and i["dur"] >= o["dur"] and i["args"]["words"] == 256, (o, i)
+stolen = [e for e in ev if e.get("cat") == "spool"]
+assert o["ts"] <= stolen[0]["ts"] < o["ts"] + o["dur"], (o, stolen)
+print("trace ok")
+PY
+# The SRU bus: a message is 36 bits at 0.8 us a bit (Feldmann, Gross,
+# O'Hallaron and Stricker, section 3.1); two different words on one bit
+# boundary collide (the bus carries their OR); a ring message's express
+# hops take 0.2 us each (section 3.2), five for --hops=5
+"$B/apps/iwarp/subset_barrier" --mce-nodes=64 --mode=sru-test --mce-trace="$TMP/isr.json" > "$TMP/o" 2>&1
+expect_eq "sru-test trace status" $? 0
+wellformed "SRU bus" "$TMP/isr.json"
+sru_us=$(awk 'BEGIN { printf "%.6f", 36 * 0.8 }')
+SRU=$sru_us check "iWarp SRU bus words and collision" "$TMP/isr.json" <<'PY'
+import json, os, sys
+ev = json.load(open(sys.argv[1]))["traceEvents"]
+names = {e["tid"]: e["args"]["name"] for e in ev if e.get("name") == "thread_name" and e["pid"] == 2}
+bus = sorted((e for e in ev if e.get("ph") == "X" and e["pid"] == 2 and names[e["tid"]] == "SRU bus"),
+             key=lambda e: e["ts"])
+assert bus and all(abs(e["dur"] - float(os.environ["SRU"])) < 1e-6 for e in bus), bus
+assert all(b["ts"] >= a["ts"] + a["dur"] - 1e-9 for a, b in zip(bus, bus[1:])), bus
+col = [e for e in bus if e["name"] == "collision"]
+assert len(col) == 1 and col[0]["args"]["senders"] == 2, col
+assert all(e["args"]["senders"] == 1 for e in bus if e["name"] == "word"), bus
+print("trace ok", len(bus), "bus messages")
+PY
+"$B/apps/iwarp/subset_barrier" --mce-nodes=64 --mode=steps --hops=5 --words=3 \
+    --mce-trace="$TMP/iring.json" > "$TMP/o" 2>&1
+expect_eq "ring steps trace status" $? 0
+wellformed "ring hops" "$TMP/iring.json"
+check "iWarp ring hops, 0.2 us each" "$TMP/iring.json" <<'PY'
+import json, sys
+ev = json.load(open(sys.argv[1]))["traceEvents"]
+names = {e["tid"]: e["args"]["name"] for e in ev if e.get("name") == "thread_name" and e["pid"] == 2}
+hops = sorted((e for e in ev if e.get("ph") == "X" and e["pid"] == 2 and names[e["tid"]].startswith("ring link from node ")),
+              key=lambda e: e["ts"])
+assert len(hops) == 5 and all(abs(e["dur"] - 0.2) < 1e-9 for e in hops), hops
+# hop by hop along the ring: each starts where the previous one ended
+assert all(names[b["tid"]] == "ring link from node %d" % a["args"]["dst"] for a, b in zip(hops, hops[1:])), hops
+print("trace ok")
+PY
+# RTS: one token on the ring, held by one sender at a time (the
+# rts_pingpong run above)
+wellformed "RTS token" "$TMP/r.json"
+check "iWarp RTS token" "$TMP/r.json" <<'PY'
+import json, sys
+ev = json.load(open(sys.argv[1]))["traceEvents"]
+names = {e["tid"]: e["args"]["name"] for e in ev if e.get("name") == "thread_name" and e["pid"] == 2}
+tok = sorted((e for e in ev if e.get("ph") == "X" and e["pid"] == 2 and names[e["tid"]] == "RTS token"),
+             key=lambda e: e["ts"])
+assert len(tok) >= 2 and all(e["name"] == "held by node %d" % e["args"]["src"] for e in tok), tok
+assert all(b["ts"] >= a["ts"] + a["dur"] - 1e-9 for a, b in zip(tok, tok[1:])), tok
+print("trace ok", len(tok))
+PY
+# Deposits hold every link of their route (wormhole) and the receiver's
+# spool
+"$B/apps/iwarp/deposit_pingpong" --mce-nodes=64 --mode=single --sizes=4,64 \
+    --dist=2 --runs=1 --mce-trace="$TMP/id.json" > "$TMP/o" 2>&1
+expect_eq "deposit trace status" $? 0
+wellformed "deposits" "$TMP/id.json"
+check "iWarp deposits on links and receive spools" "$TMP/id.json" <<'PY'
+import json, sys
+ev = json.load(open(sys.argv[1]))["traceEvents"]
+names = {e["tid"]: e["args"]["name"] for e in ev if e.get("name") == "thread_name" and e["pid"] == 2}
+dep = [dict(e, track=names[e["tid"]]) for e in ev if e.get("ph") == "X" and e["pid"] == 2 and e["name"] == "deposit"]
+# (0,0) <-> (2,0): both links of the route, each way
+for src, dst, links in ((0, 2, ("link (0,0) X+", "link (1,0) X+")), (2, 0, ("link (2,0) X-", "link (1,0) X-"))):
+    for b in (4, 64):
+        m = [e for e in dep if e["args"] == {"src": src, "dst": dst, "bytes": b}]
+        assert sorted(e["track"] for e in m if e["track"].startswith("link"))[0] in links, m
+        assert {e["track"] for e in m if e["track"].startswith("link")} == set(links), m
+        sp = [e for e in m if e["track"] == "node %d deposit receive spool" % dst]
+        assert len(sp) == (b > 4), m  # one word travels behind the header
+print("trace ok", len(dep))
+PY
+
 # --- filters ----------------------------------------------------------------
 "$B/tests/progs/vx_routes" --mce-nodes=4 --mce-trace="$TMP/fp.json" \
     --mce-trace-events=proto --mce-trace-nodes=1-2 > "$TMP/o" 2>&1
@@ -348,7 +513,10 @@ sys.exit(0 if a==b else 1)" "$1" "$2"
 }
 for cfg in "nx tests/progs/nx_stats --mce-nodes=4 --mce-set=nx.irq=1" \
     "paragon apps/complete_exchange --mce-nodes=16 --mce-machine=paragon --mce-set=paragon.width=4 --sizes=9000" \
-    "ncube tests/progs/vx_routes --mce-nodes=4"; do
+    "ncube tests/progs/vx_routes --mce-nodes=4" \
+    "iwarp-links apps/iwarp/backpressure --mce-nodes=64 --mode=share --words=64" \
+    "iwarp-spools apps/iwarp/deposit_pingpong --mce-nodes=64 --mode=spool" \
+    "iwarp-sru apps/iwarp/subset_barrier --mce-nodes=64 --mode=steps --hops=5 --words=3"; do
     set -- $cfg
     what=$1 prog=$2; shift 2
     run 0 "$B/$prog" "$@" --mce-trace="$TMP/r0.json" > "$TMP/o" 2>&1
