@@ -5,9 +5,12 @@
 # The machines inside: NX calls with their arguments, one slice per crecv
 # and a flow per user message; the iPSC/860's and the Paragon's FORCED
 # discards at the forced protocol's delivery time, the NCUBE's
-# three-way handshake, a Paragon link shared by two worms, an iWarp
-# spool stealing cycles; provenance; the event and node filters; a
-# partial trace after an error; write errors; identical on 1, 2, 4 ranks.
+# three-way handshake, its channels and buffer pool waits, Vertex
+# broadcast arrows, a Paragon link shared by two worms, an iWarp spool
+# stealing cycles, iWarp links (shared, stalled), PCTs, spools, the SRU
+# bus, ring hops, the RTS token and deposits; provenance; the event and
+# node filters; a partial trace after an error; write errors; identical
+# on 1, 2, 4 ranks.
 . "$top_srcdir/tests/lib.sh"
 
 command -v python3 > /dev/null || { fail "python3 is needed to parse the trace"; finish; exit 1; }

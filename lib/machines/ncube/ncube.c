@@ -121,6 +121,7 @@ static void *dup_bytes(const void *p, uint32_t n)
 /* Trace tracks of a node's resources: its outgoing channel of each
  * dimension (slot d) and its buffer pool. */
 enum { SLOT_POOL = MCEI_NCUBE_MAXDIM };
+_Static_assert(SLOT_POOL < MCEI_TRACE_RES_SLOTS, "a trace slot per channel");
 
 /* The wire of channel @p d busy from @p s for @p dur. */
 static void trace_wire(mcei_vn_t *vn, int d, const char *what, mce_time_t s,
