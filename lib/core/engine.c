@@ -1437,8 +1437,12 @@ static void stop_run(mcei_engine_t *eng, const char *headline, int status)
 static void stop_run(mcei_engine_t *eng, const char *headline, int status)
 {
     report_states(eng, headline);
-    if (eng->cfg.trace != NULL)
+    if (eng->cfg.trace != NULL) {
+        /* network states still open end at the last window's start, the
+         * same on every layout */
+        mcei_trace_set_end(eng->window_start);
         mcei_trace_close(eng);
+    }
     if (eng->use_mpi)
         mcei_transport_finalize();
     fflush(stdout);

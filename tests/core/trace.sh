@@ -50,6 +50,13 @@ bad_dir=$TMP/no/such/dir/t.json
 "$B/apps/ring" --mce-nodes=2 --mce-trace="$bad_dir" > "$TMP/o" 2>&1
 expect_eq "unwritable trace file status" $? 2
 expect_grep "unwritable trace file message" "option --mce-trace: cannot write" "$TMP/o"
+same() { # A B: the same events, whatever their order in the file
+    python3 -c "
+import json,sys
+k=lambda e: json.dumps(e, sort_keys=True)
+a,b=[sorted(map(k,json.load(open(f))['traceEvents'])) for f in sys.argv[1:3]]
+sys.exit(0 if a==b else 1)" "$1" "$2"
+}
 # check NAME FILE: run the Python checks below (stdin) on the trace FILE
 check() {
     python3 - "$2" > "$TMP/check" 2>&1
@@ -380,6 +387,26 @@ for t in ("link (0,0) X+", "link (1,0) X+", "link (2,0) X+"):
     assert all(abs(a["ts"] + a["dur"] - b["ts"]) < 1e-9 for a, b in zip(sl, sl[1:])), sl
 print("trace ok")
 PY
+# Never read: the run ends in the deadlock report, the links stalled from
+# the 24th word until the run stopped, the same on 1 and 2 ranks
+for np in 0 2; do
+    run $np "$B/apps/iwarp/backpressure" --mce-nodes=64 --mode=stall --words=64 \
+        --mce-trace="$TMP/idl$np.json" > "$TMP/o" 2>&1
+    expect_eq "deadlocked backpressure status np=$np" $? 3
+done
+FILL=$fill_us check "iWarp links stalled until a deadlock stops the run" "$TMP/idl0.json" <<'PY'
+import json, os, sys
+ev = json.load(open(sys.argv[1]))["traceEvents"]
+names = {e["tid"]: e["args"]["name"] for e in ev if e.get("name") == "thread_name" and e["pid"] == 2}
+st = [e for e in ev if e.get("ph") == "X" and e["pid"] == 2 and e["name"] == "stalled (path full)"]
+assert sorted(names[e["tid"]] for e in st) == ["link (0,0) X+", "link (1,0) X+", "link (2,0) X+"], st
+# node 0 blocks in its 33rd write once the path's 32 words are in
+blocked = max(e["ts"] for e in ev if e.get("ph") == "X" and e["pid"] == 0 and e["tid"] == 0)
+assert all(e["dur"] > 0 and e["ts"] + e["dur"] >= blocked for e in st), (st, blocked)
+print("trace ok")
+PY
+same "$TMP/idl0.json" "$TMP/idl2.json" && pass "deadlocked iWarp trace on 2 ranks = one process" ||
+    fail "deadlocked iWarp trace differs on 2 ranks"
 # Spools (the deposit_pingpong --mode=spool run above): node 0's out
 # spool and node 1's in spool of 256 words, at the link's word rate
 # (40 MB/s), on their nodes' resource tracks
@@ -507,13 +534,6 @@ if [ -w /dev/full ]; then
 fi
 
 # --- identical on 1, 2 and 4 ranks (calls, protocol and network events) ----
-same() { # A B: the same events, whatever their order in the file
-    python3 -c "
-import json,sys
-k=lambda e: json.dumps(e, sort_keys=True)
-a,b=[sorted(map(k,json.load(open(f))['traceEvents'])) for f in sys.argv[1:3]]
-sys.exit(0 if a==b else 1)" "$1" "$2"
-}
 for cfg in "nx tests/progs/nx_stats --mce-nodes=4 --mce-set=nx.irq=1" \
     "paragon apps/complete_exchange --mce-nodes=16 --mce-machine=paragon --mce-set=paragon.width=4 --sizes=9000" \
     "ncube tests/progs/vx_routes --mce-nodes=4" \
