@@ -1417,6 +1417,8 @@ static int finish(mcei_engine_t *eng)
         }
         for (int i = 0; i < eng->nodes && dig != NULL; i++)
             d = mcei_mix64(d, dig[i]);
+        if (eng->cfg.trace != NULL) /* network states still open end here */
+            mcei_trace_set_end(tmax);
         report_statuses(r, nall, eng->nodes);
         free(dig);
         fflush(stdout);
@@ -1498,8 +1500,12 @@ static void stop_run(mcei_engine_t *eng, const char *headline, int status)
 static void stop_run(mcei_engine_t *eng, const char *headline, int status)
 {
     report_states(eng, headline);
-    if (eng->cfg.trace != NULL)
+    if (eng->cfg.trace != NULL) {
+        /* network states still open end at the last window's start, the
+         * same on every layout */
+        mcei_trace_set_end(eng->window_start);
         mcei_trace_close(eng);
+    }
     if (eng->use_mpi)
         mcei_transport_finalize();
     fflush(stdout);

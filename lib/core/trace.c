@@ -1,7 +1,9 @@
 /* Chrome trace-event JSON: one track (tid) per virtual node for the
  * program's calls (pid 0, with their arguments), one per node for its
- * machine protocol's events (pid 1) and one per network resource (pid 2,
- * written by rank 0 only: every rank runs the same replicated model);
+ * machine protocol's events (pid 1), one per network resource (pid 2,
+ * written by rank 0 only: every rank runs the same replicated model) and
+ * one per resource of a node (pid 3, tid = node x MCEI_TRACE_RES_SLOTS +
+ * slot, written by the node's rank: NCUBE channels, iWarp spools);
  * virtual timestamps in microseconds with picosecond decimals; message
  * flows from the sending call to the receiving one.  Each rank buffers its
  * events in a temporary file; rank 0 writes the final file in rank order,
@@ -25,12 +27,22 @@ static unsigned events = MCEI_TRACE_ALL;     /* --mce-trace-events */
 static int64_t node_lo, node_hi = INT64_MAX; /* --mce-trace-nodes */
 static int net_writer; /* this rank writes the network's events */
 static int otf2;       /* FILE.otf2: convert at the end */
-/* Network tracks already named: a resource name and index each. */
+/* Network tracks already named: a resource name and index each, and the
+ * state open on it (mcei_trace_net_open).  Found through a hash table of
+ * track numbers + 1 (a run may have thousands of PCTs and links). */
 static struct net_track {
     const char *res;
     int index;
+    int open;
+    mce_time_t t0;
+    char *name, *args;
 } * net_tracks;
 static size_t n_net_tracks, cap_net_tracks;
+static uint32_t *net_hash;
+static size_t net_hash_cap; /* a power of two, or 0 */
+static mce_time_t run_end;  /* mcei_trace_set_end */
+static int trace_nodes;     /* the run's node count */
+static uint8_t *res_named;  /* node resource tracks named, a bit each */
 
 static const char *us(mce_time_t t, char *buf, size_t len)
 {
@@ -152,6 +164,7 @@ int mcei_trace_open(mcei_engine_t *eng, char *err, size_t errlen)
         return MCE_ERR_IO;
     }
     net_writer = eng->rank == 0;
+    trace_nodes = eng->nodes;
     for (int i = 0; i < eng->nlocal; i++) {
         int id = eng->vns[i].id;
         if (id < node_lo || id > node_hi)
@@ -230,6 +243,25 @@ void mcei_trace_flow_start(mcei_vn_t *vn, mce_time_t t, uint64_t id)
             vn->id, us(t, a, sizeof(a)), vn->id, id & ~MCEI_FLOW_PROTO);
 }
 
+void mcei_trace_flow_bcast(mcei_vn_t *vn, mce_time_t t, uint64_t id,
+                           const int *dests, int n)
+{
+    char a[32];
+    if (!on(vn))
+        return;
+    us(t, a, sizeof(a));
+    for (int i = 0; i < n; i++) {
+        int d = dests != NULL ? dests[i] : i;
+        if (d == vn->id)
+            continue;
+        fprintf(tf,
+                ",\n{\"ph\":\"s\",\"name\":\"msg\",\"cat\":\"msg\",\"pid\":0,"
+                "\"tid\":%d,\"ts\":%s,\"id\":\"%d.v%" PRIu64 ">%d\"}",
+                vn->id, a, vn->id, id & ~(MCEI_FLOW_PROTO | MCEI_FLOW_BCAST),
+                d);
+    }
+}
+
 void mcei_trace_flow_in(mcei_vn_t *vn, int src, uint64_t seq)
 {
     if (!on(vn))
@@ -253,14 +285,19 @@ void mcei_trace_flows_end(mcei_vn_t *vn, mce_time_t t)
     if (vn->nflow_in == 0)
         return;
     if (on(vn))
-        for (size_t i = 0; i < vn->nflow_in; i++)
+        for (size_t i = 0; i < vn->nflow_in; i++) {
+            uint64_t f = vn->flow_in[2 * i + 1];
             fprintf(tf,
                     ",\n{\"ph\":\"f\",\"bp\":\"e\",\"name\":\"msg\","
                     "\"cat\":\"msg\",\"pid\":0,\"tid\":%d,\"ts\":%s,"
-                    "\"id\":\"%" PRIu64 ".%s%" PRIu64 "\"}",
+                    "\"id\":\"%" PRIu64 ".%s%" PRIu64,
                     vn->id, us(t, a, sizeof(a)), vn->flow_in[2 * i],
-                    vn->flow_in[2 * i + 1] & MCEI_FLOW_PROTO ? "v" : "",
-                    vn->flow_in[2 * i + 1] & ~MCEI_FLOW_PROTO);
+                    f & MCEI_FLOW_PROTO ? "v" : "",
+                    f & ~(MCEI_FLOW_PROTO | MCEI_FLOW_BCAST));
+            if (f & MCEI_FLOW_BCAST) /* this receiver's arrow */
+                fprintf(tf, ">%d", vn->id);
+            fprintf(tf, "\"}");
+        }
     vn->nflow_in = 0;
 }
 
@@ -331,13 +368,49 @@ void mcei_trace_proto(mcei_vn_t *vn, const char *track, const char *name,
     fputc('}', tf);
 }
 
-/* The track number of a network resource, named at its first event. */
-static int net_tid(const char *res, int index)
+static size_t track_hash(const char *res, int index)
 {
-    size_t i;
-    for (i = 0; i < n_net_tracks; i++)
-        if (net_tracks[i].index == index && strcmp(net_tracks[i].res, res) == 0)
-            return (int)i;
+    uint64_t h = 1469598103934665603ULL;
+    for (const char *p = res; *p; p++)
+        h = (h ^ (unsigned char)*p) * 1099511628211ULL;
+    h = (h ^ (uint32_t)index) * 1099511628211ULL;
+    return (size_t)(h ^ (h >> 29));
+}
+
+static int net_rehash(size_t cap)
+{
+    uint32_t *t = calloc(cap, sizeof(*t));
+    if (t == NULL)
+        return -1;
+    for (size_t i = 0; i < n_net_tracks; i++) {
+        size_t j = track_hash(net_tracks[i].res, net_tracks[i].index);
+        while (t[j & (cap - 1)] != 0)
+            j++;
+        t[j & (cap - 1)] = (uint32_t)i + 1;
+    }
+    free(net_hash);
+    net_hash = t;
+    net_hash_cap = cap;
+    return 0;
+}
+
+/* The track number of a network resource, named at its first event (by
+ * @p label, or "RES INDEX"). */
+static int net_tid(const char *res, int index, const char *label, int create)
+{
+    size_t i, j;
+    if (net_hash_cap == 0 && net_rehash(64) < 0)
+        return -1;
+    for (j = track_hash(res, index);; j++) {
+        uint32_t k = net_hash[j & (net_hash_cap - 1)];
+        if (k == 0)
+            break;
+        if (net_tracks[k - 1].index == index &&
+            strcmp(net_tracks[k - 1].res, res) == 0)
+            return (int)k - 1;
+    }
+    if (!create)
+        return -1;
     if (n_net_tracks == cap_net_tracks) {
         size_t n = cap_net_tracks ? 2 * cap_net_tracks : 16;
         struct net_track *t = realloc(net_tracks, n * sizeof(*t));
@@ -346,15 +419,30 @@ static int net_tid(const char *res, int index)
         net_tracks = t;
         cap_net_tracks = n;
     }
+    i = n_net_tracks;
+    memset(&net_tracks[i], 0, sizeof(net_tracks[i]));
     net_tracks[i].res = res;
     net_tracks[i].index = index;
     n_net_tracks++;
+    if (2 * n_net_tracks > net_hash_cap) {
+        if (net_rehash(2 * net_hash_cap) < 0) {
+            n_net_tracks--;
+            return -1;
+        }
+    } else {
+        net_hash[j & (net_hash_cap - 1)] = (uint32_t)i + 1;
+    }
     fprintf(tf,
             ",\n{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":2,\"tid\":%zu,"
             "\"args\":{\"name\":\"",
             i);
-    put_json_str(res);
-    fprintf(tf, " %d\"}}", index);
+    if (label != NULL) {
+        put_json_str(label);
+        fprintf(tf, "\"}}");
+    } else {
+        put_json_str(res);
+        fprintf(tf, " %d\"}}", index);
+    }
     return (int)i;
 }
 
@@ -363,21 +451,137 @@ int mcei_trace_net_on(void)
     return tf != NULL && net_writer && (events & MCEI_TRACE_NET);
 }
 
+static void slice(int pid, int tid, const char *cat, const char *name,
+                  mce_time_t t0, mce_time_t t1, const char *args)
+{
+    char a[32], b[32];
+    fprintf(tf, ",\n{\"ph\":\"X\",\"name\":\"");
+    put_json_str(name);
+    fprintf(tf, "\",\"cat\":\"%s\",\"pid\":%d,\"tid\":%d,\"ts\":%s,\"dur\":%s",
+            cat, pid, tid, us(t0, a, sizeof(a)),
+            us(t1 >= t0 ? t1 - t0 : 0, b, sizeof(b)));
+    if (args != NULL && *args)
+        fprintf(tf, ",\"args\":{%s}", args);
+    fputc('}', tf);
+}
+
+void mcei_trace_net_named(const char *res, int index, const char *label,
+                          const char *name, mce_time_t t0, mce_time_t t1,
+                          const char *args)
+{
+    int tid;
+    if (!mcei_trace_net_on() || (tid = net_tid(res, index, label, 1)) < 0)
+        return;
+    slice(2, tid, "net", name, t0, t1, args);
+}
+
 void mcei_trace_net(const char *res, int index, const char *name, mce_time_t t0,
                     mce_time_t t1, const char *args)
 {
-    char a[32], b[32];
-    int tid;
-    if (!mcei_trace_net_on() || (tid = net_tid(res, index)) < 0)
+    mcei_trace_net_named(res, index, NULL, name, t0, t1, args);
+}
+
+static void net_end(int tid, mce_time_t t1)
+{
+    struct net_track *k = &net_tracks[tid];
+    if (!k->open)
         return;
-    fprintf(tf, ",\n{\"ph\":\"X\",\"name\":\"");
-    put_json_str(name);
-    fprintf(tf, "\",\"cat\":\"net\",\"pid\":2,\"tid\":%d,\"ts\":%s,\"dur\":%s",
-            tid, us(t0, a, sizeof(a)),
-            us(t1 >= t0 ? t1 - t0 : 0, b, sizeof(b)));
-    if (args != NULL)
-        fprintf(tf, ",\"args\":{%s}", args);
-    fputc('}', tf);
+    slice(2, tid, "net", k->name, k->t0, t1, k->args);
+    free(k->name);
+    free(k->args);
+    k->name = k->args = NULL;
+    k->open = 0;
+}
+
+void mcei_trace_net_open(const char *res, int index, const char *label,
+                         const char *name, mce_time_t t0, const char *args)
+{
+    int tid;
+    struct net_track *k;
+    if (!mcei_trace_net_on() || (tid = net_tid(res, index, label, 1)) < 0)
+        return;
+    net_end(tid, t0);
+    k = &net_tracks[tid];
+    k->name = strdup(name);
+    k->args = args != NULL ? strdup(args) : NULL;
+    if (k->name == NULL || (args != NULL && k->args == NULL)) {
+        free(k->name); /* a state less, never a failed run */
+        free(k->args);
+        k->name = k->args = NULL;
+        return;
+    }
+    k->t0 = t0;
+    k->open = 1;
+}
+
+void mcei_trace_net_close(const char *res, int index, mce_time_t t1)
+{
+    int tid;
+    if (!mcei_trace_net_on() || (tid = net_tid(res, index, NULL, 0)) < 0)
+        return;
+    net_end(tid, t1);
+}
+
+void mcei_trace_set_end(mce_time_t t)
+{
+    run_end = t;
+}
+
+int mcei_trace_res_on(const mcei_vn_t *vn)
+{
+    return (events & MCEI_TRACE_NET) && node_on(vn);
+}
+
+void mcei_trace_res(mcei_vn_t *vn, int slot, const char *label,
+                    const char *name, mce_time_t t0, mce_time_t t1,
+                    const char *args)
+{
+    size_t tid;
+    if (!mcei_trace_res_on(vn) || slot < 0 || slot >= MCEI_TRACE_RES_SLOTS)
+        return;
+    tid = (size_t)vn->id * MCEI_TRACE_RES_SLOTS + (size_t)slot;
+    if (res_named == NULL &&
+        (res_named = calloc(
+             ((size_t)trace_nodes * MCEI_TRACE_RES_SLOTS + 7) / 8, 1)) == NULL)
+        return;
+    if (!(res_named[tid / 8] & (1u << (tid % 8)))) {
+        res_named[tid / 8] |= (uint8_t)(1u << (tid % 8));
+        fprintf(tf,
+                ",\n{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":3,"
+                "\"tid\":%zu,\"args\":{\"name\":\"",
+                tid);
+        put_json_str(label);
+        fprintf(tf,
+                "\"}},\n{\"ph\":\"M\",\"name\":\"thread_sort_index\","
+                "\"pid\":3,\"tid\":%zu,\"args\":{\"sort_index\":%zu}}",
+                tid, tid);
+    }
+    slice(3, (int)tid, "net", name, t0, t1, args);
+}
+
+/* States still open at the end of the run end there. */
+static void net_flush(void)
+{
+    for (size_t i = 0; i < n_net_tracks; i++)
+        net_end((int)i,
+                run_end > net_tracks[i].t0 ? run_end : net_tracks[i].t0);
+}
+
+static void net_free(void)
+{
+    for (size_t i = 0; i < n_net_tracks; i++) {
+        free(net_tracks[i].name);
+        free(net_tracks[i].args);
+    }
+    free(net_tracks);
+    net_tracks = NULL;
+    n_net_tracks = cap_net_tracks = 0;
+    free(net_hash);
+    net_hash = NULL;
+    net_hash_cap = 0;
+    free(res_named);
+    res_named = NULL;
+    run_end = 0;
 }
 
 static void header(mcei_engine_t *eng, FILE *out, int partial)
@@ -393,7 +597,9 @@ static void header(mcei_engine_t *eng, FILE *out, int partial)
             "{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":1,"
             "\"args\":{\"name\":\"protocol\"}},\n"
             "{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":2,"
-            "\"args\":{\"name\":\"network\"}}",
+            "\"args\":{\"name\":\"network\"}},\n"
+            "{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":3,"
+            "\"args\":{\"name\":\"node resources\"}}",
             events & MCEI_TRACE_CALLS ? "calls," : "",
             events & MCEI_TRACE_PROTO ? "proto," : "",
             events & MCEI_TRACE_NET ? "net" : "", node_lo,
@@ -433,6 +639,7 @@ void mcei_trace_abort(mcei_engine_t *eng)
     }
     fclose(tf);
     tf = NULL;
+    net_free();
 }
 
 int mcei_trace_close(mcei_engine_t *eng)
@@ -441,6 +648,7 @@ int mcei_trace_close(mcei_engine_t *eng)
     int rc = MCE_OK;
     if (tf == NULL)
         return MCE_OK;
+    net_flush();
     if (fflush(tf) != 0 || ferror(tf)) {
         /* This rank's buffered events are incomplete. */
         mcei_log("trace '%s': rank %d could not buffer its events: %s",
@@ -480,8 +688,6 @@ int mcei_trace_close(mcei_engine_t *eng)
     }
     fclose(tf);
     tf = NULL;
-    free(net_tracks);
-    net_tracks = NULL;
-    n_net_tracks = cap_net_tracks = 0;
+    net_free();
     return rc;
 }

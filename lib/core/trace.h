@@ -30,6 +30,13 @@ void mcei_trace_flow_out(mcei_vn_t *vn, const mcei_msg_t *m);
  * the receive, which passes it to mcei_trace_flow_in. */
 #define MCEI_FLOW_PROTO ((uint64_t)1 << 63)
 void mcei_trace_flow_start(mcei_vn_t *vn, mce_time_t t, uint64_t id);
+/* A broadcast's arrows: one from the sender to each of the @p n nodes in
+ * @p dests (NULL: nodes 0 .. n-1 but the sender), ids "SOURCE.vN>DEST";
+ * the protocol carries the id (with MCEI_FLOW_BCAST set) to every
+ * receiver, whose flow_in ends the arrow addressed to it. */
+#define MCEI_FLOW_BCAST ((uint64_t)1 << 62)
+void mcei_trace_flow_bcast(mcei_vn_t *vn, mce_time_t t, uint64_t id,
+                           const int *dests, int n);
 void mcei_trace_flow_in(mcei_vn_t *vn, int src, uint64_t seq);
 void mcei_trace_flows_end(mcei_vn_t *vn, mce_time_t t);
 void mcei_trace_instant(mcei_vn_t *vn, const char *name, mce_time_t t);
@@ -46,6 +53,32 @@ void mcei_trace_proto(mcei_vn_t *vn, const char *track, const char *name,
  * 12); written by one rank only, as every rank runs the same model.
  * mcei_trace_net_on() tells a model whether to format any. */
 int mcei_trace_net_on(void);
+/* The same with the track's own name @p label (copied; NULL: "RES
+ * INDEX").  A track is keyed by @p res (a string constant) and @p index. */
+void mcei_trace_net_named(const char *res, int index, const char *label,
+                          const char *name, mce_time_t t0, mce_time_t t1,
+                          const char *args);
+/* A state of a network resource whose end is not known yet (a PCT's
+ * configuration, a link's load): mcei_trace_net_open starts it (ending
+ * the one open on that track, if any, at @p t0), mcei_trace_net_close
+ * ends it; one still open when the trace is closed ends at the run's
+ * end (mcei_trace_set_end).  @p name and @p args are copied. */
+void mcei_trace_net_open(const char *res, int index, const char *label,
+                         const char *name, mce_time_t t0, const char *args);
+void mcei_trace_net_close(const char *res, int index, mce_time_t t1);
+/* Resources of one node (an NCUBE node's DMA channels and buffer pool,
+ * an iWarp cell's spools), on tracks of process pid 3 ("node
+ * resources"), written by the rank that runs the node: track slot @p
+ * slot (< MCEI_TRACE_RES_SLOTS) of node @p vn, named @p label at its
+ * first event.  In the "net" class, and filtered by the node range. */
+#define MCEI_TRACE_RES_SLOTS 64
+int mcei_trace_res_on(const mcei_vn_t *vn);
+void mcei_trace_res(mcei_vn_t *vn, int slot, const char *label,
+                    const char *name, mce_time_t t0, mce_time_t t1,
+                    const char *args);
+/* The run's end (its largest virtual clock), for the states still open
+ * when the trace is closed (rank 0, before mcei_trace_close). */
+void mcei_trace_set_end(mce_time_t t);
 /* Convert the merged JSON events in @p json (rewound) into the OTF2
  * archive @p path (FILE.otf2); MCE_ERR_IO without OTF2 support. */
 int mcei_trace_otf2_write(FILE *json, const char *path, int nodes);

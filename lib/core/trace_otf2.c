@@ -1,9 +1,10 @@
 /* --mce-trace=FILE.otf2: the merged Chrome JSON events (one a line, in the
  * formats trace.c writes) converted into an OTF2 archive: a location per
- * node's calls, per node's protocol track and per network resource; a
- * region per slice name; Enter/Leave per slice (nested as the slices
- * nest); the flows as MPI-like point-to-point records (MpiSend at the
- * send, MpiRecv at the receiving call's end) on one communicator of the
+ * node's calls, per node's protocol track, per network resource and per
+ * resource of a node (location groups "calls", "protocol", "network",
+ * "node resources"); a region per slice name; Enter/Leave per slice (nested as
+ * the slices nest); the flows as MPI-like point-to-point records (MpiSend at
+ * the send, MpiRecv at the receiving call's end) on one communicator of the
  * nodes.  Timestamps are virtual picoseconds (1e12 ticks a second). */
 #include "config.h"
 
@@ -42,6 +43,9 @@ typedef struct loc {
     size_t nopen, capopen;
 } loc_t;
 
+/* The processes of trace.c: calls, protocol, network, node resources. */
+#define NPROC 4
+
 typedef struct conv {
     loc_t *locs;
     size_t nlocs, caplocs;
@@ -50,8 +54,8 @@ typedef struct conv {
     uint64_t tmax;
     int bad; /* out of memory */
     /* (pid, tid) -> location index + 1, per pid: no search per event */
-    size_t *map[3];
-    size_t mapcap[3];
+    size_t *map[NPROC];
+    size_t mapcap[NPROC];
 } conv_t;
 
 static void *grow(void *p, size_t *cap, size_t n, size_t size, int *bad)
@@ -71,7 +75,7 @@ static void *grow(void *p, size_t *cap, size_t n, size_t size, int *bad)
 static loc_t *loc_of(conv_t *c, int pid, int tid)
 {
     size_t *slot = NULL;
-    if (pid >= 0 && pid < 3 && tid >= 0) {
+    if (pid >= 0 && pid < NPROC && tid >= 0) {
         if ((size_t)tid >= c->mapcap[pid]) {
             size_t n = c->mapcap[pid] ? c->mapcap[pid] : 64;
             while (n <= (size_t)tid)
@@ -448,10 +452,11 @@ int mcei_trace_otf2_write(FILE *json, const char *path, int nodes)
         /* strings: the region names, then "", "mcemu", the processes,
          * the location names, the communicator */
         uint32_t s = (uint32_t)c.nnames, empty = s++, machine = s++;
-        uint32_t proc[3] = {s, s + 1, s + 2}, comm_name, loc0;
-        static const char *const pname[3] = {"calls", "protocol", "network"};
+        uint32_t proc[NPROC] = {s, s + 1, s + 2, s + 3}, comm_name, loc0;
+        static const char *const pname[NPROC] = {"calls", "protocol", "network",
+                                                 "node resources"};
         uint64_t *members = calloc((size_t)nodes + 1, sizeof(*members));
-        s += 3;
+        s += NPROC;
         comm_name = s++;
         loc0 = s;
         OTF2_GlobalDefWriter_WriteClockProperties(
@@ -460,7 +465,7 @@ int mcei_trace_otf2_write(FILE *json, const char *path, int nodes)
             OTF2_GlobalDefWriter_WriteString(g, (uint32_t)i, c.names[i]);
         OTF2_GlobalDefWriter_WriteString(g, empty, "");
         OTF2_GlobalDefWriter_WriteString(g, machine, "mcemu");
-        for (int k = 0; k < 3; k++)
+        for (int k = 0; k < NPROC; k++)
             OTF2_GlobalDefWriter_WriteString(g, proc[k], pname[k]);
         OTF2_GlobalDefWriter_WriteString(g, comm_name, "nodes");
         for (size_t i = 0; i < c.nlocs; i++) {
@@ -478,7 +483,7 @@ int mcei_trace_otf2_write(FILE *json, const char *path, int nodes)
                 OTF2_REGION_FLAG_NONE, empty, 0, 0);
         OTF2_GlobalDefWriter_WriteSystemTreeNode(
             g, 0, machine, machine, OTF2_UNDEFINED_SYSTEM_TREE_NODE);
-        for (int k = 0; k < 3; k++)
+        for (int k = 0; k < NPROC; k++)
             OTF2_GlobalDefWriter_WriteLocationGroup(
                 g, (uint32_t)k, proc[k], OTF2_LOCATION_GROUP_TYPE_PROCESS, 0,
                 OTF2_UNDEFINED_LOCATION_GROUP);
@@ -486,7 +491,7 @@ int mcei_trace_otf2_write(FILE *json, const char *path, int nodes)
             int pid = c.locs[i].pid;
             OTF2_GlobalDefWriter_WriteLocation(
                 g, i, loc0 + (uint32_t)i, OTF2_LOCATION_TYPE_CPU_THREAD, nev[i],
-                (uint32_t)(pid >= 0 && pid < 3 ? pid : 2));
+                (uint32_t)(pid >= 0 && pid < NPROC ? pid : 2));
             if (pid == 0 && members != NULL && c.locs[i].tid >= 0 &&
                 c.locs[i].tid < nodes)
                 members[c.locs[i].tid] = i;
@@ -526,7 +531,7 @@ out:
         free(c.locs[i].open);
     }
     free(c.locs);
-    for (int k = 0; k < 3; k++)
+    for (int k = 0; k < NPROC; k++)
         free(c.map[k]);
     for (size_t i = 0; i < c.nnames; i++)
         free(c.names[i]);

@@ -64,6 +64,7 @@
 #include "../core/heap.h"
 #include "../core/mcei.h"
 #include "../core/net.h"
+#include "../core/trace.h"
 #include "iwarp.h"
 #include "iwarp_dep.h"
 #include "iwarp_fluid.h"
@@ -150,6 +151,10 @@ typedef struct iwnet {
     size_t in_flight;
     mcei_iwsru_t *sru; /* SRU bus and ring hops (iwarp_sru.c) */
     mcei_iwdep_t *dep; /* deposit and RTS (iwarp_dep.c) */
+    /* the trace's view of each link: its connections moving and stalled
+     * and their summed rate, as last written (only when tracing) */
+    uint32_t *tr_moving, *tr_stalled;
+    uint64_t *tr_load;
 } iwnet_t;
 
 static int ev_less(const void *x, const void *y)
@@ -552,6 +557,76 @@ static int notify(iwnet_t *st, const flow_t *f, int side)
     return push_msg(st, m, st->now);
 }
 
+/* The links' states on their trace tracks: a slice for as long as a
+ * link carries the same connections at the same rates ("connection",
+ * "shared by N", or "stalled (path full)" while back-pressure holds every
+ * connection on it), with "flows", "moving" and "load_permille" (the
+ * summed rates in thousandths of the link's). */
+static void trace_links(iwnet_t *st)
+{
+    size_t nl = (size_t)st->cells * 4;
+    uint32_t *mv, *sl;
+    uint64_t *ld;
+    if (st->tr_moving == NULL) {
+        st->tr_moving = calloc(2 * nl, sizeof(*st->tr_moving));
+        st->tr_stalled = calloc(2 * nl, sizeof(*st->tr_stalled));
+        st->tr_load = calloc(2 * nl, sizeof(*st->tr_load));
+        if (!st->tr_moving || !st->tr_stalled || !st->tr_load) {
+            free(st->tr_moving); /* no link tracks, never a failed run */
+            free(st->tr_stalled);
+            free(st->tr_load);
+            st->tr_moving = st->tr_stalled = NULL;
+            st->tr_load = NULL;
+            return;
+        }
+    }
+    mv = st->tr_moving + nl; /* the new states, beside the written ones */
+    sl = st->tr_stalled + nl;
+    ld = st->tr_load + nl;
+    memset(mv, 0, nl * sizeof(*mv));
+    memset(sl, 0, nl * sizeof(*sl));
+    memset(ld, 0, nl * sizeof(*ld));
+    for (int i = 0; i < st->nlive; i++) {
+        const flow_t *f = st->live[i];
+        if (f->dkey < 0 || (f->rate == 0 && !f->full))
+            continue;
+        for (int k = 0; k < f->ch.nlinks; k++) {
+            int l = f->ch.link[k];
+            if (f->rate > 0) {
+                mv[l]++;
+                ld[l] += f->rate;
+            } else {
+                sl[l]++;
+            }
+        }
+    }
+    for (size_t l = 0; l < nl; l++) {
+        char label[48], name[32], args[96];
+        uint32_t n = mv[l] + sl[l];
+        if (mv[l] == st->tr_moving[l] && sl[l] == st->tr_stalled[l] &&
+            ld[l] == st->tr_load[l])
+            continue;
+        st->tr_moving[l] = mv[l];
+        st->tr_stalled[l] = sl[l];
+        st->tr_load[l] = ld[l];
+        if (n == 0) {
+            mcei_trace_net_close("link", (int)l, st->now);
+            continue;
+        }
+        mcei_iw_link_label(label, sizeof(label), st->width, (int)l);
+        if (mv[l] == 0)
+            snprintf(name, sizeof(name), "stalled (path full)");
+        else if (n == 1)
+            snprintf(name, sizeof(name), "connection");
+        else
+            snprintf(name, sizeof(name), "shared by %u", n);
+        snprintf(args, sizeof(args),
+                 "\"flows\":%u,\"moving\":%u,\"load_permille\":%" PRIu64, n,
+                 mv[l], st->fp.link_cap ? ld[l] * 1000 / st->fp.link_cap : 0);
+        mcei_trace_net_open("link", (int)l, label, name, st->now, args);
+    }
+}
+
 static int recompute(iwnet_t *st)
 {
     mcei_iwf_flow_t *ff = calloc((size_t)st->nlive + 1, sizeof(*ff));
@@ -588,6 +663,8 @@ static int recompute(iwnet_t *st)
         st->live[idx[j]]->rate = ff[j].rate;
     free(ff);
     free(idx);
+    if (rc == MCE_OK && mcei_trace_net_on())
+        trace_links(st);
     for (int i = 0; i < st->nlive && rc == MCE_OK; i++) {
         flow_t *f = st->live[i];
         if (f->dkey < 0 || (f->told_valid && f->told == f->rate && !f->force))
@@ -885,6 +962,9 @@ static void iw_fini(mcei_net_t *net)
     free(st->pend);
     free(st->dflow);
     free(st->dq_h);
+    free(st->tr_moving);
+    free(st->tr_stalled);
+    free(st->tr_load);
     free(st);
     net->priv = NULL;
 }
@@ -893,6 +973,28 @@ static mce_time_t iw_lookahead(const mcei_net_t *net)
 {
     const iwnet_t *st = net->priv;
     return st->lookahead;
+}
+
+/* A PCT's configuration on its trace track, from when it takes effect
+ * until the next one or its release: "IN -> OUT" (ports: CPU, X+, ...),
+ * with the PCTs upstream and downstream and the connection's endpoint. */
+static void trace_pct(const iwnet_t *st, int cell, int pct,
+                      const pct_entry_t *e, mce_time_t t)
+{
+    char label[48], name[24], args[96];
+    int index = cell * st->pcts + pct;
+    if (!e->configured) {
+        mcei_trace_net_close("PCT", index, t);
+        return;
+    }
+    snprintf(label, sizeof(label), "PCT %d of cell (%d,%d)", pct,
+             cell % st->width, cell / st->width);
+    snprintf(name, sizeof(name), "%s -> %s", port_name(e->in_port),
+             port_name(e->out_port));
+    snprintf(args, sizeof(args),
+             "\"in_pct\":%d,\"out_pct\":%d,\"endpoint\":%d,\"throttle\":%d",
+             e->in_pct, e->out_pct, e->endpoint, e->throttle);
+    mcei_trace_net_open("PCT", index, label, name, e->cfg_time, args);
 }
 
 static int on_cfg(iwnet_t *st, mcei_msg_t *m)
@@ -927,6 +1029,8 @@ static int on_cfg(iwnet_t *st, mcei_msg_t *m)
         st->dflow[k] = -1;
         st->pend[k] = 0;
     }
+    if (mcei_trace_net_on())
+        trace_pct(st, cell, pct, e, m->w.ts + eff);
     mcei_msg_release(m);
     return retry_parked(st);
 }

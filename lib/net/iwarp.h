@@ -6,7 +6,9 @@
 #ifndef MCEI_NET_IWARP_H
 #define MCEI_NET_IWARP_H
 
+#include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 /* Ports of a PCT: the CPU (a gate) or the link on one side of the cell. */
 enum { MCEI_IW_CPU = 0, MCEI_IW_XP, MCEI_IW_XM, MCEI_IW_YP, MCEI_IW_YM };
@@ -63,5 +65,18 @@ static inline uint64_t mcei_iw_cfg_pack(int pct, int in_port, int in_pct,
 #define MCEI_IW_CFG_OUT_PCT(a)  ((int)(((a) >> 32) & 0xff))
 #define MCEI_IW_CFG_ENDPOINT(a) ((int)(((a) >> 40) & 0xffff) - 1)
 #define MCEI_IW_CFG_RELEASE(a)  ((int)(((a) >> 56) & 1))
+
+/* The trace track name of directed link @p link (cell x 4 + side, sides
+ * X+, X-, Y+, Y-) of a torus @p width cells wide: "link (x,y) X+", the
+ * link leaving cell (x,y) on that side.  Shared by the PCT connections'
+ * model and the deposits' (one track per physical link). */
+static inline void mcei_iw_link_label(char *buf, size_t len, int width,
+                                      int link)
+{
+    static const char *const side[] = {"X+", "X-", "Y+", "Y-"};
+    int cell = link / 4;
+    snprintf(buf, len, "link (%d,%d) %s", cell % width, cell / width,
+             side[link % 4]);
+}
 
 #endif

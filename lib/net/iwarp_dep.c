@@ -43,6 +43,8 @@
 
 #include "../core/engine.h"
 #include "../core/heap.h"
+#include "../core/trace.h"
+#include "iwarp.h"
 
 typedef struct dev {
     mce_time_t t;
@@ -252,11 +254,34 @@ static int push(mcei_iwdep_t *s, mcei_msg_t *m, mce_time_t t)
 
 /* ---- deposit ---------------------------------------------------------- */
 
+/* A deposit on the trace: each link of its route from when its header
+ * acquired it until it is free again (the tracks of the PCT connections'
+ * links), and the destination's receive spool while it drains. */
+static void trace_dep(const mcei_iwdep_t *s, const mcei_msg_t *m,
+                      const int *links, const mce_time_t *acq, int nl,
+                      mce_time_t end, mce_time_t spool_from)
+{
+    char label[48], args[96];
+    snprintf(args, sizeof(args), "\"src\":%d,\"dst\":%d,\"bytes\":%" PRIu64,
+             m->w.src, m->w.dst, m->w.size);
+    for (int i = 0; i < nl; i++) {
+        mcei_iw_link_label(label, sizeof(label), s->width, links[i]);
+        mcei_trace_net_named("link", links[i], label, "deposit", acq[i], end,
+                             args);
+    }
+    if (spool_from != MCEI_TIME_INF) {
+        snprintf(label, sizeof(label), "node %d deposit receive spool",
+                 m->w.dst);
+        mcei_trace_net_named("deposit receive spool", m->w.dst, label,
+                             "deposit", spool_from, end, args);
+    }
+}
+
 static int on_dep(mcei_iwdep_t *s, mcei_msg_t *m)
 {
     int cell = m->w.src, dst = m->w.dst, nl = 0, turned = 0, axis = -1;
     int links[1024];
-    mce_time_t lat[1024], t, h, H = 0;
+    mce_time_t lat[1024], acq[1024], t, h, H = 0;
     uint64_t n = (m->w.size + 3) / 4;
     int cx = cell % s->width, cy = cell / s->width;
     int dx = dst % s->width, dy = dst / s->width;
@@ -291,6 +316,7 @@ static int on_dep(mcei_iwdep_t *s, mcei_msg_t *m)
     for (int i = 0; i < nl; i++) {
         if (s->link_free[links[i]] > t)
             t = s->link_free[links[i]];
+        acq[i] = t;
         t += lat[i];
     }
     t += (mce_time_t)turned * s->hop_turn;
@@ -300,12 +326,14 @@ static int on_dep(mcei_iwdep_t *s, mcei_msg_t *m)
         mce_time_t a = h + s->word_time; /* the word behind it */
         for (int i = 0; i < nl; i++)
             s->link_free[links[i]] = a;
+        if (mcei_trace_net_on())
+            trace_dep(s, m, links, acq, nl, a, MCEI_TIME_INF);
         m->w.aux[1] = a;
         return push(s, m, a);
     }
     {
-        mce_time_t acq = h > s->spool_free[dst] ? h : s->spool_free[dst];
-        mce_time_t from = acq + s->recv_irq, end, sent;
+        mce_time_t acq_spool = h > s->spool_free[dst] ? h : s->spool_free[dst];
+        mce_time_t from = acq_spool + s->recv_irq, end, sent;
         mce_time_t spool = m->w.ts + s->send_spool;
         mcei_wire_t w;
         mcei_msg_t *nm;
@@ -316,6 +344,8 @@ static int on_dep(mcei_iwdep_t *s, mcei_msg_t *m)
         s->spool_free[dst] = end;
         for (int i = 0; i < nl; i++)
             s->link_free[links[i]] = end;
+        if (mcei_trace_net_on())
+            trace_dep(s, m, links, acq, nl, end, acq_spool);
         sent = spool + (mce_time_t)n * s->spool_word;
         if (end > sent + (mce_time_t)5 * s->clock + H)
             sent = end - (mce_time_t)5 * s->clock - H;
@@ -335,7 +365,7 @@ static int on_dep(mcei_iwdep_t *s, mcei_msg_t *m)
         if ((rc = push(s, nm, sent)) != MCE_OK)
             return rc;
         m->w.aux[1] = end;
-        return push(s, m, acq);
+        return push(s, m, acq_spool);
     }
 }
 
@@ -407,6 +437,7 @@ static int on_rts(mcei_iwdep_t *s, mcei_msg_t *m)
     }
     s->tok_busy = 0;
     s->tok_time = m->w.ts;
+    mcei_trace_net_close("RTS token", 0, m->w.ts);
     mcei_msg_release(m);
     return MCE_OK;
 }
@@ -449,6 +480,15 @@ int mcei_iwdep_advance(mcei_iwdep_t *s, mcei_net_t *net, mce_time_t horizon)
             s->req[i] = s->req[--s->nreq];
             s->tok_busy = 1;
             s->tok_pos = rpos(s, m->w.src);
+            if (mcei_trace_net_on()) {
+                /* held from the grant until the sender releases it */
+                char name[32], args[96];
+                snprintf(name, sizeof(name), "held by node %d", m->w.src);
+                snprintf(args, sizeof(args),
+                         "\"src\":%d,\"dst\":%d,\"bytes\":%" PRIu64, m->w.src,
+                         m->w.dst, m->w.size);
+                mcei_trace_net_open("RTS token", 0, "RTS token", name, g, args);
+            }
             rc = push(s, m,
                       g + rlat(s, s->tok_pos, rpos(s, m->w.dst)) +
                           (mce_time_t)((m->w.size + 3) / 4) * s->word_time);

@@ -30,6 +30,7 @@
 
 #include "../core/engine.h"
 #include "../core/heap.h"
+#include "../core/trace.h"
 
 typedef struct req {
     int cell, attempt;
@@ -193,6 +194,14 @@ int mcei_iwsru_inject(mcei_iwsru_t *s, mcei_msg_t *m)
         e->t = m->w.ts + s->hop;
         e->msg = m;
         s->in_flight++;
+        if (mcei_trace_net_on()) {
+            char label[48], args[64];
+            snprintf(label, sizeof(label), "ring link from node %d", m->w.src);
+            snprintf(args, sizeof(args), "\"dst\":%d,\"bytes\":%" PRIu64,
+                     m->w.dst, m->w.size);
+            mcei_trace_net_named("ring link", m->w.src, label, "hop", m->w.ts,
+                                 e->t, args);
+        }
         return mcei_heap_push(&s->events, e) == 0 ? 1 : MCE_ERR_NOMEM;
     }
     return 0;
@@ -245,6 +254,15 @@ static int start_tx(mcei_iwsru_t *s, mce_time_t t)
     e->t = t + s->msg_time;
     e->tx = s->tx++;
     s->bus_free = e->t;
+    if (mcei_trace_net_on()) {
+        /* the bus's message: one word, or the OR of colliding ones */
+        char args[96];
+        snprintf(args, sizeof(args),
+                 "\"senders\":%d,\"first\":%d,\"word\":%" PRIu32, e->nsend,
+                 e->senders[0], e->word);
+        mcei_trace_net_named("SRU bus", 0, "SRU bus",
+                             e->jam ? "collision" : "word", t, e->t, args);
+    }
     for (size_t i = 0; i < s->npend; i++)
         defer(s, &s->pend[i]);
     s->in_flight++;

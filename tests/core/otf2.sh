@@ -2,7 +2,10 @@
 # --mce-trace=FILE.otf2 writes an OTF2 archive (when mcemu was built with
 # libopen-trace-format2) that otf2-print reads: a 64-node sobel_edge run
 # has as many Enter and Leave records as its JSON trace has slices, and
-# an NX run as many MPI sends and receives as the JSON trace has arrows.
+# an NX run and a Vertex run (with a broadcast) as many MPI sends and
+# receives as the JSON trace has arrows; network resources (iWarp links,
+# PCTs) and resources of nodes (NCUBE channels, buffer pools, iWarp
+# spools) are locations of their own.
 # Without OTF2 support, FILE.otf2 is refused with a message.
 . "$top_srcdir/tests/lib.sh"
 
@@ -34,7 +37,9 @@ otf2_counts() {
 }
 
 for cfg in "sobel_edge apps/sobel_edge --mce-nodes=64" \
-    "nx_stats tests/progs/nx_stats --mce-nodes=4"; do
+    "nx_stats tests/progs/nx_stats --mce-nodes=4" \
+    "vx_routes tests/progs/vx_routes --mce-nodes=4" \
+    "spool apps/iwarp/deposit_pingpong --mce-nodes=64 --mode=spool"; do
     set -- $cfg
     what=$1 prog=$2; shift 2
     "$B/$prog" "$@" --mce-trace="$TMP/$what.json" > "$TMP/o" 2>&1
@@ -52,4 +57,11 @@ otf2-print -G "$TMP/nx_stats.otf2" > "$TMP/defs" 2>&1
 expect_grep "nx_stats: node locations defined" 'LOCATION .*"node 3"' "$TMP/defs"
 expect_grep "nx_stats: protocol locations defined" 'LOCATION .*"node 3 protocol"' "$TMP/defs"
 expect_grep "nx_stats: a region per call" 'REGION .*"crecv"' "$TMP/defs"
+otf2-print -G "$TMP/vx_routes.otf2" > "$TMP/defs" 2>&1
+expect_grep "vx_routes: NCUBE channel locations" 'LOCATION .*"node 1 channel 0 (to node 0)".*Group: "node resources"' "$TMP/defs"
+expect_grep "vx_routes: NCUBE buffer pool location" 'LOCATION .*"node 0 buffer pool".*Group: "node resources"' "$TMP/defs"
+otf2-print -G "$TMP/spool.otf2" > "$TMP/defs" 2>&1
+expect_grep "iWarp link locations" 'LOCATION .*"link (0,0) X+".*Group: "network"' "$TMP/defs"
+expect_grep "iWarp PCT locations" 'LOCATION .*"PCT 0 of cell (1,0)".*Group: "network"' "$TMP/defs"
+expect_grep "iWarp spool locations" 'LOCATION .*"node 0 spool 0".*Group: "node resources"' "$TMP/defs"
 finish

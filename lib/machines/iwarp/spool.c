@@ -26,10 +26,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../core/trace.h"
 #include "deposit.h"
 #include "iwarp.h"
 
 #define SPOOL_MAX 16
+/* The spools' trace tracks: node resource slots SPOOL_SLOT + handle. */
+#define SPOOL_SLOT 32
+_Static_assert(SPOOL_SLOT + SPOOL_MAX <= MCEI_TRACE_RES_SLOTS,
+               "a trace slot per spool");
 
 typedef struct spool {
     int busy, out, pct;
@@ -185,6 +190,14 @@ int mcei_iw_spool_finish(mcei_vn_t *vn, int h, int test, int *done, char *why,
     }
     if (end > vn->clock)
         mcei_charge_comm(vn, end - vn->clock);
+    if (mcei_trace_res_on(vn)) {
+        /* the spool's track: from its start to its last word */
+        char label[32], args[64];
+        snprintf(label, sizeof(label), "node %d spool %d", vn->id, h);
+        snprintf(args, sizeof(args), "\"pct\":%d,\"words\":%zu", s->pct, s->n);
+        mcei_trace_res(vn, SPOOL_SLOT + h, label,
+                       s->out ? "spool out" : "spool in", s->start, end, args);
+    }
     s->busy = 0;
     *done = 1;
     return MCE_OK;

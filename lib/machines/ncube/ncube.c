@@ -53,6 +53,7 @@ typedef struct out_msg {
 typedef struct pool_req {
     int remote, dim, granted;
     uint32_t len, off;
+    mce_time_t since; /* the wait's start (for the trace) */
 } pool_req_t;
 
 typedef struct xreq {
@@ -117,6 +118,46 @@ static void *dup_bytes(const void *p, uint32_t n)
     return d;
 }
 
+/* Trace tracks of a node's resources: its outgoing channel of each
+ * dimension (slot d) and its buffer pool. */
+enum { SLOT_POOL = MCEI_NCUBE_MAXDIM };
+_Static_assert(SLOT_POOL < MCEI_TRACE_RES_SLOTS, "a trace slot per channel");
+
+/* The wire of channel @p d busy from @p s for @p dur. */
+static void trace_wire(mcei_vn_t *vn, int d, const char *what, mce_time_t s,
+                       mce_time_t dur, uint32_t bytes)
+{
+    char label[64], args[64];
+    if (!mcei_trace_res_on(vn))
+        return;
+    snprintf(label, sizeof(label), "node %d channel %d (to node %d)", vn->id, d,
+             vn->id ^ (1 << d));
+    snprintf(args, sizeof(args), "\"peer\":%d,\"bytes\":%u", vn->id ^ (1 << d),
+             bytes);
+    mcei_trace_res(vn, d, label, what, s, s + dur, args);
+}
+
+/* A wait for a buffer of the pool, from its start to @p t (the grant). */
+static void trace_pool_wait(mcei_vn_t *vn, const pool_req_t *r, mce_time_t t)
+{
+    char label[48], name[64], args[96];
+    if (!mcei_trace_res_on(vn))
+        return;
+    snprintf(label, sizeof(label), "node %d buffer pool", vn->id);
+    if (r->remote) {
+        /* its acknowledgement waited, and with it the channel back */
+        snprintf(name, sizeof(name), "length request of node %d waits",
+                 vn->id ^ (1 << r->dim));
+        snprintf(args, sizeof(args),
+                 "\"bytes\":%u,\"peer\":%d,\"channel_held\":%d", r->len,
+                 vn->id ^ (1 << r->dim), r->dim);
+    } else {
+        snprintf(name, sizeof(name), "nwrite waits");
+        snprintf(args, sizeof(args), "\"bytes\":%u", r->len);
+    }
+    mcei_trace_res(vn, SLOT_POOL, label, name, r->since, t, args);
+}
+
 static void send_ctl(mcei_vn_t *vn, int d, int kind, uint32_t len, mce_time_t t)
 {
     node_t *nd = node_of(vn);
@@ -137,6 +178,8 @@ static void send_ctl(mcei_vn_t *vn, int d, int kind, uint32_t len, mce_time_t t)
         mcei_trace_proto(vn, "handshake",
                          kind == K_LEN ? "length request" : "acknowledgement",
                          s, s + wire_time(costs.ctl_bytes), args);
+        trace_wire(vn, d, kind == K_LEN ? "length request" : "acknowledgement",
+                   s, wire_time(costs.ctl_bytes), len);
     }
 }
 
@@ -152,6 +195,7 @@ static void grant_loop(mcei_vn_t *vn, mce_time_t t)
         pool_req_t *r = cookie;
         r->granted = 1;
         r->off = off;
+        trace_pool_wait(vn, r, t);
         if (r->remote) {
             vbuf_t *vb = malloc(sizeof(*vb));
             if (vb == NULL)
@@ -257,6 +301,7 @@ static void on_len(mcei_vn_t *vn, mcei_msg_t *m, int d)
     r->remote = 1;
     r->dim = d;
     r->len = len;
+    r->since = e;
     mcei_vx_chan_hold(&nd->out[d]);
 }
 
@@ -277,6 +322,7 @@ static void start_dma(mcei_vn_t *vn, int d, mce_time_t t)
         snprintf(args, sizeof(args), "\"peer\":%d,\"bytes\":%u",
                  vn->id ^ (1 << d), om->len);
         mcei_trace_proto(vn, "handshake", "data (DMA)", s, s + dur, args);
+        trace_wire(vn, d, "data", s, dur, om->len);
     }
     if (mcei_send_at(vn, s, vn->id ^ (1 << d), MCEI_CTX_PROTOCOL, K_DATA,
                      om->payload, om->len, aux, &dm) != MCE_OK ||
@@ -344,11 +390,12 @@ static void on_data(mcei_vn_t *vn, mcei_msg_t *m, int d)
     if (root >= 0) {
         int kids[MCEI_NCUBE_MAXDIM], n = bcast_children(vn->id, root, kids);
         vb->refs = 1 + n;
-        for (int i = 0; i < n; i++)
-            submit(vn, lowest_bit((unsigned)(vn->id ^ kids[i])),
-                   out_new(vn, vb, mcei_msg_data(m), (uint32_t)m->w.size, src,
-                           dest, type, root),
-                   e);
+        for (int i = 0; i < n; i++) {
+            out_msg_t *om = out_new(vn, vb, mcei_msg_data(m),
+                                    (uint32_t)m->w.size, src, dest, type, root);
+            om->flow = m->w.flow; /* the broadcast's arrows, relayed */
+            submit(vn, lowest_bit((unsigned)(vn->id ^ kids[i])), om, e);
+        }
         to_inbox(vn, m, src, type, vb);
         return;
     }
@@ -502,6 +549,7 @@ int mcei_ncube_nwrite(mcei_vn_t *vn, const void *buf, uint32_t n, int dest,
         uint32_t fb, lg, nb;
         mcei_vx_pool_stats(&nd->pool, &fb, &lg, &nb);
         req.len = n;
+        req.since = vn->clock;
         if (mcei_vx_pool_wait(&nd->pool, n, &req) != MCE_OK)
             return MCE_ERR_NOMEM;
         snprintf(what, sizeof(what),
@@ -520,10 +568,14 @@ int mcei_ncube_nwrite(mcei_vn_t *vn, const void *buf, uint32_t n, int dest,
     mcei_charge_comm(vn, copy);
     mcei_count_sent(vn, n);
     if (bc) {
-        for (int i = 0; i < nkids; i++)
-            submit(vn, lowest_bit((unsigned)(vn->id ^ kids[i])),
-                   out_new(vn, vb, buf, n, vn->id, dest, type, vn->id),
-                   vn->clock);
+        /* an arrow to every other node, carried down the tree */
+        uint64_t flow = MCEI_FLOW_PROTO | MCEI_FLOW_BCAST | ++nd->flows;
+        mcei_trace_flow_bcast(vn, vn->clock, flow, NULL, 1 << dim);
+        for (int i = 0; i < nkids; i++) {
+            out_msg_t *om = out_new(vn, vb, buf, n, vn->id, dest, type, vn->id);
+            om->flow = flow;
+            submit(vn, lowest_bit((unsigned)(vn->id ^ kids[i])), om, vn->clock);
+        }
     } else if (dest == vn->id) {
         uint64_t aux[2] = {(uint64_t)(uint32_t)type, 0};
         /* Queued locally at once, still holding its buffer. */
@@ -603,21 +655,29 @@ static int xstart(mcei_vn_t *vn, const void *buf, uint32_t n, unsigned mask,
     node_t *nd = node_of(vn);
     mce_time_t dur = wire_time(n), s = vn->clock;
     uint64_t aux[2] = {(uint64_t)(uint32_t)type, 0};
+    uint64_t flow = MCEI_FLOW_PROTO | ++nd->flows;
+    int dests[MCEI_NCUBE_MAXDIM], ndests = 0;
     /* One DMA action drives every selected channel together. */
     for (int d = 0; d < dim; d++)
-        if (mask & (1u << d))
+        if (mask & (1u << d)) {
             s = mcei_time_max(s, nd->out[d].free_at);
+            dests[ndests++] = vn->id ^ (1 << d);
+        }
+    if (ndests == 1) /* one neighbour: an arrow */
+        mcei_trace_flow_start(vn, vn->clock, flow);
+    else { /* several: an arrow to each */
+        flow |= MCEI_FLOW_BCAST;
+        mcei_trace_flow_bcast(vn, vn->clock, flow, dests, ndests);
+    }
     for (int d = 0; d < dim; d++) {
         if (!(mask & (1u << d)))
             continue;
         mcei_vx_chan_wire(&nd->out[d], s, dur);
+        trace_wire(vn, d, "extended data", s, dur, n);
         if (mcei_send_at(vn, s, vn->id ^ (1 << d), MCEI_CTX_PROTOCOL, K_XDATA,
                          buf, n, aux, &xm) != MCE_OK)
             return MCE_ERR_NOMEM;
-        if ((mask & (mask - 1)) == 0) { /* one neighbour: an arrow */
-            xm->w.flow = MCEI_FLOW_PROTO | ++nd->flows;
-            mcei_trace_flow_start(vn, vn->clock, xm->w.flow);
-        }
+        xm->w.flow = flow;
     }
     *flag = 0;
     mcei_count_sent(vn, n);
