@@ -73,6 +73,10 @@ static const mcei_key_t net_paragon_keys[] = {
     {"paragon.long_latency", MCEI_KEY_TIME, "us", 0, MCEI_TIME_MAX_KEY, NULL,
      MCEI_LABEL_INPUT,
      "Bokhari and Nicol 1996, Table 1: 231 + 0.022 m us, the fixed term"},
+    {"paragon.packet", MCEI_KEY_COUNT, "bytes", 0, UINT64_MAX, "0",
+     MCEI_LABEL_ASSUMED,
+     "the largest worm: longer messages travel as several packets, each "
+     "taking the links and the ejection again.  Not in the paper ..."},
     {"paragon.short_latency", MCEI_KEY_TIME, "us", 0, MCEI_TIME_MAX_KEY, NULL,
      MCEI_LABEL_ASSUMED,
      "calibrated on Table 1's gsync fit 27.1 log2 n - 134 us (16 x 16, 16 x "

@@ -48,6 +48,18 @@
  * Uncontended: short b_s + m x inject, long b_l + m x inject, FORCED
  * b_l - 2 control + m x inject, exactly.
  *
+ * Packets (paragon.packet; 0: a message is one worm).  A message longer
+ * than a packet travels as successive worms of at most paragon.packet
+ * bytes.  The sender's co-processor streams one message at a time, so it
+ * keeps its lane from the first packet to the last; each further packet
+ * frees the links and the ejection it held and takes them again, first
+ * come first served behind the worms already waiting there, so a null
+ * message or another worm passes between two packets of a long message.
+ * Per-message costs stay per message: coproc_start and the control pair
+ * before the first packet, the tail after the last.  Uncontended, the
+ * packets follow each other without a gap: the same m x stream as one
+ * worm, so every formula above stays exact.
+ *
  * Every rank runs the same events in the same (time, class, source,
  * sequence, kind) order, so times are bit-identical everywhere. */
 #include <inttypes.h>
@@ -76,6 +88,8 @@ enum { PH_START, PH_WORM, PH_TAIL };
 typedef struct pmsg {
     mcei_msg_t *msg;
     struct pmsg *next; /* in the wait queue of res[at] */
+    uint64_t left;     /* bytes of the worm phase not yet streamed */
+    uint64_t cur;      /* bytes of the packet streaming (or waiting) */
     int kind, phase;
     int nres;       /* the worm's route length */
     int lo, at, hi; /* this phase's lanes: res[lo..hi-1], held below at */
@@ -102,6 +116,7 @@ typedef struct paragon {
     mce_time_t start_up, coproc, control, bs, bl;
     mce_time_t stream_pb; /* a worm's per-byte time */
     uint64_t short_max;
+    uint64_t packet; /* a worm's largest size in bytes; 0: whole messages */
     int width, height, nodes;
     uint32_t nres;       /* 6 x nodes: injection, ejection, 4 links per node */
     uint32_t link_lanes; /* worms a link carries at once */
@@ -178,25 +193,31 @@ static mce_time_t tail_of(const paragon_t *st, const pmsg_t *pm)
     return st->bl - st->start_up - st->coproc - 2 * st->control;
 }
 
-/* The worm's occupancy of each link of its route, with how many worms
- * the link carries at its start (this one included) of how many it can
- * (Bokhari and Nicol 1996, section 2: "2 or 3 messages share a
+/* The worm's (one packet's) occupancy of each link of its route, with how
+ * many worms the link carries at its start (this one included) of how many
+ * it can (Bokhari and Nicol 1996, section 2: "2 or 3 messages share a
  * communication link"). */
 static void trace_worm(const paragon_t *st, const pmsg_t *pm, mce_time_t t,
                        mce_time_t d)
 {
     static const char *const names[] = {"link E", "link W", "link S", "link N"};
-    char args[160];
+    char args[192];
     for (int k = 1; k < pm->nres - 1; k++) {
         uint32_t r = pm->res[k], l = r - 2u * (uint32_t)st->nodes;
         snprintf(args, sizeof(args),
                  "\"src\":%d,\"dst\":%d,\"bytes\":%" PRIu64
-                 ",\"worms\":%u,\"lanes\":%u",
-                 pm->msg->w.src, pm->msg->w.dst, pm->msg->w.size,
+                 ",\"msg_bytes\":%" PRIu64 ",\"worms\":%u,\"lanes\":%u",
+                 pm->msg->w.src, pm->msg->w.dst, pm->cur, pm->msg->w.size,
                  st->link_lanes - st->lanes[r].free, st->link_lanes);
         mcei_trace_net(names[l % 4], (int)(l / 4), "worm", t, sat_add(t, d),
                        args);
     }
+}
+
+/* The next packet's size: at most paragon.packet bytes of what is left. */
+static void next_packet(const paragon_t *st, pmsg_t *pm)
+{
+    pm->cur = st->packet != 0 && pm->left > st->packet ? st->packet : pm->left;
 }
 
 /* Take this phase's lanes from res[at] on; wait in the first resource
@@ -224,7 +245,7 @@ static int take_lanes(paragon_t *st, pmsg_t *pm, mce_time_t t)
         d = st->coproc;
         break;
     case PH_WORM:
-        if (mcei_time_mul(st->stream_pb, pm->msg->w.size, &d) != MCE_OK)
+        if (mcei_time_mul(st->stream_pb, pm->cur, &d) != MCE_OK)
             return MCE_ERR_OVERFLOW;
         if (mcei_trace_net_on())
             trace_worm(st, pm, t, d);
@@ -239,20 +260,23 @@ static int take_lanes(paragon_t *st, pmsg_t *pm, mce_time_t t)
 static int begin_phase(paragon_t *st, pmsg_t *pm, int phase, mce_time_t t)
 {
     pm->phase = phase;
+    if (phase == PH_WORM)
+        next_packet(st, pm);
     pm->lo = phase == PH_TAIL ? pm->nres : 0;
     pm->hi = phase == PH_START ? 1 : phase == PH_WORM ? pm->nres : pm->nres + 1;
     pm->at = pm->lo;
     return take_lanes(st, pm, t);
 }
 
-/* @p pm's phase ends at @p t: free its lanes and let the waiters of each
+/* @p pm frees its lanes of res[from..to-1] at @p t: the waiters of each
  * freed resource, in route order, take them. */
-static int free_lanes(paragon_t *st, pmsg_t *pm, mce_time_t t)
+static int free_range(paragon_t *st, const pmsg_t *pm, int from, int to,
+                      mce_time_t t)
 {
     int rc = MCE_OK;
-    for (int k = pm->lo; k < pm->hi; k++)
+    for (int k = from; k < to; k++)
         st->lanes[pm->res[k]].free++;
-    for (int k = pm->lo; k < pm->hi && rc == MCE_OK; k++) {
+    for (int k = from; k < to && rc == MCE_OK; k++) {
         lane_t *l = &st->lanes[pm->res[k]];
         while (rc == MCE_OK && l->free > 0 && l->head != NULL) {
             pmsg_t *w = l->head;
@@ -264,6 +288,12 @@ static int free_lanes(paragon_t *st, pmsg_t *pm, mce_time_t t)
         }
     }
     return rc;
+}
+
+/* @p pm's phase ends at @p t: free its lanes. */
+static int free_lanes(paragon_t *st, pmsg_t *pm, mce_time_t t)
+{
+    return free_range(st, pm, pm->lo, pm->hi, t);
 }
 
 /* ---- routes ------------------------------------------------------------- */
@@ -283,6 +313,7 @@ static pmsg_t *pmsg_new(paragon_t *st, mcei_msg_t *m)
     if (pm == NULL)
         return NULL;
     pm->msg = m;
+    pm->left = m->w.size;
     pm->res[pm->nres++] = (uint32_t)src;
     /* along the source's row to the destination's column ... */
     while (at % st->width != dc) {
@@ -360,6 +391,7 @@ static int paragon_init(mcei_net_t *net, mcei_machine_t *m, char *err,
         (rc = mcei_key_time(m, "paragon.control", &st->control, err, errlen)) ||
         (rc = mcei_key_u64(m, "paragon.short_max", &st->short_max, err,
                            errlen)) ||
+        (rc = mcei_key_u64(m, "paragon.packet", &st->packet, err, errlen)) ||
         (rc = mcei_key_time(m, "paragon.inject_per_byte", &inject_pb, err,
                             errlen)) ||
         (rc = mcei_key_time(m, "paragon.eject_per_byte", &eject_pb, err,
@@ -503,6 +535,17 @@ static int on_event(mcei_net_t *net, paragon_t *st, pev_t *e)
             /* the co-processor goes on with the worm it started */
             pm->phase = PH_WORM;
             pm->hi = pm->nres;
+            next_packet(st, pm);
+            return take_lanes(st, pm, e->t);
+        }
+        if (pm->phase == PH_WORM && (pm->left -= pm->cur) > 0) {
+            /* Another packet: the co-processor stays with this message;
+             * the links and the ejection are taken again, behind the
+             * worms waiting for them. */
+            if ((rc = free_range(st, pm, 1, pm->nres, e->t)) != MCE_OK)
+                return rc;
+            pm->at = 1;
+            next_packet(st, pm);
             return take_lanes(st, pm, e->t);
         }
         if ((rc = free_lanes(st, pm, e->t)) != MCE_OK)

@@ -18,6 +18,29 @@ col() {
 }
 lt() { awk -v x="$1" -v y="$2" 'BEGIN { exit !(x < y) }'; }
 
+# "In Figure 13 we see that the measured time is close to the lower bound
+# for link contention 1, 2 & 4 ... Similar comments apply to the slices
+# for 12 x 12 and 16 x 16 meshes" (section 7).  The lower bound is the
+# paper's, from Table 1, computed here: n^3/4c steps x (231 + 0.022 m us
+# + 27.1 log2 n^2 - 134 us, the fit taken as 0 where negative).  The paper
+# puts no number on "close": 10 %, the tolerance this test gives its "the
+# agreement between predicted and measured times is good" (4 x 4).  Not
+# reached yet (USER-GUIDE 22.2): a known failure until it holds.
+close_to_lower() { # N FILE LINKC...: the points at those link contentions
+    n=$1 f=$2
+    shift 2
+    for lc in "$@"; do
+        t=$(awk -v c=$lc '($2 == "scott" || $2 == "bounded") && $4 == c { print $6 }' "$f")
+        nc=$(awk -v c=$lc '($2 == "scott" || $2 == "bounded") && $4 == c { print $3 }' "$f")
+        lo=$(awk -v n=$n -v c=$lc -v m=$m 'BEGIN {
+            s = 27.1 * log(n * n) / log(2) - 134; if (s < 0) s = 0
+            printf "%.3f", n * n * n / 4 / c * (231 + 0.022 * m + s) / 1e3 }')
+        r=$(awk -v t="$t" -v l="$lo" 'BEGIN { printf "%.3f", t / l }')
+        check_or_known "paper: ${n}x$n ($nc, $lc) close to the lower bound: $t ms, $r x $lo (within 10 %)" \
+            "$t <= 1.10 * $lo"
+    done
+}
+
 # --- 16 x 16: the operating system's limits (section 7) ------------------
 "$cx" $P --mce-nodes=144 --mce-set=paragon.width=12 --alg=naive \
     --sizes=$m > "$TMP/o" 2>&1
@@ -96,6 +119,10 @@ for cfg in "8 64" "12 144"; do
     awk -v g="$gain" 'BEGIN { exit !(g > 25) }' &&
         pass "paper: ${n}x$n bounded beats naive by over 25 % ($gain %)" ||
         fail "${n}x$n bounded beats naive by $gain %, not over 25 %"
+    # Figure 13's link contention 1, 2 and 4 on 8 x 8 (node contention 1,
+    # 1, 2); on 12 x 12 the same places in the schedule: 1, 3 and 6.
+    [ $n = 8 ] && close_to_lower 8 "$TMP/x$n" 1 2 4
+    [ $n = 12 ] && close_to_lower 12 "$TMP/x$n" 1 3 6
 done
 # "outperforms the naive algorithm for all but the smallest message sizes"
 # (abstract).  The paper prints no crossover size: a 64-byte block stands
@@ -116,8 +143,10 @@ lt "$best" "$naive" &&
 # --- 16 x 16 (Figures 10, 15) ----------------------------------------------
 # "a careful choice of contention levels is necessary ... It is not enough
 # to blindly remove all synchronization steps": an interior optimum.
-"$cx" $P --mce-nodes=256 --alg=bounded --groups=2,32,512 --sizes=$m > "$TMP/x16" 2>&1
+"$cx" $P --mce-nodes=256 --alg=scott,bounded --groups=1,2,4,32,512 --sizes=$m > "$TMP/x16" 2>&1
 expect_eq "16x16 bounded runs" $? 0
+# link contention 1, 2 and 4 (node contention 1) "close to the lower bound"
+close_to_lower 16 "$TMP/x16" 1 2 4
 t2=$(col bounded 1 2 $m 6 "$TMP/x16")
 t32=$(col bounded 8 32 $m 6 "$TMP/x16")
 t512=$(col bounded 128 512 $m 6 "$TMP/x16")

@@ -59,9 +59,14 @@ expect_eq "(a) long from 8193 bytes" "$(get recv_max_ps "$out")" \
 # or 3 messages share a communication link with minor overhead": K = 2, 3
 # within 5 % of the uncontended time.  Model mechanics (not a fidelity
 # check): a link is 175 / 45.45 = 3.85 times faster than a worm streams, so
-# it carries 3 worms at once; further ones wait for a lane, so K worms
-# deliver in ceil(K / 3) waves: 231 + ceil(K / 3) x 0.022 m.
-m=15232
+# it carries 3 worms at once; further ones wait for a lane.  Sent as one
+# worm each (paragon.packet = 0), K worms deliver in ceil(K / 3) waves:
+# 231 + ceil(K / 3) x 0.022 m.  In packets of p bytes (m = 15232 is two:
+# p and m - p), the fourth worm waits for a lane until the others' first
+# packets end, then streams both its packets back to back (a lane is free
+# again for its second): the last delivery is 231 + 0.022 (p + m).
+m=15232 p=8192
+W="--mce-set=paragon.packet=0" Q="--mce-set=paragon.packet=$p"
 for k in 1 2 3 4; do
     out=$("$P" share $k $m $(mesh 8 64) $M 2>&1)
     got=$(get recv_max_ps "$out")
@@ -71,19 +76,22 @@ for k in 1 2 3 4; do
             pass "(b) paper: $k messages share a link with minor overhead" ||
             fail "(b) $k messages on a link: $got ps against $((bl + a * m))"
     fi
-    expect_eq "(b) model: $k worms through one link, $(((k + 2) / 3)) wave(s)" \
-        "$got" $((bl + (k + 2) / 3 * a * m))
+    out=$("$P" share $k $m $(mesh 8 64) $M $W 2>&1)
+    expect_eq "(b) model: $k whole worms through one link, $(((k + 2) / 3)) wave(s)" \
+        "$(get recv_max_ps "$out")" $((bl + (k + 2) / 3 * a * m))
 done
-out=$("$P" share 8 $m $(mesh 16 256) $M 2>&1)
-expect_eq "(b) model: 8 worms through one link (16 x 16), 3 waves" \
+out=$("$P" share 4 $m $(mesh 8 64) $M $Q 2>&1)
+expect_eq "(b) model: 4 worms of 2 packets through one link" \
+    "$(get recv_max_ps "$out")" $((bl + a * (p + m)))
+out=$("$P" share 8 $m $(mesh 16 256) $M $W 2>&1)
+expect_eq "(b) model: 8 whole worms through one link (16 x 16), 3 waves" \
     "$(get recv_max_ps "$out")" $((bl + 3 * a * m))
 
 # (c) Node contention, model mechanics.  One node's co-processor starts
-# its sends one at a time and streams one worm at a time, so K messages
-# sent at once complete K x 0.022 m apart: the first is delivered after the
-# uncontended 231 + 0.022 m, the last after 231 + 0.022 K m.  K nodes
-# sending to one node: its ejection takes one worm at a time; the senders
-# finish 0.022 m apart, the last message arrives at 231 + 0.022 K m.
+# its sends one at a time and streams one message at a time (all its
+# packets), so K messages sent at once complete K x 0.022 m apart: the
+# first is delivered after the uncontended 231 + 0.022 m, the last after
+# 231 + 0.022 K m, with packets or without.
 for k in 2 3 4 6; do
     out=$("$P" fanout $k $m $(mesh 8 64) $M 2>&1)
     expect_eq "(c) fan-out $k: the sender's sends complete at snd + 0.022 K m" \
@@ -93,14 +101,31 @@ for k in 2 3 4 6; do
     expect_eq "(c) fan-out $k: first delivery uncontended" \
         "$(get recv_min_ps "$out")" $((bl + a * m))
 done
+# K nodes sending to one node: its ejection takes one worm at a time.  As
+# whole worms (paragon.packet = 0) the senders finish 0.022 m apart and the
+# last message arrives at 231 + 0.022 K m.  In packets of p bytes the
+# ejection takes the K first packets in turn, then the K second ones: the
+# first sender is done at snd + 0.022 (K p + m - p), the last still at snd
+# + 0.022 K m; the destination's co-processor then completes the K
+# messages one after another (the tail, 231 us - snd each, longer than the
+# 0.022 (m - p) between two ends), the last at the first end + K tails.
+tail=$((bl - snd))
 for k in 2 4; do
-    out=$("$P" fanin $k $m $(mesh 8 64) $M 2>&1)
-    expect_eq "(c) fan-in $k: 231 + 0.022 K m" "$(get recv_max_ps "$out")" \
+    out=$("$P" fanin $k $m $(mesh 8 64) $M $W 2>&1)
+    expect_eq "(c) fan-in $k whole worms: 231 + 0.022 K m" "$(get recv_max_ps "$out")" \
         $((bl + k * a * m))
-    expect_eq "(c) fan-in $k: the first sender done at snd + 0.022 m" \
+    expect_eq "(c) fan-in $k whole worms: the first sender done at snd + 0.022 m" \
         "$(get send_min_ps "$out")" $((snd + a * m))
-    expect_eq "(c) fan-in $k: the last sender done at snd + 0.022 K m" \
+    expect_eq "(c) fan-in $k whole worms: the last sender done at snd + 0.022 K m" \
         "$(get send_max_ps "$out")" $((snd + k * a * m))
+    out=$("$P" fanin $k $m $(mesh 8 64) $M $Q 2>&1)
+    first=$((snd + a * (k * p + m - p)))
+    expect_eq "(c) fan-in $k packets: the first sender done at snd + 0.022 (K p + m - p)" \
+        "$(get send_min_ps "$out")" $first
+    expect_eq "(c) fan-in $k packets: the last sender done at snd + 0.022 K m" \
+        "$(get send_max_ps "$out")" $((snd + k * a * m))
+    expect_eq "(c) fan-in $k packets: the last delivery K tails after the first end" \
+        "$(get recv_max_ps "$out")" $((first + k * tail))
 done
 
 # (d) gsync, algorithm structure (not a fidelity check: the short latency

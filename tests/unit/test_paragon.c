@@ -4,11 +4,15 @@
  *  - the paper's formula for one uncontended transfer (Bokhari and Nicol
  *    1996, Table 1: 231 + 0.022 m us), computed here from the printed
  *    numbers, and
- *  - the mechanisms the model states (a node injects one worm at a time; a
- *    link carries floor(link rate / stream rate) worms; a worm that cannot
- *    advance holds the links behind it), with expected times derived here
- *    from those statements and the paper's numbers, not read from the
- *    model. */
+ *  - the mechanisms the model states (a node injects one message at a
+ *    time; a link carries floor(link rate / stream rate) worms; a worm
+ *    that cannot advance holds the links behind it; a message longer than
+ *    paragon.packet travels as several worms, each taking the links and
+ *    the ejection again), with expected times derived here from those
+ *    statements and the paper's numbers, not read from the model.  The
+ *    lane tests send each message as one worm (paragon.packet = 0) so that
+ *    they test the lanes alone; the packet tests set the packet size they
+ *    derive their times with. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -29,10 +33,10 @@
 extern const mcei_net_ops_t mcei_net_paragon_ops;
 
 #define US 1000000ULL /* ps per microsecond */
-#define M 15232ULL    /* the paper's slice size, bytes */
+#define M  15232ULL   /* the paper's slice size, bytes */
 /* Table 1, from the paper's printed numbers: 231 us + 0.022 us/byte. */
-#define COMM(m) (231ULL * US + (m) * 22000ULL)
-#define STREAM(m) ((m) * 22000ULL) /* 0.022 us per byte */
+#define COMM(m)   (231ULL * US + (m)*22000ULL)
+#define STREAM(m) ((m)*22000ULL) /* 0.022 us per byte */
 
 #define MAXD 256
 
@@ -43,7 +47,8 @@ typedef struct fx {
     mcei_msg_t *data[MAXD]; /* deliveries of data messages, in order */
     mce_time_t at[MAXD];
     size_t n;
-    size_t sent; /* sender notifications */
+    size_t sent;              /* sender notifications */
+    mce_time_t sent_at[MAXD]; /* the last one's time, by sending node */
 } fx_t;
 
 static void collect(void *ctx, mcei_msg_t *m, mce_time_t arrival)
@@ -51,6 +56,8 @@ static void collect(void *ctx, mcei_msg_t *m, mce_time_t arrival)
     fx_t *f = ctx;
     if (m->w.ctx == MCEI_CTX_PROTOCOL && m->w.type == MCEI_NET_SENT) {
         f->sent++;
+        assert_true(m->w.src >= 0 && m->w.src < MAXD);
+        f->sent_at[m->w.src] = arrival;
         mcei_msg_release(m);
         return;
     }
@@ -72,8 +79,7 @@ static fx_t *open_net(int nodes, const char *width, const char *const *set)
     assert_int_equal(mcei_kv_set(&ov, "paragon.width", width, "test"), MCE_OK);
     for (; set && set[0]; set += 2)
         assert_int_equal(mcei_kv_set(&ov, set[0], set[1], "test"), MCE_OK);
-    snprintf(path, sizeof(path), "%s/share/machines/paragon.conf",
-             MCE_SRCDIR);
+    snprintf(path, sizeof(path), "%s/share/machines/paragon.conf", MCE_SRCDIR);
     int rc = mcei_machine_load(&f->mach, path, NULL, &ov, err, sizeof(err));
     if (rc != MCE_OK)
         print_error("load: %s\n", err);
@@ -138,29 +144,37 @@ static mce_time_t arrival_of(const fx_t *f, int src)
 /* ---- the paper's formula ------------------------------------------------ */
 
 /* Table 1: one uncontended UNFORCED transfer of m >= 8640 bytes costs
- * 231 + 0.022 m us, wherever it goes on the mesh. */
+ * 231 + 0.022 m us, wherever it goes on the mesh, whatever the packet size
+ * (the shipped one, one worm a message, or an odd one): the packets of a
+ * message alone follow each other without a gap. */
 static void test_uncontended_formula(void **state)
 {
     static const uint64_t sizes[] = {8640, M, 65536, 1 << 20};
     static const int pairs[][2] = {{0, 1}, {0, 255}, {137, 3}, {200, 200 - 16}};
+    static const char *const packets[][3] = {{NULL},
+                                             {"paragon.packet", "0", NULL},
+                                             {"paragon.packet", "1000", NULL}};
     (void)state;
     for (size_t s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++)
-        for (size_t p = 0; p < sizeof(pairs) / sizeof(pairs[0]); p++) {
-            fx_t *f = open_net(256, "16", NULL);
-            mce_time_t t0 = 7 * US + 123;
-            send(f, t0, pairs[p][0], pairs[p][1], 0, sizes[s]);
-            run(f);
-            assert_int_equal(f->n, 1);
-            assert_int_equal(f->at[0], t0 + COMM(sizes[s]));
-            assert_int_equal(f->sent, 1);
-            close_net(f);
-        }
+        for (size_t p = 0; p < sizeof(pairs) / sizeof(pairs[0]); p++)
+            for (size_t k = 0; k < sizeof(packets) / sizeof(packets[0]); k++) {
+                fx_t *f = open_net(256, "16", packets[k]);
+                mce_time_t t0 = 7 * US + 123;
+                send(f, t0, pairs[p][0], pairs[p][1], 0, sizes[s]);
+                run(f);
+                assert_int_equal(f->n, 1);
+                assert_int_equal(f->at[0], t0 + COMM(sizes[s]));
+                assert_int_equal(f->sent, 1);
+                close_net(f);
+            }
 }
 
 /* ---- mechanisms --------------------------------------------------------- */
 
-/* A node injects one worm at a time: two long messages a node sends at
- * once to different nodes arrive one stream time apart. */
+/* A node injects one message at a time: two long messages a node sends at
+ * once to different nodes arrive one stream time apart.  With the shipped
+ * packets too: the sender's co-processor stays with a message from its
+ * first packet to its last. */
 static void test_one_worm_per_node(void **state)
 {
     (void)state;
@@ -181,8 +195,9 @@ static void test_one_worm_per_node(void **state)
  * 3 -> 4. */
 static void test_three_worms_per_link(void **state)
 {
+    static const char *const whole[] = {"paragon.packet", "0", NULL};
     (void)state;
-    fx_t *f = open_net(64, "8", NULL);
+    fx_t *f = open_net(64, "8", whole);
     for (int i = 0; i < 4; i++)
         send(f, 0, i, 4 + i, 0, M);
     run(f);
@@ -202,8 +217,9 @@ static void test_three_worms_per_link(void **state)
 /* Two or three worms on a link: no overhead at all. */
 static void test_two_worms_share_a_link(void **state)
 {
+    static const char *const whole[] = {"paragon.packet", "0", NULL};
     (void)state;
-    fx_t *f = open_net(64, "8", NULL);
+    fx_t *f = open_net(64, "8", whole);
     send(f, 0, 0, 6, 0, M);
     send(f, 0, 1, 7, 0, M);
     run(f);
@@ -222,7 +238,7 @@ static void test_two_worms_share_a_link(void **state)
 static void test_blocked_worm_holds_links(void **state)
 {
     static const char *const one_lane[] = {"paragon.link_per_byte", "22 ns",
-                                           NULL};
+                                           "paragon.packet", "0", NULL};
     (void)state;
     fx_t *f = open_net(16, "4", one_lane);
     send(f, 0, 6, 2, 0, M);
@@ -250,6 +266,67 @@ static void test_unblocked_control(void **state)
     close_net(f);
 }
 
+/* ---- packets ------------------------------------------------------------ */
+
+#define P 4096ULL /* the packet size these tests set */
+
+/* A null message to a node that is receiving a long message waits for the
+ * packet being ejected, not for the whole message.  X (6 -> 2) is
+ * streaming its first packet into node 2 when N (0 -> 2, 0 bytes) reaches
+ * the ejection.  The times are read against X's send completion s_x, when
+ * its last byte is out (the sender's notification): X's stream began at
+ * s_x - STREAM(M).  Sent as one worm, X holds the ejection to the end: N's
+ * worm (its own notification) passes at s_x.  In packets of P bytes, N
+ * takes the ejection as X's first packet ends, at s_x - STREAM(M) +
+ * STREAM(P), and X, waiting behind a worm of no bytes, loses nothing. */
+static void null_behind(const char *packet, mce_time_t *s_x, mce_time_t *s_n)
+{
+    const char *const set[] = {"paragon.packet", packet, NULL};
+    fx_t *f = open_net(16, "4", set);
+    send(f, 0, 6, 2, 0, M);
+    send(f, 100 * US, 0, 2, 0, 0); /* X's first packet ends after 110 us */
+    run(f);
+    assert_int_equal(f->n, 2);
+    assert_int_equal(arrival_of(f, 6), COMM(M));
+    *s_x = f->sent_at[6];
+    *s_n = f->sent_at[0];
+    close_net(f);
+}
+
+static void test_null_passes_between_packets(void **state)
+{
+    char p[32];
+    mce_time_t s_x, s_n;
+    (void)state;
+    snprintf(p, sizeof(p), "%llu", (unsigned long long)P);
+    null_behind("0", &s_x, &s_n);
+    assert_int_equal(s_n, s_x);
+    null_behind(p, &s_x, &s_n);
+    assert_int_equal(s_n, s_x - STREAM(M) + STREAM(P));
+}
+
+/* Two messages through a link that carries one worm at a time take turns,
+ * packet by packet.  A (0 -> 2) and B (1 -> 3) both cross 1 -> 2; A, the
+ * lower source, gets the link first.  M = 3 P + r: A's packets go first,
+ * second, ..., so A's last packet waits for B's first three (STREAM(3 P));
+ * B's last waits for all of A's (STREAM(M)) as it would for one worm. */
+static void test_packets_take_turns_on_a_link(void **state)
+{
+    char p[32];
+    (void)state;
+    snprintf(p, sizeof(p), "%llu", (unsigned long long)P);
+    const char *const set[] = {"paragon.link_per_byte", "22 ns",
+                               "paragon.packet", p, NULL};
+    fx_t *f = open_net(16, "4", set);
+    assert_true(M > 3 * P && M < 4 * P);
+    send(f, 0, 0, 2, 0, M);
+    send(f, 0, 1, 3, 0, M);
+    run(f);
+    assert_int_equal(arrival_of(f, 0), COMM(M) + STREAM(3 * P));
+    assert_int_equal(arrival_of(f, 1), COMM(M) + STREAM(M));
+    close_net(f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -259,6 +336,8 @@ int main(void)
         cmocka_unit_test(test_three_worms_per_link),
         cmocka_unit_test(test_blocked_worm_holds_links),
         cmocka_unit_test(test_unblocked_control),
+        cmocka_unit_test(test_null_passes_between_packets),
+        cmocka_unit_test(test_packets_take_turns_on_a_link),
     };
     /* The core knows only the models registered into it: this one. */
     if (mcei_register_net(&mcei_net_paragon_ops) != MCE_OK)
