@@ -1136,6 +1136,18 @@ int mcei_engine_boot(int *argc, char ***argv, char **envp)
         MCE_OK)
         eng->lookahead = MCEI_TIME_INF;
 
+    if (eng->use_mpi && eng->nranks > 1) {
+        int cores = mcei_hw_cores(), here = mcei_transport_local_ranks();
+        mcei_transport_set_cores(cores);
+        if (here > cores && eng->rank == 0)
+            fprintf(stderr,
+                    "mcemu: warning: %d MPI ranks share the %d cores of this "
+                    "host: waiting ranks sleep instead of spinning, and a "
+                    "run is faster with at most %d ranks per host (one "
+                    "process hosts any number of virtual nodes: "
+                    "--mce-nodes=N)\n",
+                    here, cores, cores);
+    }
     if (eng->nodes < eng->nranks) {
         snprintf(msg, sizeof(msg),
                  "%d virtual nodes cannot fill %d MPI ranks: use "
@@ -1431,10 +1443,14 @@ static int finish(mcei_engine_t *eng)
             struct timespec now;
             getrusage(RUSAGE_SELF, &ru);
             clock_gettime(CLOCK_MONOTONIC, &now);
+            mcei_transport_stats_t xs;
+            mcei_transport_get_stats(&xs);
             printf("mcemu: rank 0: windows=%" PRIu64 " deliveries=%" PRIu64
-                   " context_switches=%" PRIu64
+                   " context_switches=%" PRIu64 " collectives=%" PRIu64
+                   " p2p_msgs=%" PRIu64 " p2p_bytes=%" PRIu64
                    " wall_s=%.6f peak_rss_kib=%ld\n",
                    eng->windows, eng->msgs_total, eng->switches,
+                   xs.collectives, xs.p2p, xs.p2p_bytes,
                    (double)(now.tv_sec - eng->wall_start.tv_sec) +
                        1e-9 * (double)(now.tv_nsec - eng->wall_start.tv_nsec),
                    ru.ru_maxrss);
@@ -1539,12 +1555,12 @@ static void window_limits(mcei_engine_t *eng, mcei_window_info_t *mine)
  * nothing sent in the window) and the run limits, on the window's
  * combined summary: every rank reaches the same verdict. */
 static void check_limits(mcei_engine_t *eng, const mcei_window_info_t *all,
-                         size_t nmsgs, mce_time_t T)
+                         size_t nmsgs, uint64_t in_flight, mce_time_t T)
 {
     char msg[200], t[48];
     if (all->polling > 0 && nmsgs == 0 &&
         all->polling + all->blocked + all->done == (uint64_t)eng->nodes &&
-        eng->net.ops->in_flight(&eng->net) == 0) {
+        in_flight == 0) {
         snprintf(msg, sizeof(msg),
                  "livelock: every unfinished node is polling or blocked and "
                  "no message is in flight (polling for --mce-livelock=%s); "
@@ -1580,6 +1596,8 @@ int mcei_engine_run(void)
         mcei_msg_t **msgs;
         size_t nmsgs;
         const mcei_rentry_t *top;
+        uint64_t in_flight;
+        int part;
 
         run_window(eng);
         eng->windows++;
@@ -1594,7 +1612,21 @@ int mcei_engine_run(void)
         mine.blocked = (uint64_t)eng->nblocked;
         mine.done = (uint64_t)eng->ndone;
         window_limits(eng, &mine);
-        if (eng->use_mpi && eng->nranks > 1) {
+        part = eng->use_mpi && eng->nranks > 1 && eng->net.ops->partitioned;
+        if (part) {
+            /* Each rank's model holds its nodes' messages: the next model
+             * event anywhere is at least this window's sends plus the
+             * network's lookahead, or a pending one of some rank. */
+            mce_time_t la = eng->lookahead - eng->send_delay, a;
+            mine.model_next = eng->net.ops->next_event(&eng->net);
+            mine.in_flight = eng->net.ops->in_flight(&eng->net);
+            for (size_t i = 0; i < eng->ninj; i++)
+                if (mcei_time_add(eng->inj[i]->w.ts, la, &a) == MCE_OK)
+                    mine.model_next = mcei_time_min(mine.model_next, a);
+            if (mcei_transport_window_part(eng, &mine, &all, &msgs, &nmsgs) !=
+                MCE_OK)
+                mcei_fatal("window exchange failed");
+        } else if (eng->use_mpi && eng->nranks > 1) {
             if (mcei_transport_window(eng, &mine, &all, &msgs, &nmsgs) !=
                 MCE_OK)
                 mcei_fatal("window exchange failed");
@@ -1617,21 +1649,27 @@ int mcei_engine_run(void)
             free(msgs);
         eng->ninj = 0;
 
-        T = mcei_time_min(all.next, eng->net.ops->next_event(&eng->net));
+        if (part) {
+            T = mcei_time_min(all.next, all.model_next);
+            in_flight = all.in_flight + all.ninj;
+            nmsgs = all.ninj;
+        } else {
+            T = mcei_time_min(all.next, eng->net.ops->next_event(&eng->net));
+            in_flight = eng->net.ops->in_flight(&eng->net);
+        }
         if (T == MCEI_TIME_INF) {
             if (all.blocked > 0)
                 stop_run(eng,
                          "deadlock: every node is blocked or finished and no "
                          "message is in flight; wait states:",
                          3);
-            if (eng->net.ops->in_flight(&eng->net) != 0)
-                mcei_fatal("network model '%s' idle with %zu messages in "
-                           "flight (model bug)",
-                           eng->net.ops->name,
-                           eng->net.ops->in_flight(&eng->net));
+            if (in_flight != 0)
+                mcei_fatal("network model '%s' idle with %" PRIu64
+                           " messages in flight (model bug)",
+                           eng->net.ops->name, in_flight);
             break; /* every node finished, nothing in flight */
         }
-        check_limits(eng, &all, nmsgs, T);
+        check_limits(eng, &all, nmsgs, in_flight, T);
         eng->window_start = T;
         if (mcei_time_add(T, eng->lookahead, &eng->horizon) != MCE_OK)
             eng->horizon = MCEI_TIME_INF;

@@ -55,6 +55,20 @@ void mcei_hwinfo_line(mcei_engine_t *eng, char *buf, size_t len)
     free(where);
 }
 
+int mcei_hw_cores(void)
+{
+    hwloc_topology_t topo;
+    int n = 0;
+    if (hwloc_topology_init(&topo) == 0) {
+        if (hwloc_topology_load(topo) == 0)
+            n = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_CORE);
+        hwloc_topology_destroy(topo);
+    }
+    if (n <= 0)
+        n = (int)sysconf(_SC_NPROCESSORS_ONLN);
+    return n;
+}
+
 void mcei_hwinfo_report(mcei_engine_t *eng)
 {
     hw_rec_t mine;

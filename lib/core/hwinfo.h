@@ -8,5 +8,7 @@
 void mcei_hwinfo_report(mcei_engine_t *eng);
 /* This rank's line (host, pid, binding, last CPU, nodes) into buf. */
 void mcei_hwinfo_line(mcei_engine_t *eng, char *buf, size_t len);
+/* The cores of this host (hwloc; the online processors without it). */
+int mcei_hw_cores(void);
 
 #endif

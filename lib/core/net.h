@@ -36,6 +36,11 @@ typedef struct mcei_net_ops {
      * message of ctx MCEI_CTX_PROTOCOL, type MCEI_NET_SENT, aux[0] = the
      * message's sequence number, delivered to the sender)? */
     int notifies_senders;
+    /* Does a message's arrival depend on no other message (no shared
+     * resource)?  Then each rank runs the model on the messages to its own
+     * nodes alone, and descriptors travel only to their destination's
+     * rank.  Such a model must not notify senders. */
+    int partitioned;
     /* The machine-file keys the model reads (never NULL). */
     const mcei_keytab_t *keys;
 } mcei_net_ops_t;

@@ -6,14 +6,78 @@
 #include <mpi.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 static int mpi_on;
 static int my_rank, n_ranks;
 static MPI_Datatype wire_type = MPI_DATATYPE_NULL;
+static MPI_Op summary_op = MPI_OP_NULL;
+/* Counters of what crossed ranks (the transport is process-wide state:
+ * MPI itself is). */
+static mcei_transport_stats_t xstats;
+/* Ranks on this host, and whether they outnumber its cores: then waiting
+ * ranks sleep at once instead of spinning first. */
+static int local_ranks = 1;
+static int oversubscribed;
+
+void mcei_transport_set_cores(int cores)
+{
+    oversubscribed = cores > 0 && local_ranks > cores;
+}
+
+int mcei_transport_local_ranks(void)
+{
+    return local_ranks;
+}
+
+/* Wait for requests without holding a core: spin on MPI_Testall for a
+ * while (the other ranks are usually a few microseconds behind), then
+ * sleep, longer and longer, so that a rank that waits gives its core to
+ * the rank that works (a loaded or oversubscribed host). */
+static int wait_all(int n, MPI_Request *r)
+{
+    long sleep_ns = 2000, max_ns = oversubscribed ? 1000000 : 100000;
+    unsigned spins = oversubscribed ? 8 : 4000;
+    for (unsigned it = 0;; it++) {
+        int flag = 0;
+        if (MPI_Testall(n, r, &flag, MPI_STATUSES_IGNORE) != MPI_SUCCESS)
+            return MCE_ERR_MPI;
+        if (flag)
+            return MCE_OK;
+        if (it >= spins) {
+            struct timespec ts = {0, sleep_ns};
+            nanosleep(&ts, NULL);
+            if (sleep_ns < max_ns)
+                sleep_ns *= 2;
+        }
+    }
+}
+
+/* MPI_Probe, the same way. */
+static int probe_any(int tag, MPI_Status *st)
+{
+    long sleep_ns = 2000, max_ns = oversubscribed ? 1000000 : 100000;
+    unsigned spins = oversubscribed ? 8 : 4000;
+    for (unsigned it = 0;; it++) {
+        int flag = 0;
+        if (MPI_Iprobe(MPI_ANY_SOURCE, tag, MPI_COMM_WORLD, &flag, st) !=
+            MPI_SUCCESS)
+            return MCE_ERR_MPI;
+        if (flag)
+            return MCE_OK;
+        if (it >= spins) {
+            struct timespec ts = {0, sleep_ns};
+            nanosleep(&ts, NULL);
+            if (sleep_ns < max_ns)
+                sleep_ns *= 2;
+        }
+    }
+}
 
 #define TAG_PAYLOAD 7
 #define TAG_STREAM  8
+#define TAG_PART    9
 /* Payloads are sent in pieces MPI's int counts can express. */
 #define CHUNK ((size_t)1 << 30)
 
@@ -26,6 +90,28 @@ static int launched_by_mpi(void)
         if (getenv(vars[i]) != NULL)
             return 1;
     return 0;
+}
+
+/* The partitioned window's reduction: a summary (minima and sums) then
+ * one count per rank (sums), all uint64_t. */
+#define SUM_FIELDS 8
+static void summary_reduce(void *in, void *inout, int *len, MPI_Datatype *dt)
+{
+    const uint64_t *a = in;
+    uint64_t *b = inout;
+    (void)dt;
+    for (int i = 0; i < *len; i++) {
+        /* fields 1 and 6 (next, model_next) are minima */
+        if (i == 1 || i == 6)
+            b[i] = a[i] < b[i] ? a[i] : b[i];
+        else
+            b[i] += a[i];
+    }
+}
+
+void mcei_transport_get_stats(mcei_transport_stats_t *out)
+{
+    *out = xstats;
 }
 
 int mcei_transport_init(int *argc, char ***argv, int *rank, int *nranks,
@@ -43,6 +129,15 @@ int mcei_transport_init(int *argc, char ***argv, int *rank, int *nranks,
     MPI_Comm_size(MPI_COMM_WORLD, &n_ranks);
     MPI_Type_contiguous((int)sizeof(mcei_wire_t), MPI_BYTE, &wire_type);
     MPI_Type_commit(&wire_type);
+    MPI_Op_create(summary_reduce, 1, &summary_op);
+    {
+        MPI_Comm host;
+        if (MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0,
+                                MPI_INFO_NULL, &host) == MPI_SUCCESS) {
+            MPI_Comm_size(host, &local_ranks);
+            MPI_Comm_free(&host);
+        }
+    }
     mpi_on = 1;
     *rank = my_rank;
     *nranks = n_ranks;
@@ -56,6 +151,8 @@ void mcei_transport_finalize(void)
         return;
     if (wire_type != MPI_DATATYPE_NULL)
         MPI_Type_free(&wire_type);
+    if (summary_op != MPI_OP_NULL)
+        MPI_Op_free(&summary_op);
     MPI_Finalize();
     mpi_on = 0;
 }
@@ -102,23 +199,47 @@ static int post_chunks(reqvec_t *v, void *buf, size_t size, int peer, int send)
     return MCE_OK;
 }
 
+/* Descriptors that ride in the window's first collective with the
+ * summary: most windows send few messages and need no second one. */
+#define INLINE_WIRES 8
+typedef struct window_block {
+    mcei_window_info_t info;
+    mcei_wire_t w[INLINE_WIRES];
+} window_block_t;
+
+static void combine(mcei_window_info_t *g, const mcei_window_info_t *r)
+{
+    g->ninj += r->ninj;
+    g->blocked += r->blocked;
+    g->done += r->done;
+    g->polling += r->polling;
+    g->stop += r->stop;
+    g->in_flight += r->in_flight;
+    if (r->next < g->next)
+        g->next = r->next;
+    if (r->model_next < g->model_next)
+        g->model_next = r->model_next;
+}
+
 int mcei_transport_window(mcei_engine_t *eng, const mcei_window_info_t *mine,
                           mcei_window_info_t *global, mcei_msg_t ***all,
                           size_t *nall)
 {
-    mcei_window_info_t *infos = NULL;
-    mcei_wire_t *wmine = NULL, *wall = NULL;
+    window_block_t *blocks = NULL, *mb = NULL;
+    MPI_Request coll;
+    mcei_wire_t *wmine = NULL, *wover = NULL;
     int *counts = NULL, *displs = NULL;
     mcei_msg_t **out = NULL;
     reqvec_t reqs = {0};
-    size_t total = 0, k = 0;
+    size_t total = 0, over = 0, k = 0;
     int rc = MCE_ERR_NOMEM;
 
-    infos = malloc((size_t)n_ranks * sizeof(*infos));
+    blocks = malloc((size_t)n_ranks * sizeof(*blocks));
+    mb = calloc(1, sizeof(*mb));
     counts = malloc((size_t)n_ranks * sizeof(int));
     displs = malloc((size_t)n_ranks * sizeof(int));
     wmine = malloc((eng->ninj ? eng->ninj : 1) * sizeof(*wmine));
-    if (!infos || !counts || !displs || !wmine)
+    if (!blocks || !mb || !counts || !displs || !wmine)
         goto out;
 
     /* Payloads first, in injection order: MPI keeps per-pair order, and
@@ -127,48 +248,62 @@ int mcei_transport_window(mcei_engine_t *eng, const mcei_window_info_t *mine,
         mcei_msg_t *m = eng->inj[i];
         int peer = mcei_place_rank_of(&eng->place, m->w.dst);
         wmine[i] = m->w;
-        if (peer != my_rank && m->w.size > MCEI_INLINE &&
-            post_chunks(&reqs, m->payload, m->w.size, peer, 1) != MCE_OK)
-            goto out;
+        if (peer != my_rank && m->w.size > MCEI_INLINE) {
+            if (post_chunks(&reqs, m->payload, m->w.size, peer, 1) != MCE_OK)
+                goto out;
+            xstats.p2p++;
+            xstats.p2p_bytes += m->w.size;
+        }
     }
-    if (MPI_Allgather(mine, (int)sizeof(*mine), MPI_BYTE, infos,
-                      (int)sizeof(*mine), MPI_BYTE,
-                      MPI_COMM_WORLD) != MPI_SUCCESS) {
+    mb->info = *mine;
+    for (size_t i = 0; i < eng->ninj && i < INLINE_WIRES; i++)
+        mb->w[i] = wmine[i];
+    xstats.collectives++;
+    if (MPI_Iallgather(mb, (int)sizeof(*mb), MPI_BYTE, blocks,
+                       (int)sizeof(*mb), MPI_BYTE, MPI_COMM_WORLD,
+                       &coll) != MPI_SUCCESS ||
+        wait_all(1, &coll) != MCE_OK) {
         rc = MCE_ERR_MPI;
         goto out;
     }
     memset(global, 0, sizeof(*global));
-    global->next = MCEI_TIME_INF;
+    global->next = global->model_next = MCEI_TIME_INF;
     for (int r = 0; r < n_ranks; r++) {
-        if (infos[r].ninj > (uint64_t)INT32_MAX - total) {
+        uint64_t n = blocks[r].info.ninj;
+        uint64_t extra = n > INLINE_WIRES ? n - INLINE_WIRES : 0;
+        if (n > (uint64_t)INT32_MAX - total) {
             rc = MCE_ERR_RESOURCE;
             goto out;
         }
-        counts[r] = (int)infos[r].ninj;
-        displs[r] = (int)total;
-        total += infos[r].ninj;
-        global->ninj += infos[r].ninj;
-        global->blocked += infos[r].blocked;
-        global->done += infos[r].done;
-        global->polling += infos[r].polling;
-        global->stop += infos[r].stop;
-        if (infos[r].next < global->next)
-            global->next = infos[r].next;
+        counts[r] = (int)extra;
+        displs[r] = (int)over;
+        over += extra;
+        total += n;
+        combine(global, &blocks[r].info);
     }
-    wall = malloc((total ? total : 1) * sizeof(*wall));
+    wover = malloc((over ? over : 1) * sizeof(*wover));
     out = malloc((total ? total : 1) * sizeof(*out));
-    if (!wall || !out)
+    if (!wover || !out)
         goto out;
-    /* Windows in which nobody sent anything need no second collective. */
-    if (total > 0 &&
-        MPI_Allgatherv(wmine, (int)eng->ninj, wire_type, wall, counts, displs,
-                       wire_type, MPI_COMM_WORLD) != MPI_SUCCESS) {
-        rc = MCE_ERR_MPI;
-        goto out;
+    /* Only windows with more descriptors than ride inline need a second
+     * collective. */
+    if (over > 0) {
+        int mine_extra = counts[my_rank];
+        xstats.collectives++;
+        if (MPI_Iallgatherv(wmine + (mine_extra ? INLINE_WIRES : 0),
+                            mine_extra, wire_type, wover, counts, displs,
+                            wire_type, MPI_COMM_WORLD, &coll) != MPI_SUCCESS ||
+            wait_all(1, &coll) != MCE_OK) {
+            rc = MCE_ERR_MPI;
+            goto out;
+        }
     }
     for (int r = 0; r < n_ranks; r++) {
-        for (int i = 0; i < counts[r]; i++) {
-            const mcei_wire_t *w = &wall[displs[r] + i];
+        uint64_t n = blocks[r].info.ninj;
+        for (uint64_t i = 0; i < n; i++) {
+            const mcei_wire_t *w = i < INLINE_WIRES
+                                       ? &blocks[r].w[i]
+                                       : &wover[displs[r] + (int)(i - INLINE_WIRES)];
             mcei_msg_t *m;
             if (r == my_rank) {
                 /* Our own messages keep their payload until the sends
@@ -188,8 +323,7 @@ int mcei_transport_window(mcei_engine_t *eng, const mcei_window_info_t *mine,
             }
         }
     }
-    if (reqs.n &&
-        MPI_Waitall((int)reqs.n, reqs.r, MPI_STATUSES_IGNORE) != MPI_SUCCESS) {
+    if (reqs.n && wait_all((int)reqs.n, reqs.r) != MCE_OK) {
         rc = MCE_ERR_MPI;
         goto out;
     }
@@ -208,11 +342,199 @@ int mcei_transport_window(mcei_engine_t *eng, const mcei_window_info_t *mine,
 out:
     free(reqs.r);
     free(out);
-    free(wall);
+    free(wover);
     free(wmine);
     free(displs);
     free(counts);
-    free(infos);
+    free(mb);
+    free(blocks);
+    return rc;
+}
+
+/* One packed message per pair of ranks: [bytes][count][descriptors]
+ * [payloads over MCEI_INLINE bytes, in descriptor order]. */
+typedef struct packhdr {
+    uint64_t bytes, count;
+} packhdr_t;
+
+static int send_packed(reqvec_t *v, char *buf, size_t bytes, int peer)
+{
+    for (size_t off = 0; off < bytes; off += CHUNK) {
+        size_t len = bytes - off < CHUNK ? bytes - off : CHUNK;
+        MPI_Request *r = req_new(v);
+        if (r == NULL)
+            return MCE_ERR_NOMEM;
+        MPI_Isend(buf + off, (int)len, MPI_BYTE, peer, TAG_PART,
+                  MPI_COMM_WORLD, r);
+        xstats.p2p++;
+    }
+    xstats.p2p_bytes += bytes;
+    return MCE_OK;
+}
+
+/* Receive one packed message from whoever sent first; append its
+ * messages to out[*k]. */
+static int recv_packed(mcei_msg_t **out, size_t *k, size_t cap)
+{
+    MPI_Status st;
+    int n;
+    char *buf;
+    packhdr_t h;
+    size_t pos;
+    if (probe_any(TAG_PART, &st) != MCE_OK)
+        return MCE_ERR_MPI;
+    MPI_Get_count(&st, MPI_BYTE, &n);
+    if (n < (int)sizeof(h) || (buf = malloc((size_t)n)) == NULL)
+        return MCE_ERR_NOMEM;
+    MPI_Recv(buf, n, MPI_BYTE, st.MPI_SOURCE, TAG_PART, MPI_COMM_WORLD,
+             MPI_STATUS_IGNORE);
+    memcpy(&h, buf, sizeof(h));
+    if (h.bytes > (size_t)n) { /* the rest follows in chunks */
+        char *nb = realloc(buf, h.bytes);
+        if (nb == NULL) {
+            free(buf);
+            return MCE_ERR_NOMEM;
+        }
+        buf = nb;
+        for (size_t off = (size_t)n; off < h.bytes; off += CHUNK) {
+            size_t len = h.bytes - off < CHUNK ? h.bytes - off : CHUNK;
+            MPI_Recv(buf + off, (int)len, MPI_BYTE, st.MPI_SOURCE, TAG_PART,
+                     MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        }
+    }
+    if (h.count > cap - *k) {
+        free(buf);
+        return MCE_ERR_RESOURCE;
+    }
+    pos = sizeof(h) + h.count * sizeof(mcei_wire_t);
+    for (uint64_t i = 0; i < h.count; i++) {
+        mcei_wire_t w;
+        mcei_msg_t *m;
+        memcpy(&w, buf + sizeof(h) + i * sizeof(w), sizeof(w));
+        if ((m = mcei_msg_from_wire(&w)) == NULL) {
+            free(buf);
+            return MCE_ERR_NOMEM;
+        }
+        out[(*k)++] = m;
+        if (w.size > MCEI_INLINE) {
+            if ((m->payload = malloc(w.size)) == NULL) {
+                free(buf);
+                return MCE_ERR_NOMEM;
+            }
+            memcpy(m->payload, buf + pos, w.size);
+            pos += w.size;
+        }
+    }
+    free(buf);
+    return MCE_OK;
+}
+
+int mcei_transport_window_part(mcei_engine_t *eng,
+                               const mcei_window_info_t *mine,
+                               mcei_window_info_t *global, mcei_msg_t ***local,
+                               size_t *nlocal)
+{
+    size_t nvec = SUM_FIELDS + (size_t)n_ranks, k = 0, expect, nmine = 0;
+    MPI_Request coll;
+    uint64_t *vec = calloc(nvec, sizeof(*vec));
+    size_t *bytes = calloc((size_t)n_ranks, sizeof(*bytes));
+    char **bufs = calloc((size_t)n_ranks, sizeof(*bufs));
+    size_t *fill = calloc((size_t)n_ranks, sizeof(*fill));
+    mcei_msg_t **out = NULL;
+    reqvec_t reqs = {0};
+    int rc = MCE_ERR_NOMEM;
+
+    if (!vec || !bytes || !bufs || !fill)
+        goto out;
+    _Static_assert(sizeof(mcei_window_info_t) == SUM_FIELDS * sizeof(uint64_t),
+                   "the summary is SUM_FIELDS words");
+    memcpy(vec, mine, sizeof(*mine));
+    for (size_t i = 0; i < eng->ninj; i++) {
+        const mcei_msg_t *m = eng->inj[i];
+        int r = mcei_place_rank_of(&eng->place, m->w.dst);
+        if (r == my_rank) {
+            nmine++;
+            continue;
+        }
+        if (bytes[r] == 0)
+            bytes[r] = sizeof(packhdr_t);
+        bytes[r] += sizeof(mcei_wire_t) +
+                    (m->w.size > MCEI_INLINE ? m->w.size : 0);
+        vec[SUM_FIELDS + (size_t)r]++;
+    }
+    xstats.collectives++;
+    if (MPI_Iallreduce(MPI_IN_PLACE, vec, (int)nvec, MPI_UINT64_T, summary_op,
+                       MPI_COMM_WORLD, &coll) != MPI_SUCCESS ||
+        wait_all(1, &coll) != MCE_OK) {
+        rc = MCE_ERR_MPI;
+        goto out;
+    }
+    memcpy(global, vec, sizeof(*global));
+    expect = vec[SUM_FIELDS + (size_t)my_rank];
+    /* Pack and send what goes to each other rank. */
+    for (int r = 0; r < n_ranks; r++) {
+        packhdr_t h = {bytes[r], 0};
+        if (bytes[r] == 0)
+            continue;
+        if ((bufs[r] = malloc(bytes[r])) == NULL)
+            goto out;
+        fill[r] = sizeof(h);
+        for (size_t i = 0; i < eng->ninj; i++) /* descriptors */
+            if (mcei_place_rank_of(&eng->place, eng->inj[i]->w.dst) == r) {
+                memcpy(bufs[r] + fill[r], &eng->inj[i]->w, sizeof(mcei_wire_t));
+                fill[r] += sizeof(mcei_wire_t);
+                h.count++;
+            }
+        for (size_t i = 0; i < eng->ninj; i++) { /* then payloads */
+            const mcei_msg_t *m = eng->inj[i];
+            if (m->w.size > MCEI_INLINE &&
+                mcei_place_rank_of(&eng->place, m->w.dst) == r) {
+                memcpy(bufs[r] + fill[r], m->payload, m->w.size);
+                fill[r] += m->w.size;
+            }
+        }
+        memcpy(bufs[r], &h, sizeof(h));
+        if (send_packed(&reqs, bufs[r], bytes[r], r) != MCE_OK)
+            goto out;
+    }
+    if ((out = malloc((nmine + expect + 1) * sizeof(*out))) == NULL)
+        goto out;
+    for (size_t i = 0; i < eng->ninj; i++) {
+        mcei_msg_t *m = eng->inj[i];
+        if (mcei_place_rank_of(&eng->place, m->w.dst) == my_rank)
+            out[k++] = m;
+    }
+    while (k < nmine + expect)
+        if ((rc = recv_packed(out, &k, nmine + expect)) != MCE_OK)
+            goto out;
+    rc = MCE_ERR_NOMEM;
+    if (reqs.n && wait_all((int)reqs.n, reqs.r) != MCE_OK) {
+        rc = MCE_ERR_MPI;
+        goto out;
+    }
+    /* What went to other ranks is theirs now. */
+    for (size_t i = 0; i < eng->ninj; i++) {
+        mcei_msg_t *m = eng->inj[i];
+        if (mcei_place_rank_of(&eng->place, m->w.dst) != my_rank)
+            mcei_msg_release(m);
+    }
+    *local = out;
+    *nlocal = k;
+    out = NULL;
+    rc = MCE_OK;
+out:
+    if (out != NULL) /* received messages not handed over */
+        for (size_t i = 0; i < k; i++)
+            if (mcei_place_rank_of(&eng->place, out[i]->w.src) != my_rank)
+                mcei_msg_release(out[i]);
+    free(out);
+    for (int r = 0; bufs && r < n_ranks; r++)
+        free(bufs[r]);
+    free(reqs.r);
+    free(fill);
+    free(bufs);
+    free(bytes);
+    free(vec);
     return rc;
 }
 

@@ -13,6 +13,9 @@ typedef struct mcei_window_info {
     uint64_t done;    /* finished nodes (sum) */
     uint64_t polling; /* nodes only polling for the livelock budget (sum) */
     uint64_t stop;    /* ranks past a run limit (sum) */
+    /* Partitioned network models (each rank holds its nodes' part): */
+    uint64_t model_next; /* earliest model event, or lower bound (min) */
+    uint64_t in_flight;  /* messages in the models (sum) */
 } mcei_window_info_t;
 
 /* Start MPI when launched by mpirun/srun (detected from the launcher's
@@ -31,6 +34,32 @@ void mcei_transport_abort(int status) __attribute__((noreturn));
 int mcei_transport_window(mcei_engine_t *eng, const mcei_window_info_t *mine,
                           mcei_window_info_t *global, mcei_msg_t ***all,
                           size_t *nall);
+
+/*
+ * The same for a partitioned network model: one reduction of the
+ * summaries (with the number of descriptors bound for each rank), then
+ * each rank's injections for another rank travel to it alone, with their
+ * payloads, in one message per pair of ranks.  On return *mine holds the
+ * window's injections bound for this rank's nodes (local and remote).
+ */
+int mcei_transport_window_part(mcei_engine_t *eng,
+                               const mcei_window_info_t *mine,
+                               mcei_window_info_t *global, mcei_msg_t ***local,
+                               size_t *nlocal);
+
+/* What crossed ranks so far (for --mce-verbose and the benchmarks). */
+typedef struct mcei_transport_stats {
+    uint64_t collectives; /* collective calls in windows */
+    uint64_t p2p;         /* point-to-point messages sent in windows */
+    uint64_t p2p_bytes;
+} mcei_transport_stats_t;
+void mcei_transport_get_stats(mcei_transport_stats_t *out);
+
+/* Ranks of this job on this host (1 without MPI). */
+int mcei_transport_local_ranks(void);
+/* The host's cores (hwloc): more local ranks than cores makes waiting
+ * ranks sleep at once rather than spin. */
+void mcei_transport_set_cores(int cores);
 
 /* Gather fixed-size records from every rank to rank 0 (*out malloc'ed on
  * rank 0 only, *nout records). */

@@ -120,5 +120,7 @@ const mcei_net_ops_t mcei_net_ideal_ops = {
     .next_event = ideal_next_event,
     .advance = ideal_advance,
     .in_flight = ideal_in_flight,
+    .notifies_senders = 0,
+    .partitioned = 1,
     .keys = &mcei_net_ideal_keytab,
 };
