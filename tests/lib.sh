@@ -17,7 +17,10 @@ set -u
 # Open MPI's own allocations look leaked to LeakSanitizer at exit; leak
 # checking stays on for the single-process runs, which exercise the same
 # engine code.
+# Every rank hosts nodes (the default packs oversubscribed ranks onto the
+# cores, which would hide the layouts the tests compare).
 MPIRUN="env ASAN_OPTIONS=${ASAN_OPTIONS:-}:detect_leaks=0 $MPIEXEC"
+[ -n "${MCE_OVERSUBSCRIBED:-}" ] || export MCE_OVERSUBSCRIBED=spread
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export OMPI_MCA_rmaps_base_oversubscribe=1
 B=$top_builddir

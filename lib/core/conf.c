@@ -365,6 +365,8 @@ static const char *const placement_choices[] = {"block", "cyclic", "one", NULL};
 static const char *const privatize_choices[] = {"auto", "on", "off", NULL};
 static const char *const tcs_choices[] = {"run", "link", NULL};
 static const char *const windows_choices[] = {"wide", "narrow", NULL};
+static const char *const progress_choices[] = {"auto", "on", "off", NULL};
+static const char *const oversub_choices[] = {"pack", "spread", NULL};
 
 #define OFF(f) offsetof(mcei_config_t, f)
 static const opt_desc_t options[] = {
@@ -410,6 +412,14 @@ static const opt_desc_t options[] = {
     {"tcs", OPT_ENUM, OFF(tcs), tcs_choices, "run|link",
      "TCS programs: run (default), or link only: print the linker's "
      "report and exit"},
+    {"progress", OPT_ENUM, OFF(progress), progress_choices, "auto|on|off",
+     "rank 0 reports the virtual time reached, windows and deliveries per "
+     "wall second every 2 s (default auto: when stderr is a terminal)"},
+    {"oversubscribed", OPT_ENUM, OFF(oversub), oversub_choices,
+     "pack|spread",
+     "when a host's MPI ranks outnumber its cores: pack (default) runs the "
+     "virtual nodes on one rank per core while the others wait asleep; "
+     "spread runs nodes on every rank"},
     {"windows", OPT_ENUM, OFF(windows), windows_choices, "wide|narrow",
      "synchronisation windows: wide (default: the network's least latency "
      "plus the protocol's least send delay) or narrow (the network's "

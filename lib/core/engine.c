@@ -1037,6 +1037,34 @@ int mcei_engine_boot(int *argc, char ***argv, char **envp)
         boot_exit(eng, 0, NULL);
     }
 
+    eng->world_ranks = eng->nranks;
+    if (eng->use_mpi && eng->nranks > 1) {
+        int cores = mcei_hw_cores(), here = mcei_transport_local_ranks();
+        int pack = here > cores && eng->cfg.oversub == 0 &&
+                   eng->cfg.placement != MCEI_PLACE_ONE;
+        mcei_transport_set_cores(cores);
+        if (pack) {
+            int r = mcei_transport_pack(&eng->rank, &eng->nranks);
+            if (r < 0)
+                boot_exit(eng, 1, "cannot split the MPI ranks");
+            if (r > 0)
+                boot_exit(eng, 0, NULL); /* asleep in MPI_Finalize */
+        }
+        if (here > cores && eng->rank == 0 && pack)
+            fprintf(stderr,
+                    "mcemu: warning: %d MPI ranks share the %d cores of this "
+                    "host: the virtual nodes run on %d of them, one per "
+                    "core, and the others wait asleep "
+                    "(--mce-oversubscribed=spread uses every rank)\n",
+                    here, cores, cores);
+        else if (here > cores && eng->rank == 0)
+            fprintf(stderr,
+                    "mcemu: warning: %d MPI ranks share the %d cores of this "
+                    "host: waiting ranks sleep rather than spin, but one "
+                    "rank per core is faster (a rank hosts any number of "
+                    "virtual nodes)\n",
+                    here, cores);
+    }
     if (mcei_api_resolve(&eng->personality, err, sizeof(err)) != MCE_OK)
         boot_exit(eng, 2, err);
     rc = mcei_machine_load(
@@ -1102,7 +1130,7 @@ int mcei_engine_boot(int *argc, char ***argv, char **envp)
         }
         eng->nodes = eng->cfg.nodes ? (int)eng->cfg.nodes
                      : dflt != 0    ? (int)dflt
-                                    : eng->nranks;
+                                    : eng->world_ranks;
     }
     eng->net.ops = ops;
     eng->net.nodes = eng->nodes;
@@ -1136,18 +1164,6 @@ int mcei_engine_boot(int *argc, char ***argv, char **envp)
         MCE_OK)
         eng->lookahead = MCEI_TIME_INF;
 
-    if (eng->use_mpi && eng->nranks > 1) {
-        int cores = mcei_hw_cores(), here = mcei_transport_local_ranks();
-        mcei_transport_set_cores(cores);
-        if (here > cores && eng->rank == 0)
-            fprintf(stderr,
-                    "mcemu: warning: %d MPI ranks share the %d cores of this "
-                    "host: waiting ranks sleep instead of spinning, and a "
-                    "run is faster with at most %d ranks per host (one "
-                    "process hosts any number of virtual nodes: "
-                    "--mce-nodes=N)\n",
-                    here, cores, cores);
-    }
     if (eng->nodes < eng->nranks) {
         snprintf(msg, sizeof(msg),
                  "%d virtual nodes cannot fill %d MPI ranks: use "
@@ -1528,6 +1544,33 @@ static void stop_run(mcei_engine_t *eng, const char *headline, int status)
     _exit(status);
 }
 
+/* --mce-progress: rank 0, every 2 s of wall time, where the run is. */
+static void progress(mcei_engine_t *eng, mce_time_t T)
+{
+    struct timespec now;
+    double wall, dt;
+    char t[48];
+    if (eng->rank != 0 || eng->cfg.progress == 2 ||
+        (eng->cfg.progress == 0 && !isatty(2)))
+        return;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    wall = (double)(now.tv_sec - eng->wall_start.tv_sec) +
+           1e-9 * (double)(now.tv_nsec - eng->wall_start.tv_nsec);
+    if (wall < eng->progress_at + 2.0)
+        return;
+    dt = wall - eng->progress_at;
+    fprintf(stderr,
+            "mcemu: progress: virtual time %s, %" PRIu64 " windows (%.0f/s), "
+            "%" PRIu64 " deliveries on rank 0 (%.0f/s), %.1f s wall\n",
+            T == MCEI_TIME_INF ? "end" : mcei_time_format(T, t, sizeof(t)),
+            eng->windows, (double)(eng->windows - eng->progress_windows) / dt,
+            eng->msgs_total,
+            (double)(eng->msgs_total - eng->progress_msgs) / dt, wall);
+    eng->progress_at = wall;
+    eng->progress_windows = eng->windows;
+    eng->progress_msgs = eng->msgs_total;
+}
+
 /* This rank's part of the livelock guard and of --mce-max-wall. */
 static void window_limits(mcei_engine_t *eng, mcei_window_info_t *mine)
 {
@@ -1670,6 +1713,7 @@ int mcei_engine_run(void)
             break; /* every node finished, nothing in flight */
         }
         check_limits(eng, &all, nmsgs, in_flight, T);
+        progress(eng, T);
         eng->window_start = T;
         if (mcei_time_add(T, eng->lookahead, &eng->horizon) != MCE_OK)
             eng->horizon = MCEI_TIME_INF;

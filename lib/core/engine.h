@@ -175,6 +175,7 @@ struct mcei_engine {
     const mcei_proto_ops_t *proto;
     mcei_costs_t costs;
     int rank, nranks, nodes, nlocal;
+    int world_ranks; /* MPI ranks started (nranks: those hosting nodes) */
     int use_mpi;
     mcei_vn_t *vns;    /* nlocal entries */
     int32_t *local_of; /* node -> index in vns, or -1 on another rank */
@@ -193,6 +194,9 @@ struct mcei_engine {
     int staging;
     int32_t *staged_nodes;
     size_t nstaged;
+    /* --mce-progress: the last report (wall seconds, windows, deliveries) */
+    double progress_at;
+    uint64_t progress_windows, progress_msgs;
     mcei_msg_t **inj; /* this window's injections */
     size_t ninj, capinj;
     mcei_msg_t *free_msgs;

@@ -10,6 +10,8 @@
 #include <unistd.h>
 
 static int mpi_on;
+/* The ranks that host nodes: all, or one per core (mcei_transport_pack). */
+static MPI_Comm comm = MPI_COMM_NULL;
 static int my_rank, n_ranks;
 static MPI_Datatype wire_type = MPI_DATATYPE_NULL;
 static MPI_Op summary_op = MPI_OP_NULL;
@@ -18,12 +20,35 @@ static MPI_Op summary_op = MPI_OP_NULL;
 static mcei_transport_stats_t xstats;
 /* Ranks on this host, and whether they outnumber its cores: then waiting
  * ranks sleep at once instead of spinning first. */
-static int local_ranks = 1;
+static int local_ranks = 1, local_index, host_cores;
 static int oversubscribed;
 
 void mcei_transport_set_cores(int cores)
 {
+    host_cores = cores;
     oversubscribed = cores > 0 && local_ranks > cores;
+}
+
+int mcei_transport_pack(int *rank, int *nranks)
+{
+    MPI_Comm work;
+    int active = !oversubscribed || local_index < host_cores;
+    if (!mpi_on || !oversubscribed)
+        return 0;
+    /* Collective over every rank: the first ranks of each host (as many
+     * as it has cores) keep working, in their world order. */
+    if (MPI_Comm_split(MPI_COMM_WORLD, active ? 0 : MPI_UNDEFINED, my_rank,
+                       &work) != MPI_SUCCESS)
+        return -1;
+    if (!active)
+        return 1;
+    comm = work;
+    oversubscribed = 0; /* the working ranks have a core each */
+    MPI_Comm_rank(comm, &my_rank);
+    MPI_Comm_size(comm, &n_ranks);
+    *rank = my_rank;
+    *nranks = n_ranks;
+    return 0;
 }
 
 int mcei_transport_local_ranks(void)
@@ -61,7 +86,7 @@ static int probe_any(int tag, MPI_Status *st)
     unsigned spins = oversubscribed ? 8 : 4000;
     for (unsigned it = 0;; it++) {
         int flag = 0;
-        if (MPI_Iprobe(MPI_ANY_SOURCE, tag, MPI_COMM_WORLD, &flag, st) !=
+        if (MPI_Iprobe(MPI_ANY_SOURCE, tag, comm, &flag, st) !=
             MPI_SUCCESS)
             return MCE_ERR_MPI;
         if (flag)
@@ -83,7 +108,7 @@ static int probe_any(int tag, MPI_Status *st)
 
 static int launched_by_mpi(void)
 {
-    static const char *const vars[] = {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE",
+    static const char *const vars[] = {"Ocomm_SIZE", "PMI_SIZE",
                                        "PMIX_RANK", "MPI_LOCALNRANKS",
                                        "HYDRA_CONTROL_FD"};
     for (size_t i = 0; i < MCEI_ARRAY_SIZE(vars); i++)
@@ -125,16 +150,18 @@ int mcei_transport_init(int *argc, char ***argv, int *rank, int *nranks,
     }
     if (MPI_Init(argc, argv) != MPI_SUCCESS)
         return MCE_ERR_MPI;
-    MPI_Comm_rank(MPI_COMM_WORLD, &my_rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &n_ranks);
+    comm = MPI_COMM_WORLD;
+    MPI_Comm_rank(comm, &my_rank);
+    MPI_Comm_size(comm, &n_ranks);
     MPI_Type_contiguous((int)sizeof(mcei_wire_t), MPI_BYTE, &wire_type);
     MPI_Type_commit(&wire_type);
     MPI_Op_create(summary_reduce, 1, &summary_op);
     {
         MPI_Comm host;
-        if (MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0,
+        if (MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0,
                                 MPI_INFO_NULL, &host) == MPI_SUCCESS) {
             MPI_Comm_size(host, &local_ranks);
+            MPI_Comm_rank(host, &local_index);
             MPI_Comm_free(&host);
         }
     }
@@ -153,6 +180,8 @@ void mcei_transport_finalize(void)
         MPI_Type_free(&wire_type);
     if (summary_op != MPI_OP_NULL)
         MPI_Op_free(&summary_op);
+    if (comm != MPI_COMM_WORLD && comm != MPI_COMM_NULL)
+        MPI_Comm_free(&comm);
     MPI_Finalize();
     mpi_on = 0;
 }
@@ -191,10 +220,10 @@ static int post_chunks(reqvec_t *v, void *buf, size_t size, int peer, int send)
             return MCE_ERR_NOMEM;
         if (send)
             MPI_Isend((char *)buf + off, (int)len, MPI_BYTE, peer, TAG_PAYLOAD,
-                      MPI_COMM_WORLD, r);
+                      comm, r);
         else
             MPI_Irecv((char *)buf + off, (int)len, MPI_BYTE, peer, TAG_PAYLOAD,
-                      MPI_COMM_WORLD, r);
+                      comm, r);
     }
     return MCE_OK;
 }
@@ -260,7 +289,7 @@ int mcei_transport_window(mcei_engine_t *eng, const mcei_window_info_t *mine,
         mb->w[i] = wmine[i];
     xstats.collectives++;
     if (MPI_Iallgather(mb, (int)sizeof(*mb), MPI_BYTE, blocks,
-                       (int)sizeof(*mb), MPI_BYTE, MPI_COMM_WORLD,
+                       (int)sizeof(*mb), MPI_BYTE, comm,
                        &coll) != MPI_SUCCESS ||
         wait_all(1, &coll) != MCE_OK) {
         rc = MCE_ERR_MPI;
@@ -292,7 +321,7 @@ int mcei_transport_window(mcei_engine_t *eng, const mcei_window_info_t *mine,
         xstats.collectives++;
         if (MPI_Iallgatherv(wmine + (mine_extra ? INLINE_WIRES : 0),
                             mine_extra, wire_type, wover, counts, displs,
-                            wire_type, MPI_COMM_WORLD, &coll) != MPI_SUCCESS ||
+                            wire_type, comm, &coll) != MPI_SUCCESS ||
             wait_all(1, &coll) != MCE_OK) {
             rc = MCE_ERR_MPI;
             goto out;
@@ -365,7 +394,7 @@ static int send_packed(reqvec_t *v, char *buf, size_t bytes, int peer)
         if (r == NULL)
             return MCE_ERR_NOMEM;
         MPI_Isend(buf + off, (int)len, MPI_BYTE, peer, TAG_PART,
-                  MPI_COMM_WORLD, r);
+                  comm, r);
         xstats.p2p++;
     }
     xstats.p2p_bytes += bytes;
@@ -386,7 +415,7 @@ static int recv_packed(mcei_msg_t **out, size_t *k, size_t cap)
     MPI_Get_count(&st, MPI_BYTE, &n);
     if (n < (int)sizeof(h) || (buf = malloc((size_t)n)) == NULL)
         return MCE_ERR_NOMEM;
-    MPI_Recv(buf, n, MPI_BYTE, st.MPI_SOURCE, TAG_PART, MPI_COMM_WORLD,
+    MPI_Recv(buf, n, MPI_BYTE, st.MPI_SOURCE, TAG_PART, comm,
              MPI_STATUS_IGNORE);
     memcpy(&h, buf, sizeof(h));
     if (h.bytes > (size_t)n) { /* the rest follows in chunks */
@@ -399,7 +428,7 @@ static int recv_packed(mcei_msg_t **out, size_t *k, size_t cap)
         for (size_t off = (size_t)n; off < h.bytes; off += CHUNK) {
             size_t len = h.bytes - off < CHUNK ? h.bytes - off : CHUNK;
             MPI_Recv(buf + off, (int)len, MPI_BYTE, st.MPI_SOURCE, TAG_PART,
-                     MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+                     comm, MPI_STATUS_IGNORE);
         }
     }
     if (h.count > cap - *k) {
@@ -464,7 +493,7 @@ int mcei_transport_window_part(mcei_engine_t *eng,
     }
     xstats.collectives++;
     if (MPI_Iallreduce(MPI_IN_PLACE, vec, (int)nvec, MPI_UINT64_T, summary_op,
-                       MPI_COMM_WORLD, &coll) != MPI_SUCCESS ||
+                       comm, &coll) != MPI_SUCCESS ||
         wait_all(1, &coll) != MCE_OK) {
         rc = MCE_ERR_MPI;
         goto out;
@@ -559,7 +588,7 @@ int mcei_transport_gather(const void *recs, size_t nrec, size_t recsize,
         if (!counts || !displs)
             mcei_fatal("out of memory in gather");
     }
-    MPI_Gather(&n, 1, MPI_INT, counts, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    MPI_Gather(&n, 1, MPI_INT, counts, 1, MPI_INT, 0, comm);
     if (my_rank == 0) {
         for (int r = 0; r < n_ranks; r++) {
             displs[r] = (int)total;
@@ -569,7 +598,7 @@ int mcei_transport_gather(const void *recs, size_t nrec, size_t recsize,
             mcei_fatal("out of memory in gather");
     }
     MPI_Gatherv(recs, n, MPI_BYTE, buf, counts, displs, MPI_BYTE, 0,
-                MPI_COMM_WORLD);
+                comm);
     free(counts);
     free(displs);
     *out = buf;
@@ -594,7 +623,7 @@ int mcei_transport_gather_stream(FILE *mine, FILE *out)
                 MPI_Status st;
                 int cnt;
                 MPI_Recv(buf, (int)sizeof(buf), MPI_BYTE, r, TAG_STREAM,
-                         MPI_COMM_WORLD, &st);
+                         comm, &st);
                 MPI_Get_count(&st, MPI_BYTE, &cnt);
                 if (cnt == 0)
                     break;
@@ -603,8 +632,8 @@ int mcei_transport_gather_stream(FILE *mine, FILE *out)
         }
     } else {
         while ((n = fread(buf, 1, sizeof(buf), mine)) > 0)
-            MPI_Send(buf, (int)n, MPI_BYTE, 0, TAG_STREAM, MPI_COMM_WORLD);
-        MPI_Send(buf, 0, MPI_BYTE, 0, TAG_STREAM, MPI_COMM_WORLD);
+            MPI_Send(buf, (int)n, MPI_BYTE, 0, TAG_STREAM, comm);
+        MPI_Send(buf, 0, MPI_BYTE, 0, TAG_STREAM, comm);
     }
     return MCE_OK;
 }
@@ -615,6 +644,6 @@ int mcei_transport_max_int(int v, int *out)
         *out = v;
         return MCE_OK;
     }
-    MPI_Allreduce(&v, out, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    MPI_Allreduce(&v, out, 1, MPI_INT, MPI_MAX, comm);
     return MCE_OK;
 }

@@ -60,6 +60,10 @@ int mcei_transport_local_ranks(void);
 /* The host's cores (hwloc): more local ranks than cores makes waiting
  * ranks sleep at once rather than spin. */
 void mcei_transport_set_cores(int cores);
+/* Collective: when the host's ranks outnumber its cores, keep one working
+ * rank per core.  0: this rank works (*rank, *nranks now count the working
+ * ranks); 1: it has nothing to do; < 0: MPI failed. */
+int mcei_transport_pack(int *rank, int *nranks);
 
 /* Gather fixed-size records from every rank to rank 0 (*out malloc'ed on
  * rank 0 only, *nout records). */

@@ -46,6 +46,38 @@ for cfg in "tests/progs/nx_api 8 --mce-machine=ipsc860" \
     done
 done
 
+# More ranks than cores (this machine's, as hwloc counts them): by default
+# the nodes run on one rank per core and the rest wait asleep; the digest
+# is the one-process digest, a warning says what happened, and the
+# partitioned ideal network and the replicated NCUBE-free Paragon both
+# work that way.  Without a launcher the run is one process.
+cores=$(nproc)
+over=$((cores + 2)) # (run sets np)
+for cfg in "apps/ring 64 --rounds=5" \
+    "apps/sobel_edge 16 --sizes=32 --output=$TMP/s.pgm" \
+    "apps/complete_exchange 16 --mce-machine=paragon --mce-set=paragon.width=4 --sizes=9000"; do
+    set -- $cfg
+    prog=$1 nodes=$2; shift 2
+    name=$(basename "$prog")
+    run 0 "$B/$prog" --mce-nodes=$nodes --mce-summary "$@" > "$TMP/ref" 2>&1
+    MCE_OVERSUBSCRIBED=pack run $over "$B/$prog" --mce-nodes=$nodes --mce-summary \
+        --mce-verbose "$@" > "$TMP/out" 2>&1
+    expect_eq "$name: $over ranks on $cores cores, packed" \
+        "$(summary_sans_ranks "$TMP/out")" "$(summary_sans_ranks "$TMP/ref")"
+    expect_grep "$name: packing announced" \
+        "the virtual nodes run on $cores of them" "$TMP/out"
+    expect_eq "$name: nodes on $cores ranks" \
+        "$(grep -c '^mcemu: rank [0-9]* on' "$TMP/out")" "$cores"
+done
+# Partitioned windows cross ranks with one reduction each, and packed
+# descriptors only between ranks that talk.
+run 2 "$ring" --mce-nodes=64 --rounds=5 --mce-verbose > "$TMP/out" 2>&1
+w=$(sed -n 's/.* windows=\([0-9]*\).*/\1/p' "$TMP/out")
+c=$(sed -n 's/.* collectives=\([0-9]*\).*/\1/p' "$TMP/out")
+p=$(sed -n 's/.* p2p_msgs=\([0-9]*\).*/\1/p' "$TMP/out")
+expect_eq "ring on 2 ranks: one collective per window" "$c" "$w"
+expect_eq "ring on 2 ranks: one packed message per window with traffic" "$p" 5
+
 # Digest sensitivity: a different size must change the digest.
 run 0 "$ring" --mce-nodes=64 --rounds=5 --bytes=9 --mce-summary > "$TMP/a" 2>&1
 run 0 "$ring" --mce-nodes=64 --rounds=5 --bytes=8 --mce-summary > "$TMP/b" 2>&1
