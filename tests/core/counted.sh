@@ -149,6 +149,22 @@ expect_eq "node 2's compute time on the Paragon x 25 = on the iPSC/860 x 20" \
     "$(awk -v a="$cp_" 'BEGIN { printf "%.0f", a * 25 }')" \
     "$(awk -v a="$ci" 'BEGIN { printf "%.0f", a * 20 }')"
 
+# clang's assembly too (a sanitizer build's library carries gcc's
+# sanitizer runtime, which a clang-built program cannot share)
+if "$MCECC" --showme -o x x.c | grep -q -- -fsanitize; then
+    note "sanitizer build: the clang build is not checked"
+elif command -v clang > /dev/null 2>&1; then
+    MCECC_CC=clang build mm_clang "$MCECC" -w -O2 -mce-compute=counted \
+        "$S/legacy/matmul.c"
+    $T $MPIRUN -np 2 "$TMP/mm_clang" 40 --mce-nodes=4 --mce-summary \
+        > "$TMP/cl" 2>&1
+    expect_grep "matmul counted, clang: checksum" \
+        "n 40 reps 1 checksum $want_mm " "$TMP/cl"
+    $T "$TMP/mm_clang" 40 --mce-nodes=4 --mce-summary > "$TMP/cl1" 2>&1
+    expect_eq "matmul counted, clang: summary on 1 and 2 ranks" \
+        "$(summary_sans_ranks "$TMP/cl")" "$(summary_sans_ranks "$TMP/cl1")"
+fi
+
 # ---- acceptance: counted time scales as measured time ---------------------
 # scaling NAME PROG ARGS-BEFORE-SIZE... -- SIZES... -- ARGS-AFTER...: each
 # size's counted time (PROG_counted) and best of three measured times
