@@ -1442,6 +1442,17 @@ static int finish(mcei_engine_t *eng)
                    (double)(now.tv_sec - eng->wall_start.tv_sec) +
                        1e-9 * (double)(now.tv_nsec - eng->wall_start.tv_nsec),
                    ru.ru_maxrss);
+            if (eng->cov_acc != NULL) {
+                uint64_t n[MCEI_COV_N] = {0};
+                for (int i = 0; i < eng->nlocal; i++)
+                    for (int c = 0; c < MCEI_COV_N; c++)
+                        n[c] += eng->vns[i].cov[c];
+                printf("mcemu: rank 0: counted operations of its %d nodes: "
+                       "integer=%" PRIu64 " memory=%" PRIu64 " fp=%" PRIu64
+                       " branch=%" PRIu64 "\n",
+                       eng->nlocal, n[MCEI_COV_INT], n[MCEI_COV_MEM],
+                       n[MCEI_COV_FP], n[MCEI_COV_BRANCH]);
+            }
         }
         fflush(stdout);
     }
