@@ -94,6 +94,12 @@ expect_eq "node 1's compute time is its counted operations x cycles" "$got" "$wa
 expect_eq "node 0 the same" \
     "$(awk -F, '!/^#/ && $1 == "0" { print $3 }' "$TMP/st.csv")" "$want"
 
+"$MCECC" --showme -mce-compute=counted -o x x.c > "$TMP/show" 2>&1
+expect_grep "mcecc --showme: compiles to assembly" " -S x.c -o " "$TMP/show"
+expect_grep "mcecc --showme: runs mce-cov" "mce-cov .*src1.s > " "$TMP/show"
+"$MCECC" -mce-compute=bogus -c x.c > "$TMP/o" 2>&1
+expect_eq "mcecc -mce-compute=bogus: status" $? 2
+
 # ---- legacy programs -------------------------------------------------------
 # build NAME COMPILER ARGS...
 build() {
