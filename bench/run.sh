@@ -10,6 +10,7 @@
 #   - fiber context-switch cost; privatisation cost per switch by size of
 #     the globals (4 KiB to 16 MiB)
 #   - resident memory per virtual node; 65,536 nodes in one process
+#   - counted compute mode: the instrumentation's cost (bench/counted.sh)
 # Targets to report against (issue 13): >= 30x SMPI at 64 nodes, >= 40x at
 # 1024; the ring within 5x of the switch floor at 64 nodes; 65,536 nodes
 # under 1 GiB peak RSS.
@@ -213,3 +214,6 @@ if tb=$(timed $cx --mce-trace="$T/cx.otf2") && [ -f "$T/cx.otf2" ]; then
         printf "trace OTF2, the same run: %.1f bytes/event, %.3f s %s with: %.0f events/s (JSON then conversion)\n",
             s / n, t, c, n / d }'
 fi
+
+# Counted compute mode: the instrumentation's cost (bench/counted.sh).
+top_builddir=$B sh "$S/counted.sh"

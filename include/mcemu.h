@@ -95,7 +95,10 @@ typedef struct mce_msg_info {
 typedef enum mce_compute_mode {
     MCE_COMPUTE_NONE = 0,     /**< computation is free */
     MCE_COMPUTE_EXPLICIT = 1, /**< only mce_compute() charges time */
-    MCE_COMPUTE_MEASURED = 2  /**< host CPU time x machine speed ratio */
+    MCE_COMPUTE_MEASURED = 2, /**< host CPU time x machine speed ratio */
+    MCE_COMPUTE_COUNTED = 3   /**< the program's own operations, counted by
+                                   mcecc/mcef77 -mce-compute=counted, x the
+                                   machine's cycles per operation */
 } mce_compute_mode_t;
 
 /** Where a node's virtual time went (see mce_stats()). */

@@ -360,7 +360,7 @@ typedef struct opt_desc {
 } opt_desc_t;
 
 static const char *const compute_choices[] = {"none", "explicit", "measured",
-                                              NULL};
+                                              "counted", NULL};
 static const char *const placement_choices[] = {"block", "cyclic", "one", NULL};
 static const char *const privatize_choices[] = {"auto", "on", "off", NULL};
 static const char *const tcs_choices[] = {"run", "link", NULL};
@@ -380,7 +380,9 @@ static const opt_desc_t options[] = {
     {"set", OPT_SET, OFF(overrides), NULL, "KEY=VALUE",
      "override one machine description key (repeatable)"},
     {"compute", OPT_ENUM, OFF(compute), compute_choices,
-     "none|explicit|measured", "compute-time mode (default: explicit)"},
+     "none|explicit|measured|counted",
+     "compute-time mode (default: counted for a program compiled with "
+     "mcecc/mcef77 -mce-compute=counted, explicit otherwise)"},
     {"placement", OPT_ENUM, OFF(placement), placement_choices,
      "block|cyclic|one",
      "placement of virtual nodes on ranks (default: block; one: one node "
@@ -440,7 +442,7 @@ static const opt_desc_t options[] = {
 void mcei_config_defaults(mcei_config_t *cfg)
 {
     memset(cfg, 0, sizeof(*cfg));
-    cfg->compute = MCE_COMPUTE_EXPLICIT;
+    cfg->compute = MCEI_COMPUTE_DEFAULT; /* resolved at boot */
     cfg->placement = MCEI_PLACE_BLOCK;
     cfg->privatize = MCEI_PRIV_AUTO;
     cfg->stack_size = 1ULL << 20;

@@ -61,6 +61,9 @@ enum { MCEI_TCS_RUN = 0, MCEI_TCS_LINK = 1 };
 /* --mce-windows: whether windows include the protocol's send delay. */
 #define MCEI_WINDOWS_WIDE   0
 #define MCEI_WINDOWS_NARROW 1
+/* --mce-compute not given: counted for an instrumented program, explicit
+ * otherwise (mcei_engine_boot decides). */
+#define MCEI_COMPUTE_DEFAULT ((mce_compute_mode_t)-1)
 
 typedef struct mcei_config {
     uint64_t nodes; /* 0: one per rank */

@@ -31,6 +31,12 @@
 mcei_engine_t *mcei_eng;
 static mcei_engine_t engine_storage;
 
+/* Defined (weak, one copy) by every object that tools/mce-cov instrumented
+ * (mcecc/mcef77 -mce-compute=counted): the address of the program's
+ * thread-local operation counters.  Absent: the program is not
+ * instrumented. */
+extern uint64_t *mce_cov_acc_addr(void) __attribute__((weak));
+
 /* ---- queues -------------------------------------------------------------- */
 
 void mcei_msgq_push(mcei_msgq_t *q, mcei_msg_t *m)
@@ -350,12 +356,48 @@ static uint64_t thread_cpu_ns(void)
     return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 }
 
+/* The operations the running node's code counted since the last take
+ * become the node's.  Nodes are fibers of one thread, so the counters
+ * hold only the code of the node that ran since then. */
+static void cov_take(mcei_engine_t *eng, mcei_vn_t *vn)
+{
+    uint64_t *acc = eng->cov_acc;
+    for (int c = 0; c < MCEI_COV_N; c++) {
+        vn->cov[c] += acc[c]; /* 2^64 operations: never reached */
+        acc[c] = 0;
+    }
+}
+
+/* Counted mode: the node's clock has all its operations so far, each
+ * class at the machine's cycles per operation.  The total is recomputed
+ * from the counts and only its growth charged, so the sum does not depend
+ * on where the node's calls cut its code. */
+static void charge_counted(mcei_engine_t *eng, mcei_vn_t *vn)
+{
+    unsigned __int128 cyc = 0, ps;
+    for (int c = 0; c < MCEI_COV_N; c++) /* < 2^64 x 2^30 each */
+        cyc += (unsigned __int128)vn->cov[c] * eng->costs.cpi_micro[c];
+    if (__builtin_mul_overflow(cyc, (unsigned __int128)eng->costs.cycle_time,
+                               &ps) ||
+        (ps /= 1000000u) >= MCEI_TIME_INF)
+        mcei_vn_fatal(vn, "virtual clock overflow in counted compute time");
+    if (ps > vn->cov_charged) {
+        mcei_charge_compute(vn, (mce_time_t)ps - vn->cov_charged);
+        vn->cov_charged = (mce_time_t)ps;
+    }
+}
+
 mcei_vn_t *mcei_enter(void)
 {
     mcei_engine_t *eng = mcei_eng;
     mcei_vn_t *vn;
     if (eng == NULL || (vn = eng->current) == NULL)
         return NULL;
+    if (eng->cov_acc != NULL) {
+        cov_take(eng, vn);
+        if (eng->cfg.compute == MCE_COMPUTE_COUNTED)
+            charge_counted(eng, vn);
+    }
     if (eng->cfg.compute == MCE_COMPUTE_MEASURED && vn->cpu_mark != 0) {
         uint64_t now = thread_cpu_ns(), ns = now - vn->cpu_mark;
         /* host ns x 1000 ps/ns x machine/host ratio */
@@ -948,7 +990,16 @@ static int load_costs(mcei_engine_t *eng, char *err, size_t errlen)
                             errlen)) ||
         (rc = mcei_key_time(m, "probe_cost", &c->probe_cost, err, errlen)) ||
         (rc = mcei_key_time(m, "cycle_time", &c->cycle_time, err, errlen)) ||
-        (rc = mcei_key_micro(m, "cpu_scale", &c->cpu_scale_micro, err, errlen)))
+        (rc = mcei_key_micro(m, "cpu_scale", &c->cpu_scale_micro, err,
+                             errlen)) ||
+        (rc = mcei_key_micro(m, "cpu.cpi_int", &c->cpi_micro[MCEI_COV_INT], err,
+                             errlen)) ||
+        (rc = mcei_key_micro(m, "cpu.cpi_mem", &c->cpi_micro[MCEI_COV_MEM], err,
+                             errlen)) ||
+        (rc = mcei_key_micro(m, "cpu.cpi_fp", &c->cpi_micro[MCEI_COV_FP], err,
+                             errlen)) ||
+        (rc = mcei_key_micro(m, "cpu.cpi_branch",
+                             &c->cpi_micro[MCEI_COV_BRANCH], err, errlen)))
         return rc;
     if (c->cycle_time == 0) {
         snprintf(err, errlen,
@@ -1065,6 +1116,18 @@ int mcei_engine_boot(int *argc, char ***argv, char **envp)
                     "virtual nodes)\n",
                     here, cores);
     }
+    /* Counted mode needs the program's operation counters; an
+     * instrumented program counts unless told otherwise. */
+    eng->cov_acc = mce_cov_acc_addr != NULL ? mce_cov_acc_addr() : NULL;
+    if (eng->cfg.compute == MCEI_COMPUTE_DEFAULT)
+        eng->cfg.compute =
+            eng->cov_acc ? MCE_COMPUTE_COUNTED : MCE_COMPUTE_EXPLICIT;
+    else if (eng->cfg.compute == MCE_COMPUTE_COUNTED && eng->cov_acc == NULL)
+        boot_exit(eng, 2,
+                  "--mce-compute=counted: this program has no operation "
+                  "counts: compile and link it with mcecc "
+                  "-mce-compute=counted (mcef77 -mce-compute=counted for "
+                  "Fortran)");
     if (mcei_api_resolve(&eng->personality, err, sizeof(err)) != MCE_OK)
         boot_exit(eng, 2, err);
     rc = mcei_machine_load(
@@ -1307,9 +1370,13 @@ static void run_window(mcei_engine_t *eng)
         eng->switches++;
         if (eng->on_resume != NULL)
             eng->on_resume(vn);
+        if (eng->cov_acc != NULL) /* the scheduler's counts are no node's */
+            memset(eng->cov_acc, 0, MCEI_COV_N * sizeof(uint64_t));
         mcei_fiber_switch(&eng->sched, &vn->fiber);
         if (!mcei_fiber_intact(&vn->fiber))
             stack_overflow(vn);
+        if (eng->cov_acc != NULL) /* charged at the node's next call */
+            cov_take(eng, vn);
         eng->current = NULL;
         crash_node = -1;
         crash_last_clock = vn->clock;
@@ -1470,6 +1537,17 @@ static int finish(mcei_engine_t *eng)
                    (double)(now.tv_sec - eng->wall_start.tv_sec) +
                        1e-9 * (double)(now.tv_nsec - eng->wall_start.tv_nsec),
                    ru.ru_maxrss);
+            if (eng->cov_acc != NULL) {
+                uint64_t n[MCEI_COV_N] = {0};
+                for (int i = 0; i < eng->nlocal; i++)
+                    for (int c = 0; c < MCEI_COV_N; c++)
+                        n[c] += eng->vns[i].cov[c];
+                printf("mcemu: rank 0: counted operations of its %d nodes: "
+                       "integer=%" PRIu64 " memory=%" PRIu64 " fp=%" PRIu64
+                       " branch=%" PRIu64 "\n",
+                       eng->nlocal, n[MCEI_COV_INT], n[MCEI_COV_MEM],
+                       n[MCEI_COV_FP], n[MCEI_COV_BRANCH]);
+            }
         }
         fflush(stdout);
     }

@@ -68,6 +68,11 @@ struct mcei_vn {
     int trace_on;
     int trace_depth;
     uint64_t cpu_mark; /* measured mode: host CPU ns at last return */
+    /* counted mode: the node's operations by class (MCEI_COV_*), and the
+     * time charged for them so far (charged as the running total, so
+     * that where the node's calls fall never changes the sum) */
+    uint64_t cov[4];
+    mce_time_t cov_charged;
     char **argv;
     void *proto;          /* machine protocol per-node state */
     const char *api_call; /* personality call in progress (tracing) */
@@ -162,9 +167,14 @@ typedef int (*mcei_api_resolver_fn)(mcei_personality_t *out, char *err,
 int mcei_register_api_resolver(mcei_api_resolver_fn fn);
 int mcei_api_resolve(mcei_personality_t *out, char *err, size_t errlen);
 
+/* Operation classes of counted mode (tools/mce-cov's counter order). */
+enum { MCEI_COV_INT, MCEI_COV_MEM, MCEI_COV_FP, MCEI_COV_BRANCH, MCEI_COV_N };
+
 typedef struct mcei_costs {
     mce_time_t send_overhead, recv_overhead, probe_cost, cycle_time;
     uint64_t cpu_scale_micro; /* measured mode: machine/host time x 1e6 */
+    /* counted mode: cycles per operation of each class x 1e6 */
+    uint64_t cpi_micro[MCEI_COV_N];
 } mcei_costs_t;
 
 struct mcei_engine {
@@ -212,6 +222,11 @@ struct mcei_engine {
     /* A protocol's sleep (sleep.c): the node's clock to until, running
      * what the machine runs meanwhile (NX handlers); NULL: just wait. */
     void (*on_sleep)(mcei_vn_t *vn, mce_time_t until);
+    /* Counted mode: the instrumented program's thread-local operation
+     * counters (NULL: the program is not instrumented).  The code of
+     * whichever node runs adds to them; the engine moves them into that
+     * node's cov[] at each of its calls and when it switches away. */
+    uint64_t *cov_acc;
 };
 
 extern mcei_engine_t *mcei_eng;

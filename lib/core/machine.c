@@ -314,6 +314,18 @@ static const mcei_key_t core_keys[] = {
      "one processor cycle, for mce_compute_cycles"},
     {"cpu_scale", MCEI_KEY_MICRO, "", 0, UINT64_MAX, "1.0", MCEI_LABEL_MACHINE,
      "--mce-compute=measured: emulated time per host CPU time"},
+    /* Counted mode: cycles per operation of each class (tools/mce-cov). */
+    {"cpu.cpi_int", MCEI_KEY_MICRO, "cycles", 0, 1000000000, "1.0",
+     MCEI_LABEL_MACHINE,
+     "--mce-compute=counted: cycles per integer (and other) operation"},
+    {"cpu.cpi_mem", MCEI_KEY_MICRO, "cycles", 0, 1000000000, "1.0",
+     MCEI_LABEL_MACHINE, "--mce-compute=counted: cycles per load or store"},
+    {"cpu.cpi_fp", MCEI_KEY_MICRO, "cycles", 0, 1000000000, "1.0",
+     MCEI_LABEL_MACHINE,
+     "--mce-compute=counted: cycles per floating-point operation"},
+    {"cpu.cpi_branch", MCEI_KEY_MICRO, "cycles", 0, 1000000000, "1.0",
+     MCEI_LABEL_MACHINE,
+     "--mce-compute=counted: cycles per jump, call or return"},
 };
 #undef T_MAX
 const mcei_keytab_t mcei_keys_core = MCEI_KEYTAB("the engine", core_keys);

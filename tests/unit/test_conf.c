@@ -169,7 +169,7 @@ static void test_config_defaults(void **state)
     assert_null(cfg.machine_path);
     assert_null(cfg.trace);
     assert_null(cfg.config_file);
-    assert_int_equal(cfg.compute, MCE_COMPUTE_EXPLICIT);
+    assert_int_equal(cfg.compute, MCEI_COMPUTE_DEFAULT);
     assert_int_equal(cfg.placement, MCEI_PLACE_BLOCK);
     assert_int_equal(cfg.privatize, MCEI_PRIV_AUTO);
     assert_int_equal(cfg.stack_size, 1024 * 1024);
