@@ -206,6 +206,7 @@ struct mcei_engine {
     size_t nstaged;
     /* --mce-progress: the last report (wall seconds, windows, deliveries) */
     double progress_at;
+    uint64_t model_ns; /* wall time in the network model (the benchmarks) */
     uint64_t progress_windows, progress_msgs;
     mcei_msg_t **inj; /* this window's injections */
     size_t ninj, capinj;

@@ -40,11 +40,19 @@ struct nx_req {
     long m1, m2;     /* R_MERGE */
     long *info_out;  /* irecvx's info[] */
     nx_req_t *next;  /* all requests of the node */
+    nx_req_t *prev;  /* (so that a release needs no search) */
+    nx_req_t *hnext; /* the next of its hash bucket (by id) */
     nx_req_t *pnext; /* posted receives, in post order */
 };
 
 typedef struct nx_node {
     nx_req_t *reqs;
+    /* Requests by id: msgwait and msgdone look them up at every check,
+     * and a node may have hundreds outstanding (a naive exchange). */
+    nx_req_t **bucket;
+    size_t nbucket;     /* a power of two, or 0 */
+    nx_req_t *reqs_old; /* the oldest request (the list's tail) */
+    long nhandlers; /* requests with a handler (hrecv): most have none */
     nx_req_t *posted, *posted_tail;
     long next_id, nreqs, nposted, ptype;
     uint64_t posted_bytes; /* operating-system buffer space they reserve */
@@ -85,7 +93,10 @@ static nx_node_t *node_of(mcei_vn_t *vn)
 
 static nx_req_t *find(nx_node_t *nd, long id)
 {
-    for (nx_req_t *r = nd->reqs; r != NULL; r = r->next)
+    if (nd->nbucket == 0)
+        return NULL;
+    for (nx_req_t *r = nd->bucket[(size_t)id & (nd->nbucket - 1)]; r != NULL;
+         r = r->hnext)
         if (r->id == id)
             return r;
     return NULL;
@@ -93,26 +104,62 @@ static nx_req_t *find(nx_node_t *nd, long id)
 
 static void release(nx_node_t *nd, nx_req_t *r)
 {
-    for (nx_req_t **pp = &nd->reqs; *pp != NULL; pp = &(*pp)->next)
-        if (*pp == r) {
-            *pp = r->next;
-            break;
-        }
+    nx_req_t **pp = &nd->bucket[(size_t)r->id & (nd->nbucket - 1)];
+    while (*pp != r)
+        pp = &(*pp)->hnext;
+    *pp = r->hnext;
+    if (r->prev)
+        r->prev->next = r->next;
+    else
+        nd->reqs = r->next;
+    if (r->next)
+        r->next->prev = r->prev;
+    else
+        nd->reqs_old = r->prev;
+    if (r->handler != NULL)
+        nd->nhandlers--;
     nd->nreqs--;
     free(r);
 }
 
+/* Room for one more request in the table (twice the size when full). */
+static int grow_buckets(nx_node_t *nd)
+{
+    size_t n = nd->nbucket ? 2 * nd->nbucket : 64;
+    nx_req_t **b;
+    if ((size_t)nd->nreqs < nd->nbucket)
+        return MCE_OK;
+    if ((b = calloc(n, sizeof(*b))) == NULL)
+        return MCE_ERR_NOMEM;
+    for (nx_req_t *r = nd->reqs; r != NULL; r = r->next) {
+        nx_req_t **head = &b[(size_t)r->id & (n - 1)];
+        r->hnext = *head;
+        *head = r;
+    }
+    free(nd->bucket);
+    nd->bucket = b;
+    nd->nbucket = n;
+    return MCE_OK;
+}
+
 static int new_req(nx_node_t *nd, int kind, nx_req_t **out)
 {
-    nx_req_t *r;
+    nx_req_t *r, **head;
     if (nx.max_reqs && (uint64_t)nd->nreqs >= nx.max_reqs)
         return MCE_ERR_RESOURCE;
-    if ((r = calloc(1, sizeof(*r))) == NULL)
+    if (grow_buckets(nd) != MCE_OK || (r = calloc(1, sizeof(*r))) == NULL)
         return MCE_ERR_NOMEM;
     r->id = ++nd->next_id;
     r->kind = kind;
     r->next = nd->reqs;
+    if (nd->reqs)
+        nd->reqs->prev = r;
+    else
+        nd->reqs_old = r;
     nd->reqs = r;
+    head = &nd->bucket[(size_t)r->id & (nd->nbucket - 1)];
+    r->hnext = *head;
+    *head = r;
     nd->nreqs++;
     *out = r;
     return MCE_OK;
@@ -281,7 +328,8 @@ static void nx_on_arrival(mcei_vn_t *vn, mcei_msg_t *m)
         return;
     }
     if (m->w.ctx == MCEI_CTX_PROTOCOL && m->w.type == MCEI_NET_SENT) {
-        for (nx_req_t *r = nd->reqs; r != NULL; r = r->next)
+        /* Sends complete mostly in the order they were made: oldest first. */
+        for (nx_req_t *r = nd->reqs_old; r != NULL; r = r->prev)
             if (r->kind == R_SEND && !r->done && r->seq == m->w.aux[0] &&
                 r->ctx == (uint32_t)m->w.aux[1]) {
                 r->done = 1;
@@ -418,6 +466,7 @@ int mcei_nx_isend(mcei_vn_t *vn, uint32_t ctx, long type, const void *buf,
     r->seq = m->w.seq;
     r->ctx = ctx;
     r->handler = handler;
+    nd->nhandlers += handler != NULL;
     r->info.type = type;
     r->info.count = count;
     r->info.node = node;
@@ -449,6 +498,7 @@ int mcei_nx_irecv(mcei_vn_t *vn, uint32_t ctx, long typesel, void *buf,
     r->buf = buf;
     r->count = count;
     r->handler = handler;
+    nd->nhandlers += handler != NULL;
     r->info_out = info_out;
     /* An unexpected message that already arrived is taken at once. */
     for (mcei_msg_t *m = vn->inbox.head; m != NULL; m = m->next) {
@@ -540,7 +590,7 @@ static int finish_req(mcei_vn_t *vn, nx_req_t *r, mcei_nx_info_t *info)
 static nx_req_t *handler_due(nx_node_t *nd)
 {
     nx_req_t *due = NULL;
-    if (nd->masked || nd->in_handler)
+    if (nd->masked || nd->in_handler || nd->nhandlers == 0)
         return NULL;
     for (nx_req_t *r = nd->reqs; r != NULL; r = r->next)
         if (r->handler != NULL && r->done &&
@@ -647,9 +697,7 @@ static void sleep_what(const void *arg, char *buf, size_t len)
 static void nx_sleep(mcei_vn_t *vn, mce_time_t until)
 {
     nx_node_t *nd = node_of(vn);
-    int over = 0, handlers = 0;
-    for (nx_req_t *r = nd->reqs; r != NULL && !handlers; r = r->next)
-        handlers = r->handler != NULL;
+    int over = 0, handlers = nd->nhandlers > 0;
     if (!handlers || nd->masked || nd->in_handler || until <= vn->clock) {
         mcei_wait_until(vn, until);
         return;
@@ -857,7 +905,7 @@ void mcei_nx_run_handlers(mcei_vn_t *vn)
     nx_node_t *nd = node_of(vn);
     if (nd->masked || nd->in_handler)
         return;
-    for (;;) {
+    while (nd->nhandlers > 0) {
         nx_req_t *r;
         for (r = nd->reqs; r != NULL; r = r->next)
             if (r->handler != NULL && r->done && r->done_at <= vn->clock)
@@ -935,6 +983,7 @@ static void nx_node_fini(mcei_vn_t *vn)
         return;
     while (nd->reqs)
         release(nd, nd->reqs);
+    free(nd->bucket);
     free(nd);
     vn->proto = NULL;
 }
