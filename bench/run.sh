@@ -11,6 +11,8 @@
 #     the globals (4 KiB to 16 MiB)
 #   - resident memory per virtual node; 65,536 nodes in one process
 #   - counted compute mode: the instrumentation's cost (bench/counted.sh)
+#   - distributed runs: 1, 2 and 4 ranks, and a projection to 64 and 1024
+#     (bench/scaling.sh)
 # Targets to report against (issue 13): >= 30x SMPI at 64 nodes, >= 40x at
 # 1024; the ring within 5x of the switch floor at 64 nodes; 65,536 nodes
 # under 1 GiB peak RSS.
@@ -217,3 +219,6 @@ fi
 
 # Counted compute mode: the instrumentation's cost (bench/counted.sh).
 top_builddir=$B sh "$S/counted.sh"
+
+# Distributed runs (bench/scaling.sh).
+top_builddir=$B sh "$S/scaling.sh"

@@ -1,0 +1,107 @@
+#!/bin/sh
+# mcemu distributed scaling (make bench): figures are printed, never
+# asserted (issue 14).
+#
+# For each program: wall time in one process, on 2 ranks and on 4 ranks
+# (every rank hosting nodes: --mce-oversubscribed=spread, so 4 ranks share
+# this machine's cores when it has fewer), with the windows, collectives,
+# point-to-point messages and bytes per run and the network model's own
+# time (--mce-verbose's rank line; wall_s is the engine's, after MPI's
+# start-up).  Then 'mpirun -np 64 ./sobel_edge' (packed by default onto
+# one rank per core) against an empty 64-rank MPI job.
+#
+# Then a projection to 64 and 1024 ranks of a cluster, from the measured
+# one-process time W, the network model's time M (replicated models only:
+# every rank runs it; a partitioned model's share divides like the
+# nodes'), the windows N and the point-to-point messages per window and
+# rank measured on 2 ranks (p), by the cost model
+#     T(P) = M + (W - M) / P + N x (c x ceil(log2 P) + p x a)
+# with c = 2 us a stage of a small reduction or allgather and a = 3 us a
+# point-to-point message (assumed: typical of an InfiniBand cluster of the
+# 2020s; change them with COLL_US and P2P_US), perfect balance of the node
+# work, and a replicated model's allgather of D descriptors a window
+# adding D x 104 bytes at 5 GB/s to every rank (D from the 1-process
+# deliveries per window).  It is a model of the protocol's costs, not a
+# measurement: it shows where the collectives and the replicated model
+# stop the speedup.
+set -u
+B=${top_builddir:-.}
+MPIEXEC=${MPIEXEC:-mpirun}
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+export OMPI_MCA_rmaps_base_oversubscribe=1
+COLL_US=${COLL_US:-2}
+P2P_US=${P2P_US:-3}
+T=$(mktemp -d "${TMPDIR:-/tmp}/mcemu-scaling.XXXXXX")
+trap 'rm -rf "$T"' EXIT INT TERM
+
+# stat FIELD FILE: a field of the rank line
+stat() { sed -n "s/.* $1=\([0-9.]*\).*/\1/p" "$2" | tail -1; }
+
+# one LABEL NP PROG ARGS...: a run's figures, one line
+one() {
+    label=$1 np=$2; shift 2
+    if [ "$np" = 1 ]; then
+        "$@" --mce-verbose < /dev/null > "$T/out" 2>&1
+    else
+        MCE_OVERSUBSCRIBED=spread $MPIEXEC -np "$np" "$@" --mce-verbose < /dev/null \
+            > "$T/out" 2>&1
+    fi || { echo "$label: run failed"; sed 's/^/  | /' "$T/out" | tail -5; return 1; }
+    printf '%-22s %5s %9s %8s %9s %9s %11s %8s\n' "$label" "$np" \
+        "$(stat wall_s "$T/out")" "$(stat windows "$T/out")" \
+        "$(stat collectives "$T/out")" "$(stat p2p_msgs "$T/out")" \
+        "$(stat p2p_bytes "$T/out")" "$(stat model_s "$T/out")"
+    cp "$T/out" "$T/$label.$np"
+}
+
+echo "== mcemu distributed scaling ($(nproc) cores, load $(cut -d' ' -f1 /proc/loadavg)) =="
+printf '%-22s %5s %9s %8s %9s %9s %11s %8s\n' program ranks wall_s windows \
+    colls p2p_msgs p2p_bytes model_s
+progs="ring4096|$B/apps/ring --mce-nodes=4096 --rounds=200 --bytes=8
+cx12naive|$B/apps/complete_exchange --mce-machine=paragon --mce-nodes=144 --mce-set=paragon.width=12 --alg=naive --sizes=15232
+sobel64|$B/apps/sobel_edge --mce-nodes=64 --output=$T/s.pgm
+motion_detect|$B/apps/tcs/motion_detect
+iwarp_barrier|$B/apps/iwarp/iwarp_barrier --scheme=ring2d --signal=dep --runs=20"
+echo "$progs" | while IFS='|' read -r label cmd; do
+    for np in 1 2 4; do
+        # shellcheck disable=SC2086
+        one "$label" "$np" $cmd
+    done
+    w1=$(stat wall_s "$T/$label.1"); w2=$(stat wall_s "$T/$label.2")
+    w4=$(stat wall_s "$T/$label.4")
+    awk -v l="$label" -v a="$w1" -v b="$w2" -v c="$w4" 'BEGIN {
+        printf "%-22s speedup: 2 ranks %.2fx, 4 ranks %.2fx\n", l, a / b, a / c }'
+done
+
+# The first command users run.
+cat > "$T/empty.c" <<'EOF'
+#include <mpi.h>
+int main(int argc, char **argv) { MPI_Init(&argc, &argv); MPI_Finalize(); return 0; }
+EOF
+if mpicc -o "$T/empty" "$T/empty.c" 2>/dev/null; then
+    t0=$(date +%s.%N); $MPIEXEC -np 64 "$T/empty" < /dev/null > /dev/null 2>&1; t1=$(date +%s.%N)
+    $MPIEXEC -np 64 "$B/apps/sobel_edge" --output="$T/s.pgm" < /dev/null > "$T/s64" 2>&1
+    t2=$(date +%s.%N)
+    awk -v a="$t0" -v b="$t1" -v c="$t2" 'BEGIN {
+        printf "mpirun -np 64 sobel_edge: %.2f s; empty 64-rank job %.2f s; ratio %.2f (target <= 2)\n",
+            c - b, b - a, (c - b) / (b - a) }'
+fi
+
+echo "== projection (T(P) = M + (W-M)/P + N (c ceil(log2 P) + p a) [+ replicated descriptors]; c=$COLL_US us, a=$P2P_US us; assumptions in bench/scaling.sh) =="
+printf '%-22s %10s %10s %10s\n' program "64 ranks" "1024 ranks" "(speedup)"
+echo "$progs" | while IFS='|' read -r label cmd; do
+    f1="$T/$label.1"; f2="$T/$label.2"
+    [ -f "$f1" ] && [ -f "$f2" ] || continue
+    part=0
+    case $label in ring4096|sobel64) part=1 ;; esac # the ideal network
+    awk -v W="$(stat wall_s "$f1")" -v M="$(stat model_s "$f1")" \
+        -v N="$(stat windows "$f1")" -v D="$(stat deliveries "$f1")" \
+        -v P2="$(stat p2p_msgs "$f2")" -v part="$part" -v c="$COLL_US" \
+        -v a="$P2P_US" -v l="$label" 'function lg(p) { return int(log(p) / log(2) + 0.999999) }
+        function t(P,   m, rest, comm) {
+            m = part ? M / P : M
+            rest = (W - M) / P
+            comm = N * (c * lg(P) + (P2 / N / 2) * a) * 1e-6
+            if (!part) comm += D * 104 / 5e9
+            return m + rest + comm }
+        BEGIN { printf "%-22s %9.2fx %9.2fx\n", l, W / t(64), W / t(1024) }'
+done
