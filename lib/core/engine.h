@@ -188,6 +188,50 @@ struct mcei_engine {
 
 extern mcei_engine_t *mcei_eng;
 
+/* ---- the running engine as the upper layers see it --------------------
+ * lib/net, lib/machines and lib/api read the engine only through these,
+ * never through mcei_eng-> (tests/core/layers.sh checks it), so that the
+ * engine's layout stays the core's own.  Each one works without an engine
+ * (before boot, in a unit test of a model alone), giving 0 or "". */
+/* An engine exists (mcemu's main has started to boot it). */
+static inline int mcei_engine_up(void)
+{
+    return mcei_eng != NULL;
+}
+/* The number of nodes of the run. */
+static inline int mcei_nnodes(void)
+{
+    return mcei_eng != NULL ? mcei_eng->nodes : 0;
+}
+/* The machine's name (its file's name, for messages). */
+static inline const char *mcei_machine_name(void)
+{
+    return mcei_eng != NULL && mcei_eng->machine.name != NULL
+               ? mcei_eng->machine.name
+               : "";
+}
+/* The run's seed (--mce-seed), for models that draw pseudo-random
+ * choices deterministically. */
+static inline uint64_t mcei_run_seed(void)
+{
+    return mcei_eng != NULL ? mcei_eng->cfg.seed : 0;
+}
+/* The node whose fiber runs now, or NULL (the scheduler, no engine). */
+static inline mcei_vn_t *mcei_current_vn(void)
+{
+    return mcei_eng != NULL ? mcei_eng->current : NULL;
+}
+/* The machine's costs of the native calls: a probe's, and one processor
+ * cycle (the unit of hardware clock reads). */
+static inline mce_time_t mcei_probe_cost(void)
+{
+    return mcei_eng != NULL ? mcei_eng->costs.probe_cost : 0;
+}
+static inline mce_time_t mcei_cycle_time(void)
+{
+    return mcei_eng != NULL ? mcei_eng->costs.cycle_time : 0;
+}
+
 /* Boot: config, machine, model, placement, nodes.  Returns 0 or an error
  * already printed. */
 int mcei_engine_boot(int *argc, char ***argv, char **envp);

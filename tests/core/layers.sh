@@ -30,6 +30,18 @@ for f in $(cd "$top_srcdir" && find lib -name '*.[ch]'); do
 done
 [ $bad = 0 ] && pass "no lower layer includes an upper layer's header"
 
+# The engine's global: read only by the core.  The upper layers go
+# through the accessors of lib/core/engine.h (mcei_nnodes, ...), so the
+# engine's layout stays the core's own.
+(cd "$top_srcdir" && grep -rnw 'mcei_eng' lib --include='*.[ch]' |
+    grep -v '^lib/core/') > "$TMP/eng" || true
+if [ -s "$TMP/eng" ]; then
+    fail "mcei_eng used outside lib/core (use the accessors of lib/core/engine.h):
+$(cat "$TMP/eng")"
+else
+    pass "no mcei_eng (mcei_eng->) outside lib/core"
+fi
+
 # Symbols: objects of the libraries, defined and undefined symbols.
 objs=$(find "$B/lib" -path '*/.libs/*' -name 'libmcemu*_la-*.o' | sort)
 [ -n "$objs" ] || fail "no objects under $B/lib"

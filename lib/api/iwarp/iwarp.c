@@ -42,7 +42,7 @@ static mcei_vn_t *enter(const char *call, const mcei_iw_costs_t **c)
                       "%s: iWarp calls need an iWarp machine (protocol "
                       "iwarp); machine '%s' is not one (use "
                       "--mce-machine=iwarp)",
-                      call, mcei_eng->machine.name);
+                      call, mcei_machine_name());
     return vn;
 }
 
@@ -709,7 +709,7 @@ static int spool_end(const char *call, int h, int test)
     if (test && !done) {
         /* a test that finds the spool busy costs a poll, so that a test
          * loop lets virtual time (and the spool) go on */
-        mcei_iw_cpu(vn, mcei_eng->costs.probe_cost);
+        mcei_iw_cpu(vn, mcei_probe_cost());
     }
     if (test)
         mcei_poll_end(vn);

@@ -99,7 +99,7 @@ int mcei_iw_cam_init(mcei_machine_t *m, int width, mce_time_t clock, char *err,
     }
     k.entries = (int)entries;
     k.width = width;
-    nnodes = mcei_eng->nodes;
+    nnodes = mcei_nnodes();
     nodes = calloc((size_t)nnodes, sizeof(*nodes));
     return nodes == NULL ? MCE_ERR_NOMEM : MCE_OK;
 }
@@ -136,7 +136,7 @@ void mcei_iw_cam_node_fini(mcei_vn_t *vn)
 static int successor(mcei_vn_t *vn)
 {
     int pos = mcei_iw_ring_pos(vn->id, k.width);
-    return mcei_iw_ring_cell((pos + 1) % mcei_eng->nodes, k.width);
+    return mcei_iw_ring_cell((pos + 1) % mcei_nnodes(), k.width);
 }
 
 static int matches(const cam_node_t *c, uint32_t h)
@@ -250,7 +250,7 @@ int mcei_iw_sru_recv(mcei_vn_t *vn, uint32_t *word, int *jammed, int wait)
     cam_node_t *c = cn(vn);
     mcei_sync(vn);
     if (!wait && !c->full) {
-        mcei_iw_cpu(vn, mcei_eng->costs.probe_cost);
+        mcei_iw_cpu(vn, mcei_probe_cost());
         return 0;
     }
     mcei_wait(vn, sru_full, NULL, "iwarp_sru_recv",

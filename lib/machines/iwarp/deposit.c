@@ -128,7 +128,7 @@ int mcei_iw_dep_module_init(mcei_machine_t *m, mce_time_t clock, char *err,
         return MCE_ERR_MACHINE;
     }
     k.rts_on = on != 0;
-    nodes = calloc((size_t)mcei_eng->nodes, sizeof(*nodes));
+    nodes = calloc((size_t)mcei_nnodes(), sizeof(*nodes));
     return nodes == NULL ? MCE_ERR_NOMEM : MCE_OK;
 }
 
@@ -318,9 +318,9 @@ int mcei_iw_dep_send(mcei_vn_t *vn, int dst, int handle, size_t offset,
     int rc = need_init(d, why, len);
     if (rc != MCE_OK)
         return rc;
-    if (dst < 0 || dst >= mcei_eng->nodes || dst == vn->id) {
+    if (dst < 0 || dst >= mcei_nnodes() || dst == vn->id) {
         snprintf(why, len, "no destination cell %d (another cell, 0..%d)", dst,
-                 mcei_eng->nodes - 1);
+                 mcei_nnodes() - 1);
         return MCE_ERR_INVAL;
     }
     if (handle < 0 || handle >= DEP_MAXBUF || offset >= (1ull << 47) ||
@@ -420,7 +420,7 @@ int mcei_iw_dep_count(mcei_vn_t *vn, int handle, unsigned *count, char *why,
     if (rc != MCE_OK)
         return rc;
     mcei_sync(vn);
-    mcei_iw_cpu(vn, mcei_eng->costs.probe_cost);
+    mcei_iw_cpu(vn, mcei_probe_cost());
     mcei_sync(vn);
     *count = d->buf[handle].count;
     return MCE_OK;
@@ -437,9 +437,9 @@ int mcei_iw_rts_send(mcei_vn_t *vn, int dst, int type, const void *buf,
         snprintf(why, len, "RTS message passing is off (rts.enable = 0)");
         return MCE_ERR_STATE;
     }
-    if (dst < 0 || dst >= mcei_eng->nodes || dst == vn->id || type < 0) {
+    if (dst < 0 || dst >= mcei_nnodes() || dst == vn->id || type < 0) {
         snprintf(why, len, "need another cell (0..%d) and a non-negative type",
-                 mcei_eng->nodes - 1);
+                 mcei_nnodes() - 1);
         return MCE_ERR_INVAL;
     }
     if (bytes > PTRDIFF_MAX) {

@@ -734,11 +734,11 @@ int mcei_iw_pct_config(mcei_vn_t *vn, int pct, int in_port, int in_pct,
         (out_port != MCEI_IW_CPU && (rc = check_pct(out_pct, why, len))))
         return rc;
     if ((in_port == MCEI_IW_CPU || out_port == MCEI_IW_CPU) &&
-        (endpoint < 0 || endpoint >= mcei_eng->nodes)) {
+        (endpoint < 0 || endpoint >= mcei_nnodes())) {
         snprintf(why, len,
                  "an end PCT of a connection needs the cell at the other "
                  "end (0..%d), not %d",
-                 mcei_eng->nodes - 1, endpoint);
+                 mcei_nnodes() - 1, endpoint);
         return MCE_ERR_INVAL;
     }
     if (p->state == PCT_CONFIGURED) {

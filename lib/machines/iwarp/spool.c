@@ -82,7 +82,7 @@ int mcei_iw_spool_module_init(mcei_machine_t *m, mce_time_t clock, char *err,
                  m->name, SPOOL_MAX);
         return MCE_ERR_MACHINE;
     }
-    table = calloc((size_t)mcei_eng->nodes, sizeof(*table));
+    table = calloc((size_t)mcei_nnodes(), sizeof(*table));
     return table == NULL ? MCE_ERR_NOMEM : MCE_OK;
 }
 

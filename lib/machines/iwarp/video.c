@@ -87,7 +87,7 @@ int mcei_iw_video_init(mcei_machine_t *m, mce_time_t clock, int width,
     }
     k.frame = k.lines * k.line + k.vblank;
     k.wpf = k.lines * k.words;
-    nnodes = mcei_eng->nodes;
+    nnodes = mcei_nnodes();
     nodes = calloc((size_t)nnodes, sizeof(*nodes));
     return nodes == NULL ? MCE_ERR_NOMEM : MCE_OK;
 }
