@@ -231,6 +231,15 @@ static inline mce_time_t mcei_cycle_time(void)
 {
     return mcei_eng != NULL ? mcei_eng->costs.cycle_time : 0;
 }
+/* The running machine protocol's global state, if @p ops is the running
+ * protocol, else NULL.  A protocol keeps its state there (its init sets
+ * eng->proto_state, its fini frees it) and its per-node state in
+ * vn->proto, never in file-scope variables (tests/core/layers.sh). */
+static inline void *mcei_proto_state_of(const mcei_proto_ops_t *ops)
+{
+    return mcei_eng != NULL && mcei_eng->proto == ops ? mcei_eng->proto_state
+                                                      : NULL;
+}
 
 /* Boot: config, machine, model, placement, nodes.  Returns 0 or an error
  * already printed. */

@@ -42,6 +42,34 @@ else
     pass "no mcei_eng (mcei_eng->) outside lib/core"
 fi
 
+# Mutable file-scope state: no object of lib/net or lib/machines holds a
+# writable variable (.data, .bss and their thread-local forms; constant
+# tables with pointers live in .data.rel.ro, written only by the loader).
+# A network model keeps its state in its mcei_net_t, a protocol in the
+# engine's proto_state and each node's vn->proto (doc/ARCHITECTURE.md,
+# section 3), so that two engines, or a unit test's fake one, never share
+# it.  Allowed, one "object-path symbol  why" line each (none today):
+allow=''
+for o in $(find "$B/lib/net" "$B/lib/machines" -path '*/.libs/*' \
+    -name 'libmcemu*_la-*.o' | sort); do
+    rel=$(echo "${o#$B/}" | sed 's,/\.libs/,/,')
+    objdump -t "$o" | awk -v o="$rel" '$0 ~ / O / &&
+        $4 ~ /^\.(t?data|t?bss)/ && $4 !~ /rel\.ro/ { print o, $NF, $4 }'
+done > "$TMP/mut"
+nobj=$(find "$B/lib/net" "$B/lib/machines" -path '*/.libs/*' \
+    -name 'libmcemu*_la-*.o' | wc -l)
+printf '%s\n' "$allow" | awk 'NF >= 2 { print $1, $2 }' > "$TMP/allow"
+awk 'FILENAME == ARGV[1] { ok[$1 " " $2] = 1; next } !(($1 " " $2) in ok)' \
+    "$TMP/allow" "$TMP/mut" > "$TMP/mut.bad"
+if [ "$nobj" -eq 0 ]; then
+    fail "no objects of lib/net or lib/machines under $B/lib"
+elif [ -s "$TMP/mut.bad" ]; then
+    fail "mutable file-scope variables in lib/net or lib/machines (move them into the model's, protocol's or node's state):
+$(cat "$TMP/mut.bad")"
+else
+    pass "no mutable file-scope state in lib/net and lib/machines ($nobj objects)"
+fi
+
 # Symbols: objects of the libraries, defined and undefined symbols.
 objs=$(find "$B/lib" -path '*/.libs/*' -name 'libmcemu*_la-*.o' | sort)
 [ -n "$objs" ] || fail "no objects under $B/lib"

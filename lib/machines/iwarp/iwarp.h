@@ -24,6 +24,9 @@ typedef struct mcei_iw_costs {
     uint64_t unit; /* fluid work units per word (lib/net/iwarp_fluid.h) */
 } mcei_iw_costs_t;
 
+/* The protocol (registered by lib/machines/registry.c). */
+extern const mcei_proto_ops_t mcei_proto_iwarp_ops;
+
 /* Is the machine of this run an iWarp?  Sets *costs when it is. */
 int mcei_iw_active(const mcei_iw_costs_t **costs);
 
