@@ -147,6 +147,8 @@ static int load(loaded_t *l, const char *name, char *err, size_t errlen)
                  net ? l->proto : l->net);
         return MCE_ERR_MACHINE;
     }
+    if (mcei_proto_pairing(proto, l->net, l->m.name, err, errlen) != MCE_OK)
+        return MCE_ERR_MACHINE;
     l->tabs[l->ntabs++] = &mcei_keys_core;
     l->tabs[l->ntabs++] = net->keys;
     l->tabs[l->ntabs++] = proto->keys;

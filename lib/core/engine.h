@@ -108,7 +108,12 @@ typedef struct mcei_proto_ops {
     void (*on_arrival)(mcei_vn_t *vn, mcei_msg_t *msg);
     /* The machine-file keys the protocol reads (never NULL). */
     const mcei_keytab_t *keys;
+    /* The network model it runs on (the machine's "network" key), or
+     * MCEI_ANY_NET; the pairing is checked before either is initialised
+     * (mcei_proto_pairing). */
+    const char *requires_net;
 } mcei_proto_ops_t;
+#define MCEI_ANY_NET "*"
 
 /* Protocols are found by the machine file's "protocol" key (default
  * "native") among those registered (lib/core/registry.c); the machines
@@ -117,6 +122,11 @@ const mcei_proto_ops_t *mcei_proto_lookup(const char *name);
 const char *mcei_proto_names(void);
 int mcei_register_proto(const mcei_proto_ops_t *ops);
 const mcei_proto_ops_t *mcei_proto_at(size_t i);
+/* MCE_OK if protocol @p proto runs on network model @p net as declared by
+ * its requires_net; else MCE_ERR_MACHINE with a message naming machine
+ * @p machine, both plug-ins and the model the protocol needs. */
+int mcei_proto_pairing(const mcei_proto_ops_t *proto, const char *net,
+                       const char *machine, char *err, size_t errlen);
 
 /* What the API layer declares of each personality, for the key check,
  * --mce-help and mce-info. */

@@ -42,4 +42,5 @@ const mcei_proto_ops_t mcei_proto_native_ops = {
     .node_fini = native_node_fini,
     .on_arrival = native_on_arrival,
     .keys = &mcei_keys_none,
+    .requires_net = MCEI_ANY_NET,
 };

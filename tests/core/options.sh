@@ -68,6 +68,14 @@ printf 'nodes 4\n' > "$TMP/badcfg"
 bad "config file syntax" "expected 'key = value'" "$ring" --mce-config="$TMP/badcfg"
 printf 'nodez = 4\n' > "$TMP/badcfg"
 bad "config file unknown key" "key 'nodez' is not an mcemu option" "$ring" --mce-config="$TMP/badcfg"
+# A protocol's declared network model (requires_net): another pairing is
+# refused before either starts, naming both.
+bad "ncube protocol on another network" \
+    "machine 'ncube': protocol 'ncube' runs on network model 'ideal' only (network = ideal), not on 'paragon'" \
+    "$B/apps/ring_vertex" --mce-nodes=4 --mce-set=network=paragon
+bad "iwarp protocol on another network" \
+    "protocol 'iwarp' runs on network model 'iwarp' only (network = iwarp), not on 'ideal'" \
+    "$B/apps/iwarp/iwarp_barrier" --mce-set=network=ideal
 bad "fewer nodes than ranks" "2 virtual nodes cannot fill 4 MPI ranks" \
     $MPIRUN -np 4 "$ring" --mce-nodes=2
 

@@ -13,6 +13,14 @@
 #include "../../machines/iwarp/video.h"
 #include "iwarp.h"
 
+/* The public port numbers are the machine layer's. */
+_Static_assert((int)IW_CPU == (int)MCEI_IW_PORT_CPU &&
+                   (int)IW_XP == (int)MCEI_IW_PORT_XP &&
+                   (int)IW_XM == (int)MCEI_IW_PORT_XM &&
+                   (int)IW_YP == (int)MCEI_IW_PORT_YP &&
+                   (int)IW_YM == (int)MCEI_IW_PORT_YM,
+               "include/iwarp.h's ports are the machine's");
+
 extern int mce_iw_main(int argc, char **argv) __attribute__((weak));
 
 /* The personality's entry (lib/api/registry.c): the program's main, then

@@ -85,6 +85,13 @@ typedef struct iw_pct {
     uint64_t segv, token, fired;
 } iw_pct_t;
 
+_Static_assert((int)MCEI_IW_PORT_CPU == (int)MCEI_IW_CPU &&
+                   (int)MCEI_IW_PORT_XP == (int)MCEI_IW_XP &&
+                   (int)MCEI_IW_PORT_XM == (int)MCEI_IW_XM &&
+                   (int)MCEI_IW_PORT_YP == (int)MCEI_IW_YP &&
+                   (int)MCEI_IW_PORT_YM == (int)MCEI_IW_YM,
+               "the protocol's ports are the network model's");
+
 typedef struct iw_node {
     mcei_iw_slots_t slots; /* first: the modules' records (state.h) */
     iw_pct_t *pct;
@@ -1026,14 +1033,6 @@ static int iw_init(mcei_engine_t *eng, mcei_machine_t *m, char *err,
                            errlen)) ||
         (rc = mcei_key_u64(m, "iwarp.skip_period", &skip, err, errlen)))
         goto fail;
-    if (strcmp(eng->net.ops->name, "iwarp") != 0) {
-        snprintf(err, errlen,
-                 "machine '%s': the iwarp protocol needs network = iwarp, not "
-                 "'%s'",
-                 m->name, eng->net.ops->name);
-        rc = MCE_ERR_MACHINE;
-        goto fail;
-    }
     if (costs->clock == 0 || costs->gate_op == 0 || costs->word_time == 0 ||
         pcts == 0 || pcts > 255 || words == 0 || words > 1024 || rg != 2 ||
         wg != 2 || wb != 4 || costs->timer_tick == 0 || w * h == 0 ||
@@ -1129,4 +1128,5 @@ const mcei_proto_ops_t mcei_proto_iwarp_ops = {
     .node_fini = iw_node_fini,
     .on_arrival = iw_on_arrival,
     .keys = &mcei_proto_iwarp_keytab,
+    .requires_net = "iwarp",
 };

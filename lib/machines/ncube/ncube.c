@@ -789,14 +789,6 @@ static int ncube_init(mcei_engine_t *eng, mcei_machine_t *m, char *err,
         rc = MCE_ERR_MACHINE;
         goto fail;
     }
-    if (strcmp(eng->net.ops->name, "ideal") != 0) {
-        snprintf(err, errlen,
-                 "machine '%s': the ncube protocol drives point-to-point DMA "
-                 "channels itself and needs network = ideal, not '%s'",
-                 m->name, eng->net.ops->name);
-        rc = MCE_ERR_MACHINE;
-        goto fail;
-    }
     if (eng->nodes & (eng->nodes - 1)) {
         snprintf(err, errlen,
                  "machine '%s' is a hypercube: the node count must be a power "
@@ -871,4 +863,6 @@ const mcei_proto_ops_t mcei_proto_ncube_ops = {
     .node_fini = ncube_node_fini,
     .on_arrival = ncube_on_arrival,
     .keys = &mcei_proto_ncube_keytab,
+    /* it drives the point-to-point DMA channels itself */
+    .requires_net = "ideal",
 };

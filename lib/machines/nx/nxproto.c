@@ -927,4 +927,5 @@ const mcei_proto_ops_t mcei_proto_nx_ops = {
     .node_fini = nx_node_fini,
     .on_arrival = nx_on_arrival,
     .keys = &mcei_proto_nx_keytab,
+    .requires_net = MCEI_ANY_NET,
 };
