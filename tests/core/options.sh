@@ -39,6 +39,13 @@ expect_eq "mode none ignores computation" "$(field vtime_max_ps "$TMP/o")" \
 "$ring" --mce-nodes=2 --rounds=2 --mce-compute=measured --mce-summary > "$TMP/o" 2>&1
 expect_eq "measured mode runs" $? 0
 
+# --mce-verbose says where each rank runs, with hwloc or (configure
+# --without-hwloc) from the kernel.
+"$ring" --mce-nodes=2 --mce-verbose > "$TMP/o" 2>&1
+expect_grep "--mce-verbose reports rank 0's placement" \
+    "rank 0 on .* pid [0-9]*: .* to PUs .* of .*PUs.*, last ran on PU [0-9]" \
+    "$TMP/o"
+
 # Errors: exit status 2 and a message naming what was wrong.
 bad() { # WHAT PATTERN ARGS...
     what=$1 pat=$2; shift 2
