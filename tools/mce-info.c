@@ -19,13 +19,6 @@
 #include "machines/registry.h"
 #include "net/registry.h"
 
-#ifndef MCE_MACHINEDIR
-#define MCE_MACHINEDIR "/usr/local/share/mcemu/machines"
-#endif
-#ifndef MCE_SRC_MACHINEDIR
-#define MCE_SRC_MACHINEDIR ""
-#endif
-
 enum { MAX_MACHINES = 256 };
 
 static const char *search_path; /* --machine-path */
@@ -70,9 +63,10 @@ static int cmp_str(const void *a, const void *b)
  * first directory holding a name wins, as for the loader). */
 static size_t find_machines(char **names, size_t cap)
 {
-    const char *dirs[3] = {search_path, MCE_MACHINEDIR, MCE_SRC_MACHINEDIR};
+    const char *dirs[MCEI_MACHINE_NDIRS];
     size_t n = 0;
-    for (size_t d = 0; d < 3; d++) {
+    mcei_machine_dirs(search_path, dirs);
+    for (size_t d = 0; d < MCEI_MACHINE_NDIRS; d++) {
         const char *p = dirs[d];
         while (p != NULL && *p) {
             size_t len = strcspn(p, ":");
@@ -147,6 +141,8 @@ static int load(loaded_t *l, const char *name, char *err, size_t errlen)
                  net ? l->proto : l->net);
         return MCE_ERR_MACHINE;
     }
+    if (mcei_proto_pairing(proto, l->net, l->m.name, err, errlen) != MCE_OK)
+        return MCE_ERR_MACHINE;
     l->tabs[l->ntabs++] = &mcei_keys_core;
     l->tabs[l->ntabs++] = net->keys;
     l->tabs[l->ntabs++] = proto->keys;

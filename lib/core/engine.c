@@ -1158,6 +1158,9 @@ int mcei_engine_boot(int *argc, char ***argv, char **envp)
                      eng->machine.name, pname, mcei_proto_names());
             boot_exit(eng, 2, msg);
         }
+        if (mcei_proto_pairing(eng->proto, ops->name, eng->machine.name, msg,
+                               sizeof(msg)) != MCE_OK)
+            boot_exit(eng, 2, msg);
     }
     {
         /* Every key of the file must be one of the plug-ins' it uses

@@ -121,7 +121,12 @@ typedef struct mcei_proto_ops {
     mce_time_t (*send_delay)(const struct mcei_engine *eng);
     /* The machine-file keys the protocol reads (never NULL). */
     const mcei_keytab_t *keys;
+    /* The network model it runs on (the machine's "network" key), or
+     * MCEI_ANY_NET; the pairing is checked before either is initialised
+     * (mcei_proto_pairing). */
+    const char *requires_net;
 } mcei_proto_ops_t;
+#define MCEI_ANY_NET "*"
 
 /* Protocols are found by the machine file's "protocol" key (default
  * "native") among those registered (lib/core/registry.c); the machines
@@ -130,6 +135,11 @@ const mcei_proto_ops_t *mcei_proto_lookup(const char *name);
 const char *mcei_proto_names(void);
 int mcei_register_proto(const mcei_proto_ops_t *ops);
 const mcei_proto_ops_t *mcei_proto_at(size_t i);
+/* MCE_OK if protocol @p proto runs on network model @p net as declared by
+ * its requires_net; else MCE_ERR_MACHINE with a message naming machine
+ * @p machine, both plug-ins and the model the protocol needs. */
+int mcei_proto_pairing(const mcei_proto_ops_t *proto, const char *net,
+                       const char *machine, char *err, size_t errlen);
 
 /* What the API layer declares of each personality, for the key check,
  * --mce-help and mce-info. */
@@ -231,6 +241,59 @@ struct mcei_engine {
 };
 
 extern mcei_engine_t *mcei_eng;
+
+/* ---- the running engine as the upper layers see it --------------------
+ * lib/net, lib/machines and lib/api read the engine only through these,
+ * never through mcei_eng-> (tests/core/layers.sh checks it), so that the
+ * engine's layout stays the core's own.  Each one works without an engine
+ * (before boot, in a unit test of a model alone), giving 0 or "". */
+/* An engine exists (mcemu's main has started to boot it). */
+static inline int mcei_engine_up(void)
+{
+    return mcei_eng != NULL;
+}
+/* The number of nodes of the run. */
+static inline int mcei_nnodes(void)
+{
+    return mcei_eng != NULL ? mcei_eng->nodes : 0;
+}
+/* The machine's name (its file's name, for messages). */
+static inline const char *mcei_machine_name(void)
+{
+    return mcei_eng != NULL && mcei_eng->machine.name != NULL
+               ? mcei_eng->machine.name
+               : "";
+}
+/* The run's seed (--mce-seed), for models that draw pseudo-random
+ * choices deterministically. */
+static inline uint64_t mcei_run_seed(void)
+{
+    return mcei_eng != NULL ? mcei_eng->cfg.seed : 0;
+}
+/* The node whose fiber runs now, or NULL (the scheduler, no engine). */
+static inline mcei_vn_t *mcei_current_vn(void)
+{
+    return mcei_eng != NULL ? mcei_eng->current : NULL;
+}
+/* The machine's costs of the native calls: a probe's, and one processor
+ * cycle (the unit of hardware clock reads). */
+static inline mce_time_t mcei_probe_cost(void)
+{
+    return mcei_eng != NULL ? mcei_eng->costs.probe_cost : 0;
+}
+static inline mce_time_t mcei_cycle_time(void)
+{
+    return mcei_eng != NULL ? mcei_eng->costs.cycle_time : 0;
+}
+/* The running machine protocol's global state, if @p ops is the running
+ * protocol, else NULL.  A protocol keeps its state there (its init sets
+ * eng->proto_state, its fini frees it) and its per-node state in
+ * vn->proto, never in file-scope variables (tests/core/layers.sh). */
+static inline void *mcei_proto_state_of(const mcei_proto_ops_t *ops)
+{
+    return mcei_eng != NULL && mcei_eng->proto == ops ? mcei_eng->proto_state
+                                                      : NULL;
+}
 
 /* Boot: config, machine, model, placement, nodes.  Returns 0 or an error
  * already printed. */

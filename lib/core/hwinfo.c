@@ -1,8 +1,16 @@
-/* hwloc: binding and last CPU of each rank, for the placement report. */
+/* Binding and last CPU of each rank, for the placement report: from
+ * hwloc when built with it (configure --with-hwloc, the default when
+ * found), else from the kernel (sched_getaffinity, sched_getcpu), which
+ * knows no cores: the report says so. */
 #include "hwinfo.h"
 
+#include "config.h"
+
+#ifdef HAVE_HWLOC
 #include <hwloc.h>
+#endif
 #include <inttypes.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,14 +23,38 @@ typedef struct hw_rec {
     char text[480];
 } hw_rec_t;
 
+#ifndef HAVE_HWLOC
+/* "0-3,6" for the CPUs of @p set (malloc'ed, NULL on failure). */
+static char *cpu_list(const cpu_set_t *set)
+{
+    char *s = malloc(CPU_SETSIZE * 8 + 1);
+    size_t n = 0;
+    if (s == NULL)
+        return NULL;
+    s[0] = '\0';
+    for (int c = 0; c < CPU_SETSIZE; c++) {
+        int e = c;
+        if (!CPU_ISSET(c, set))
+            continue;
+        while (e + 1 < CPU_SETSIZE && CPU_ISSET(e + 1, set))
+            e++;
+        n += (size_t)snprintf(s + n, CPU_SETSIZE * 8 + 1 - n,
+                              e > c ? "%s%d-%d" : "%s%d", n ? "," : "", c, e);
+        c = e;
+    }
+    return s;
+}
+#endif
+
 void mcei_hwinfo_line(mcei_engine_t *eng, char *buf, size_t len)
 {
-    hwloc_topology_t topo;
-    hwloc_bitmap_t set = NULL, last = NULL;
-    char host[128] = "?", *bind = NULL, *where = NULL;
+    char host[128] = "?", *bind = NULL, *where = NULL, topo_s[64] = "?";
     int ncores = 0, npus = 0, bound = 0;
 
     gethostname(host, sizeof(host) - 1);
+#ifdef HAVE_HWLOC
+    hwloc_topology_t topo;
+    hwloc_bitmap_t set = NULL, last = NULL;
     if (hwloc_topology_init(&topo) == 0 && hwloc_topology_load(topo) == 0) {
         ncores = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_CORE);
         npus = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_PU);
@@ -40,13 +72,32 @@ void mcei_hwinfo_line(mcei_engine_t *eng, char *buf, size_t len)
         hwloc_bitmap_free(last);
         hwloc_topology_destroy(topo);
     }
+    snprintf(topo_s, sizeof(topo_s), "%d cores/%d PUs", ncores, npus);
+#else
+    {
+        cpu_set_t set;
+        long online = sysconf(_SC_NPROCESSORS_ONLN);
+        int cpu = sched_getcpu();
+        (void)ncores; /* the kernel does not say which PUs share a core */
+        npus = online > 0 ? (int)online : 0;
+        CPU_ZERO(&set);
+        if (sched_getaffinity(0, sizeof(set), &set) == 0) {
+            bind = cpu_list(&set);
+            bound = CPU_COUNT(&set) < npus;
+        }
+        if (cpu >= 0 && (where = malloc(16)) != NULL)
+            snprintf(where, 16, "%d", cpu);
+        snprintf(topo_s, sizeof(topo_s), "%d PUs (cores unknown: no hwloc)",
+                 npus);
+    }
+#endif
     int first = mcei_place_node(&eng->place, eng->rank, 0);
     int lastn = mcei_place_node(&eng->place, eng->rank, eng->nlocal - 1);
     snprintf(buf, len,
-             "rank %d on %s pid %d: %s to PUs %s of %d cores/%d PUs, last ran "
+             "rank %d on %s pid %d: %s to PUs %s of %s, last ran "
              "on PU %s; %d nodes (%s, %d..%d)",
              eng->rank, host, (int)getpid(), bound ? "bound" : "not bound",
-             bind ? bind : "?", ncores, npus, where ? where : "?", eng->nlocal,
+             bind ? bind : "?", topo_s, where ? where : "?", eng->nlocal,
              eng->cfg.placement == MCEI_PLACE_BLOCK    ? "block"
              : eng->cfg.placement == MCEI_PLACE_CYCLIC ? "cyclic"
                                                        : "one",

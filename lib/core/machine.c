@@ -1,7 +1,9 @@
 /* Loading machine description files. */
 #include "machine.h"
 
+#include <dlfcn.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,9 +12,80 @@
 #ifndef MCE_MACHINEDIR
 #define MCE_MACHINEDIR "/usr/local/share/mcemu/machines"
 #endif
-#ifndef MCE_SRC_MACHINEDIR
-#define MCE_SRC_MACHINEDIR ""
-#endif
+
+/* The directory of @p path, in place ("" if it has none). */
+static void cut_dir(char *path)
+{
+    char *slash = strrchr(path, '/');
+    if (slash == NULL)
+        path[0] = '\0';
+    else if (slash == path)
+        path[1] = '\0';
+    else
+        *slash = '\0';
+}
+
+/* The first line of @p dir/MCEI_UNINSTALLED_FILE into @p out. */
+static int read_marker(const char *dir, char *out, size_t cap)
+{
+    char file[PATH_MAX + 32];
+    FILE *f;
+    int ok = 0;
+    snprintf(file, sizeof(file), "%s/%s", dir, MCEI_UNINSTALLED_FILE);
+    if ((f = fopen(file, "r")) == NULL)
+        return 0;
+    if (fgets(out, (int)cap, f) != NULL) {
+        out[strcspn(out, "\n")] = '\0';
+        ok = out[0] == '/';
+    }
+    fclose(f);
+    return ok;
+}
+
+const char *mcei_machine_srcdir(void)
+{
+    /* Looked up once per process: the answer cannot change. */
+    static int done;
+    static char found[PATH_MAX];
+    static const char *result;
+    char dir[PATH_MAX];
+    Dl_info info;
+    if (done)
+        return result;
+    done = 1;
+    /* The file that holds this code: the shared library, or a program
+     * linked with the library's objects (then /proc/self/exe when dladdr
+     * gives only argv[0]). */
+    if (dladdr((void *)&mcei_machine_srcdir, &info) == 0 ||
+        info.dli_fname == NULL || realpath(info.dli_fname, dir) == NULL) {
+        if (realpath("/proc/self/exe", dir) == NULL)
+            return NULL;
+    }
+    cut_dir(dir);
+    {
+        size_t n = strlen(dir);
+        if (n >= 6 && strcmp(dir + n - 6, "/.libs") == 0)
+            cut_dir(dir);
+    }
+    for (int up = 0; up < 3 && dir[0] != '\0'; up++) {
+        if (read_marker(dir, found, sizeof(found))) {
+            result = found;
+            return result;
+        }
+        if (strcmp(dir, "/") == 0)
+            break;
+        cut_dir(dir);
+    }
+    return NULL;
+}
+
+void mcei_machine_dirs(const char *search_path,
+                       const char *dirs[MCEI_MACHINE_NDIRS])
+{
+    dirs[0] = search_path;
+    dirs[1] = mcei_machine_srcdir();
+    dirs[2] = MCE_MACHINEDIR;
+}
 
 static int looks_like_path(const char *s)
 {
@@ -47,7 +120,9 @@ static int resolve(const char *name, const char *search_path, char *out,
                    size_t outlen, char *err, size_t errlen)
 {
     char tried[2048] = "";
-    const char *dirs[3] = {search_path, MCE_MACHINEDIR, MCE_SRC_MACHINEDIR};
+    const char *dirs[MCEI_MACHINE_NDIRS];
+
+    mcei_machine_dirs(search_path, dirs);
 
     if (looks_like_path(name)) {
         if (access(name, R_OK) == 0) {

@@ -71,15 +71,33 @@ typedef struct mcei_machine {
 } mcei_machine_t;
 
 /*
- * Load a machine by name (searched as NAME.conf in @p search_path, then the
- * installed and source-tree machine directories) or by path (contains '/'
- * or ends in .conf).  "inherit = OTHER" loads OTHER first.  @p overrides
- * (may be NULL) are applied last.
+ * Load a machine by name (searched as NAME.conf in the directories of
+ * mcei_machine_dirs) or by path (contains '/' or ends in .conf).
+ * "inherit = OTHER" loads OTHER first.  @p overrides (may be NULL) are
+ * applied last.
  */
 int mcei_machine_load(mcei_machine_t *m, const char *name_or_path,
                       const char *search_path, const mcei_kvlist_t *overrides,
                       char *err, size_t errlen);
 void mcei_machine_free(mcei_machine_t *m);
+
+/* The places machine names are looked up in, in order (each a
+ * colon-separated list, or NULL): @p search_path (--mce-machine-path),
+ * then, for a program that runs from a build tree, the source tree's
+ * share/machines (mcei_machine_srcdir), then the installed
+ * $(pkgdatadir)/machines. */
+#define MCEI_MACHINE_NDIRS 3
+void mcei_machine_dirs(const char *search_path,
+                       const char *dirs[MCEI_MACHINE_NDIRS]);
+/* The source tree's machine directory when this code runs uninstalled,
+ * else NULL.  Uninstalled: the object holding this function (the shared
+ * library, or the program linking the library's objects) lies in a build
+ * tree, i.e. MCEI_UNINSTALLED_FILE, which make writes at the top of the
+ * build tree with the source tree's machine directory in it, is in its
+ * directory (or, for libtool's .libs, the one above) or the two above
+ * that.  The installed library and programs carry no source path. */
+#define MCEI_UNINSTALLED_FILE "mcemu-uninstalled"
+const char *mcei_machine_srcdir(void);
 
 /*
  * Bind the key tables of the plug-ins the machine uses and check every key

@@ -61,13 +61,27 @@ const char *mcei_net_names(void)
 int mcei_register_proto(const mcei_proto_ops_t *ops)
 {
     if (ops == NULL || ops->name == NULL || ops->keys == NULL ||
-        mcei_proto_lookup(ops->name))
+        ops->requires_net == NULL || mcei_proto_lookup(ops->name))
         return MCE_ERR_INVAL;
     if (reg.nprotos == MAX_PLUGINS)
         return MCE_ERR_NOMEM;
     reg.protos[reg.nprotos++] = ops;
     join(reg.proto_names, sizeof(reg.proto_names), ops->name);
     return MCE_OK;
+}
+
+int mcei_proto_pairing(const mcei_proto_ops_t *proto, const char *net,
+                       const char *machine, char *err, size_t errlen)
+{
+    if (strcmp(proto->requires_net, MCEI_ANY_NET) == 0 ||
+        strcmp(proto->requires_net, net) == 0)
+        return MCE_OK;
+    snprintf(err, errlen,
+             "machine '%s': protocol '%s' runs on network model '%s' only "
+             "(network = %s), not on '%s'",
+             machine, proto->name, proto->requires_net, proto->requires_net,
+             net);
+    return MCE_ERR_MACHINE;
 }
 
 const mcei_proto_ops_t *mcei_proto_lookup(const char *name)

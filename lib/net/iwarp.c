@@ -886,7 +886,7 @@ static int iw_init(mcei_net_t *net, mcei_machine_t *m, char *err, size_t errlen)
     st->fp.dq_on = strcmp(dq, "cell") == 0;
     st->fp.dq_fair_max = fair;
     st->fp.unfair_min_micro = unfair;
-    st->fp.seed = mcei_eng != NULL ? mcei_eng->cfg.seed : 0;
+    st->fp.seed = mcei_run_seed();
     st->mirror = calloc((size_t)st->cells * st->pcts, sizeof(*st->mirror));
     st->flows = calloc((size_t)st->cells * st->pcts, sizeof(*st->flows));
     st->pend = calloc((size_t)st->cells * st->pcts, sizeof(*st->pend));

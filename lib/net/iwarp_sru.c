@@ -118,7 +118,7 @@ int mcei_iwsru_init(mcei_iwsru_t **out, mcei_machine_t *m, int cells,
     s->backoff_max = (int)bmax;
     s->cells = cells;
     s->lookahead = lookahead;
-    s->seed = mcei_eng != NULL ? mcei_eng->cfg.seed : 0;
+    s->seed = mcei_run_seed();
     mcei_heap_init(&s->events, sev_less);
     *out = s;
     return MCE_OK;

@@ -15,6 +15,31 @@ conf=$(find "$dest" -name ideal.conf | head -n 1)
 for f in "$libdir" "$incdir" "$mcecc" "$pc" "$conf"; do
     [ -n "$f" ] && pass "installed $(basename "$f")" || fail "something was not installed"
 done
+# The installed library and programs never know the source tree: machine
+# names are looked up in the installed directory ($(pkgdatadir)/machines)
+# only; the build tree's mcemu-uninstalled file, which points uninstalled
+# programs to the source tree's machines, is not installed.
+src=$(cd "$top_srcdir" && pwd -P)
+for f in $(find "$dest" -name 'libmcemu*.so*' -type f) \
+    $(find "$dest" -name mce-info -type f); do
+    n=$(strings -a "$f" | grep -c -e '/share/machines' -e "$src/share" \
+        -e "$top_srcdir/share")
+    expect_eq "no source machine directory in installed $(basename "$f")" "$n" 0
+done
+n=$(find "$dest" -name 'mcemu-uninstalled*' | wc -l)
+expect_eq "mcemu-uninstalled not installed" "$n" 0
+strings -a "$libdir/libmcemu.so" > "$TMP/strings"
+expect_grep "installed library searches the installed machines" \
+    "^$prefix/share/mcemu/machines\$" "$TMP/strings"
+
+# Uninstalled, the same library reads the source tree's machine files
+# (before any installed ones): make check tests the files being edited.
+"$B/apps/ring" --mce-nodes=2 --mce-verbose > "$TMP/v" 2>&1
+expect_grep "uninstalled program reads the source tree's machines" \
+    "machine 'ideal' ($top_srcdir/share/machines/ideal.conf)" "$TMP/v"
+"$B/tools/mce-info" --check=ncube > "$TMP/v" 2>&1
+expect_eq "uninstalled mce-info finds the source tree's machines" $? 0
+
 cat > "$TMP/hello.c" <<'C'
 #include <stdio.h>
 #include "mcemu.h"

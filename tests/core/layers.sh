@@ -15,20 +15,71 @@ layer() { # PATH: the layer number of a source or object path
 }
 
 # Includes: every quoted include resolved against its file's directory.
-bad=0
+# Downwards, a plug-in layer includes only its own headers, the layer just
+# below and the core: a personality reaches a network model only through
+# its machine (lib/main.c, the top, knows every layer).
+bad=0 skip=0
 for f in $(cd "$top_srcdir" && find lib -name '*.[ch]'); do
     l=$(layer "$f")
     d=$(dirname "$f")
     for inc in $(sed -n 's/^#include "\([^"]*\)".*/\1/p' "$top_srcdir/$f"); do
         t=$(cd "$top_srcdir/$d" 2>/dev/null && realpath -m --relative-to="$top_srcdir" "$inc")
         case $t in lib/*) ;; *) continue ;; esac
-        if [ "$(layer "$t")" -gt "$l" ]; then
-            fail "$f (layer $l) includes $t (layer $(layer "$t"))"
+        lt=$(layer "$t")
+        if [ "$lt" -gt "$l" ]; then
+            fail "$f (layer $l) includes $t (layer $lt)"
             bad=1
+        elif [ "$l" -lt 4 ] && [ "$lt" -gt 0 ] && [ "$lt" -lt $((l - 1)) ]; then
+            fail "$f (layer $l) includes $t (layer $lt): go through layer $((l - 1))"
+            skip=1
         fi
     done
 done
 [ $bad = 0 ] && pass "no lower layer includes an upper layer's header"
+[ $skip = 0 ] && pass "no layer includes a header two layers down but the core's"
+
+# The engine's global: read only by the core.  The upper layers go
+# through the accessors of lib/core/engine.h (mcei_nnodes, ...), so the
+# engine's layout stays the core's own.
+(cd "$top_srcdir" && grep -rnw 'mcei_eng' lib --include='*.[ch]' |
+    grep -v '^lib/core/') > "$TMP/eng" || true
+if [ -s "$TMP/eng" ]; then
+    fail "mcei_eng used outside lib/core (use the accessors of lib/core/engine.h):
+$(cat "$TMP/eng")"
+else
+    pass "no mcei_eng (mcei_eng->) outside lib/core"
+fi
+
+# Mutable file-scope state: no object of lib/net or lib/machines holds a
+# writable variable (.data, .bss and their thread-local forms; constant
+# tables with pointers live in .data.rel.ro, written only by the loader).
+# A network model keeps its state in its mcei_net_t, a protocol in the
+# engine's proto_state and each node's vn->proto (doc/ARCHITECTURE.md,
+# section 3), so that two engines, or a unit test's fake one, never share
+# it.  Allowed, one "object-path symbol  why" line each (none today):
+allow=''
+for o in $(find "$B/lib/net" "$B/lib/machines" -path '*/.libs/*' \
+    -name 'libmcemu*_la-*.o' | sort); do
+    rel=$(echo "${o#$B/}" | sed 's,/\.libs/,/,')
+    # (the sanitizers' own symbols, __odr_asan.* and the like, are not
+    # the program's state)
+    objdump -t "$o" | awk -v o="$rel" '$0 ~ / O / &&
+        $4 ~ /^\.(t?data|t?bss)/ && $4 !~ /rel\.ro/ &&
+        $NF !~ /^__(odr_asan|asan|ubsan|sancov)/ { print o, $NF, $4 }'
+done > "$TMP/mut"
+nobj=$(find "$B/lib/net" "$B/lib/machines" -path '*/.libs/*' \
+    -name 'libmcemu*_la-*.o' | wc -l)
+printf '%s\n' "$allow" | awk 'NF >= 2 { print $1, $2 }' > "$TMP/allow"
+awk 'FILENAME == ARGV[1] { ok[$1 " " $2] = 1; next } !(($1 " " $2) in ok)' \
+    "$TMP/allow" "$TMP/mut" > "$TMP/mut.bad"
+if [ "$nobj" -eq 0 ]; then
+    fail "no objects of lib/net or lib/machines under $B/lib"
+elif [ -s "$TMP/mut.bad" ]; then
+    fail "mutable file-scope variables in lib/net or lib/machines (move them into the model's, protocol's or node's state):
+$(cat "$TMP/mut.bad")"
+else
+    pass "no mutable file-scope state in lib/net and lib/machines ($nobj objects)"
+fi
 
 # Symbols: objects of the libraries, defined and undefined symbols.
 objs=$(find "$B/lib" -path '*/.libs/*' -name 'libmcemu*_la-*.o' | sort)

@@ -39,6 +39,13 @@ expect_eq "mode none ignores computation" "$(field vtime_max_ps "$TMP/o")" \
 "$ring" --mce-nodes=2 --rounds=2 --mce-compute=measured --mce-summary > "$TMP/o" 2>&1
 expect_eq "measured mode runs" $? 0
 
+# --mce-verbose says where each rank runs, with hwloc or (configure
+# --without-hwloc) from the kernel.
+"$ring" --mce-nodes=2 --mce-verbose > "$TMP/o" 2>&1
+expect_grep "--mce-verbose reports rank 0's placement" \
+    "rank 0 on .* pid [0-9]*: .* to PUs .* of .*PUs.*, last ran on PU [0-9]" \
+    "$TMP/o"
+
 # Errors: exit status 2 and a message naming what was wrong.
 bad() { # WHAT PATTERN ARGS...
     what=$1 pat=$2; shift 2
@@ -68,6 +75,14 @@ printf 'nodes 4\n' > "$TMP/badcfg"
 bad "config file syntax" "expected 'key = value'" "$ring" --mce-config="$TMP/badcfg"
 printf 'nodez = 4\n' > "$TMP/badcfg"
 bad "config file unknown key" "key 'nodez' is not an mcemu option" "$ring" --mce-config="$TMP/badcfg"
+# A protocol's declared network model (requires_net): another pairing is
+# refused before either starts, naming both.
+bad "ncube protocol on another network" \
+    "machine 'ncube': protocol 'ncube' runs on network model 'ideal' only (network = ideal), not on 'paragon'" \
+    "$B/apps/ring_vertex" --mce-nodes=4 --mce-set=network=paragon
+bad "iwarp protocol on another network" \
+    "protocol 'iwarp' runs on network model 'iwarp' only (network = iwarp), not on 'ideal'" \
+    "$B/apps/iwarp/iwarp_barrier" --mce-set=network=ideal
 bad "fewer nodes than ranks" "2 virtual nodes cannot fill 4 MPI ranks" \
     $MPIRUN -np 4 "$ring" --mce-nodes=2
 

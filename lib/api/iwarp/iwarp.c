@@ -13,6 +13,14 @@
 #include "../../machines/iwarp/video.h"
 #include "iwarp.h"
 
+/* The public port numbers are the machine layer's. */
+_Static_assert((int)IW_CPU == (int)MCEI_IW_PORT_CPU &&
+                   (int)IW_XP == (int)MCEI_IW_PORT_XP &&
+                   (int)IW_XM == (int)MCEI_IW_PORT_XM &&
+                   (int)IW_YP == (int)MCEI_IW_PORT_YP &&
+                   (int)IW_YM == (int)MCEI_IW_PORT_YM,
+               "include/iwarp.h's ports are the machine's");
+
 extern int mce_iw_main(int argc, char **argv) __attribute__((weak));
 
 /* The personality's entry (lib/api/registry.c): the program's main, then
@@ -42,7 +50,7 @@ static mcei_vn_t *enter(const char *call, const mcei_iw_costs_t **c)
                       "%s: iWarp calls need an iWarp machine (protocol "
                       "iwarp); machine '%s' is not one (use "
                       "--mce-machine=iwarp)",
-                      call, mcei_eng->machine.name);
+                      call, mcei_machine_name());
     return vn;
 }
 
@@ -709,7 +717,7 @@ static int spool_end(const char *call, int h, int test)
     if (test && !done) {
         /* a test that finds the spool busy costs a poll, so that a test
          * loop lets virtual time (and the spool) go on */
-        mcei_iw_cpu(vn, mcei_eng->costs.probe_cost);
+        mcei_iw_cpu(vn, mcei_probe_cost());
     }
     if (test)
         mcei_poll_end(vn);

@@ -43,7 +43,7 @@ static int main_bypassed(void)
 static mcei_vn_t *enter(const char *call)
 {
     mcei_vn_t *vn = mcei_enter();
-    if (mcei_eng == NULL && main_bypassed()) {
+    if (!mcei_engine_up() && main_bypassed()) {
         /* The program's own main ran instead of mcemu's: nothing was
          * booted, and carrying on would run one node that is no node. */
         fprintf(stderr,
@@ -64,7 +64,7 @@ static mcei_vn_t *enter(const char *call)
                       "NX %s: NX calls need an NX machine (protocol nx: "
                       "ipsc860 or paragon); machine '%s' is not one (use "
                       "--mce-machine=ipsc860)",
-                      call, mcei_eng->machine.name);
+                      call, mcei_machine_name());
     mcei_api_begin(vn, call);
     mcei_engine_on_resume(restore_msginfo);
     mcei_nx_enter(vn);
@@ -155,11 +155,11 @@ static long dim_of(int n)
 }
 
 SIMPLE(mynode, (long)vn->id)
-SIMPLE(numnodes, (long)mcei_eng->nodes)
+SIMPLE(numnodes, (long)mcei_nnodes())
 SIMPLE(myhost, -1L)
 SIMPLE(mypid, mcei_nx_ptype(vn))
 SIMPLE(myptype, mcei_nx_ptype(vn))
-SIMPLE(nodedim, dim_of(mcei_eng->nodes))
+SIMPLE(nodedim, dim_of(mcei_nnodes()))
 SIMPLE(infocount, mcei_nx_last(vn)->count)
 SIMPLE(infonode, mcei_nx_last(vn)->node)
 SIMPLE(infotype, mcei_nx_last(vn)->type)
@@ -217,10 +217,10 @@ MCE_EXPORT unsigned long mce_nx_mclock(void)
 MCE_EXPORT void mce_nx_hwclock(long long *ticks)
 {
     mce_time_t t = tick("hwclock");
-    if (mcei_eng == NULL || mcei_eng->current == NULL)
+    if (mcei_current_vn() == NULL)
         return; /* outside a node: reported by tick() */
     if (ticks != NULL)
-        *ticks = (long long)(t / mcei_eng->costs.cycle_time);
+        *ticks = (long long)(t / mcei_cycle_time());
 }
 
 MCE_EXPORT void mce_nx_flick(void)
@@ -245,10 +245,10 @@ static long send_checks(mcei_vn_t *vn, int under, const char *call, long type,
     if (count > 0 && buf == NULL)
         return nx_fail(vn, under, call, EINVAL, "NULL buffer of %ld bytes",
                        count);
-    if (node < (allow_all ? -1 : 0) || node >= mcei_eng->nodes)
+    if (node < (allow_all ? -1 : 0) || node >= mcei_nnodes())
         return nx_fail(vn, under, call, EINVAL,
                        "node %ld out of range (0 .. %d%s)", node,
-                       mcei_eng->nodes - 1, allow_all ? ", or -1" : "");
+                       mcei_nnodes() - 1, allow_all ? ", or -1" : "");
     return 0;
 }
 
@@ -264,7 +264,7 @@ static long recv_checks(mcei_vn_t *vn, int under, const char *call,
     if (count > 0 && buf == NULL)
         return nx_fail(vn, under, call, EINVAL, "NULL buffer of %ld bytes",
                        count);
-    if (nodesel < -1 || nodesel >= mcei_eng->nodes)
+    if (nodesel < -1 || nodesel >= mcei_nnodes())
         return nx_fail(vn, under, call, EINVAL,
                        "node selector %ld out of range", nodesel);
     if (ptypesel < -1)
@@ -313,12 +313,12 @@ static long do_csend(int under, long type, const void *buf, long count,
         return -1;
     mcei_api_args(vn, MCEI_ARG_BYTES | MCEI_ARG_PEER | MCEI_ARG_TYPE, count,
                   node, type);
-    if (node == -1 && mcei_eng->nodes - 1 > 64 &&
-        (idv = malloc((size_t)mcei_eng->nodes * sizeof(long))) == NULL)
+    if (node == -1 && mcei_nnodes() - 1 > 64 &&
+        (idv = malloc((size_t)mcei_nnodes() * sizeof(long))) == NULL)
         return status_fail(vn, under, "csend", MCE_ERR_NOMEM);
     /* node -1: every other node, the sends overlapping as far as the
      * ports allow. */
-    for (int d = 0; d < mcei_eng->nodes; d++) {
+    for (int d = 0; d < mcei_nnodes(); d++) {
         if (node == -1 ? d == vn->id : d != node)
             continue;
         if ((rc = mcei_nx_isend(vn, MCEI_CTX_USER, type, buf, count, d, ptype,
@@ -760,7 +760,7 @@ static int pow2(int n)
  * hears from i - 2^k (mod n). */
 static int barrier(mcei_vn_t *vn)
 {
-    int n = mcei_eng->nodes, me = vn->id, rc = MCE_OK;
+    int n = mcei_nnodes(), me = vn->id, rc = MCE_OK;
     vn->nglobal++;
     if (pow2(n)) {
         for (int d = (int)dim_of(n) - 1; d >= 0 && rc == MCE_OK; d--) {
@@ -784,7 +784,7 @@ typedef void (*combine_fn)(void *x, const void *y, long n, void *arg);
 static int allreduce(mcei_vn_t *vn, void *x, long n, size_t esz, void *work,
                      combine_fn combine, void *arg)
 {
-    int nodes = mcei_eng->nodes, me = vn->id, rc = MCE_OK;
+    int nodes = mcei_nnodes(), me = vn->id, rc = MCE_OK;
     long bytes;
     if ((rc = mcei_bytes_mul(n, esz, &bytes)) != MCE_OK)
         return rc; /* checked by the caller: never reached */
@@ -970,7 +970,7 @@ static long collect(int under, const char *call, const void *x, long xlen,
     long total = 0, *lens = NULL;
     if (vn == NULL)
         return -1;
-    n = mcei_eng->nodes;
+    n = mcei_nnodes();
     me = vn->id;
     if (xlen < 0 || (xlen > 0 && x == NULL) || y == NULL)
         return nx_fail(vn, under, call, EINVAL, "invalid length %ld or buffer",
@@ -1051,7 +1051,7 @@ static long do_gcolx(int under, const void *x, const long xlens[], void *y)
     if (xlens == NULL)
         return nx_fail(vn, under, "gcolx", EINVAL, "NULL length array");
     me = vn->id;
-    for (int i = 0; i < mcei_eng->nodes; i++)
+    for (int i = 0; i < mcei_nnodes(); i++)
         if (mcei_bytes_add(total, xlens[i], &total) != MCE_OK)
             return nx_fail(vn, under, "gcolx", EINVAL,
                            "lengths negative or overflowing at node %d's "

@@ -31,7 +31,6 @@
 
 #include "../../machines/iwarp/iwarp.h"
 #include "../../machines/iwarp/spool.h"
-#include "../../net/iwarp.h"
 #include "tcs_link.h"
 
 #define MAX_HANDLES 256 /* a cell may serve many sequential tasks */
@@ -162,8 +161,8 @@ static int set_pct(mcei_vn_t *vn, int pct, int in, int inp, int out, int outp,
     int a, b, c, d, e;
     char why[256];
     if (mcei_iw_pct_state(vn, pct, &a, &b, &c, &d, &e)) {
-        if (a == in && (in == MCEI_IW_CPU || b == inp) && c == out &&
-            (out == MCEI_IW_CPU || d == outp) && e == end &&
+        if (a == in && (in == MCEI_IW_PORT_CPU || b == inp) && c == out &&
+            (out == MCEI_IW_PORT_CPU || d == outp) && e == end &&
             mcei_iw_pct_throttle(vn, pct) == throttle)
             return 0;
         for (int g = 0; g < MCEI_IW_GATES; g++)
@@ -181,16 +180,17 @@ static int set_pct(mcei_vn_t *vn, int pct, int in, int inp, int out, int outp,
 
 static int opposite(int port)
 {
-    static const int opp[] = {MCEI_IW_CPU, MCEI_IW_XM, MCEI_IW_XP, MCEI_IW_YM,
-                              MCEI_IW_YP};
+    static const int opp[] = {MCEI_IW_PORT_CPU, MCEI_IW_PORT_XM,
+                              MCEI_IW_PORT_XP, MCEI_IW_PORT_YM,
+                              MCEI_IW_PORT_YP};
     return opp[port];
 }
 
 /* Configure position @p k of use @p u (on this cell); 1 if it changed. */
 static int set_use(mcei_vn_t *vn, const mcei_tcs_use_t *u, int k)
 {
-    int in = k == 0 ? MCEI_IW_CPU : opposite(u->ports[k - 1]);
-    int out = k == u->n ? MCEI_IW_CPU : u->ports[k];
+    int in = k == 0 ? MCEI_IW_PORT_CPU : opposite(u->ports[k - 1]);
+    int out = k == u->n ? MCEI_IW_PORT_CPU : u->ports[k];
     int end = k == 0 ? u->dst : k == u->n ? u->src : -1;
     /* the linker's throttle on the source PCT (design s.3.3), for the
      * tasks that ask for it (TCS_THROTTLE) */
@@ -242,9 +242,10 @@ static void set_ring_in(mcei_vn_t *vn, int b, int m)
     if (x->ring2d) {
         int co, ci, cx = vn->id % r->d.mc.width, cy = vn->id / r->d.mc.width;
         ring2d_pcts(&co, &ci);
-        set_pct(vn, r->rts + 1 + x->slot[m], MCEI_IW_XM, r->rts, MCEI_IW_CPU, 0,
-                cell_at(cx - 1, cy), 0);
-        set_pct(vn, ci, MCEI_IW_YM, co, MCEI_IW_CPU, 0, cell_at(cx, cy - 1), 0);
+        set_pct(vn, r->rts + 1 + x->slot[m], MCEI_IW_PORT_XM, r->rts,
+                MCEI_IW_PORT_CPU, 0, cell_at(cx - 1, cy), 0);
+        set_pct(vn, ci, MCEI_IW_PORT_YM, co, MCEI_IW_PORT_CPU, 0,
+                cell_at(cx, cy - 1), 0);
         return;
     }
     if (x->nm < 2)
@@ -306,9 +307,9 @@ static void lookup(mcei_vn_t *vn, int b, int m, int charged)
         int co, ci, cx = vn->id % r->d.mc.width, cy = vn->id / r->d.mc.width;
         int right = cell_at(cx + 1, cy), up = cell_at(cx, cy + 1);
         ring2d_pcts(&co, &ci);
-        set_pct(vn, r->rts, MCEI_IW_CPU, 0, MCEI_IW_XP,
+        set_pct(vn, r->rts, MCEI_IW_PORT_CPU, 0, MCEI_IW_PORT_XP,
                 r->rts + 1 + x->slot[is_member(b, right)], right, 0);
-        set_pct(vn, co, MCEI_IW_CPU, 0, MCEI_IW_YP, ci, up, 0);
+        set_pct(vn, co, MCEI_IW_PORT_CPU, 0, MCEI_IW_PORT_YP, ci, up, 0);
         bind_free(vn, MCEI_IW_W1, r->rts);
         bind_free(vn, MCEI_IW_R1, r->rts + 1 + x->slot[m]);
         bind_free(vn, MCEI_IW_W0, co);
@@ -350,7 +351,7 @@ static void park_slot(mcei_vn_t *vn, int b, int m)
         return;
     mcei_iw_cfg_free(vn, 1);
     /* no PCT numbered like a slot's in PCT feeds a link */
-    set_pct(vn, pct, MCEI_IW_XP, pct, MCEI_IW_CPU, 0, vn->id, 0);
+    set_pct(vn, pct, MCEI_IW_PORT_XP, pct, MCEI_IW_PORT_CPU, 0, vn->id, 0);
     bind_free(vn, MCEI_IW_R1, pct);
     mcei_iw_cfg_free(vn, 0);
 }

@@ -22,7 +22,7 @@ static mcei_vn_t *enter2(const char *call, const mcei_ncube2_costs_t **c)
         mcei_vn_fatal(vn,
                       "%s: an nCX call of the NCUBE 2; machine '%s' is not "
                       "one (use --mce-machine=ncube2)",
-                      call, mcei_eng->machine.name);
+                      call, mcei_machine_name());
     return vn;
 }
 
@@ -295,7 +295,7 @@ MCE_EXPORT void mce_nc2_nbrdcst(void *buf, int nbytes)
  * to the terminal)?  No side effect on the node: a plain look. */
 static int dropped(FILE *f)
 {
-    mcei_vn_t *vn = mcei_eng ? mcei_eng->current : NULL;
+    mcei_vn_t *vn = mcei_current_vn();
     if (vn == NULL || !mcei_ncube2_active(NULL) || vn->id == 0)
         return 0;
     return mcei_ncube2_api(vn)->global_io && (f == stdout || f == stderr);

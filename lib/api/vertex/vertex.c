@@ -27,7 +27,7 @@ static int main_bypassed(void)
 static mcei_vn_t *enter(const char *call, const mcei_ncube_costs_t **c)
 {
     mcei_vn_t *vn = mcei_enter();
-    if (mcei_eng == NULL && main_bypassed()) {
+    if (!mcei_engine_up() && main_bypassed()) {
         /* The program's own main ran instead of mcemu's (see nx.c). */
         fprintf(stderr,
                 "mcemu: Vertex %s: called before mcemu started: the "
@@ -47,7 +47,7 @@ static mcei_vn_t *enter(const char *call, const mcei_ncube_costs_t **c)
                       "%s: Vertex calls need an NCUBE machine (protocol "
                       "ncube or ncube2); machine '%s' is not one (use "
                       "--mce-machine=ncube or ncube2)",
-                      call, mcei_eng->machine.name);
+                      call, mcei_machine_name());
     return vn;
 }
 
@@ -73,7 +73,7 @@ static mcei_vn_t *enter_ext(const char *call)
                       "flagwait) is NCUBE/ten's; machine '%s' is an NCUBE 2 "
                       "(nCX), which has none: use nwrite and nread, or "
                       "--mce-machine=ncube",
-                      call, mcei_eng->machine.name);
+                      call, mcei_machine_name());
     return vn;
 }
 
@@ -141,10 +141,10 @@ MCE_EXPORT int mce_vx_nwrite(const void *buf, int nbytes, int dest, int type,
         return VX_EINVAL;
     if ((rc = bad_buffer(vn, "nwrite", buf, nbytes, 0, NULL)) != 0)
         return rc;
-    if ((dest < 0 || dest >= mcei_eng->nodes) && dest != VX_BROADCAST)
+    if ((dest < 0 || dest >= mcei_nnodes()) && dest != VX_BROADCAST)
         return fail(vn, "nwrite", VX_ENODE,
                     "destination %d out of range (0..%d, or 0xffff)", dest,
-                    mcei_eng->nodes - 1);
+                    mcei_nnodes() - 1);
     if (type < 0 || type > VX_TYPE_MAX)
         return fail(vn, "nwrite", VX_EINVAL, "type %d is not 16-bit", type);
     mcei_api_args(vn, MCEI_ARG_BYTES | MCEI_ARG_PEER | MCEI_ARG_TYPE, nbytes,
@@ -185,7 +185,7 @@ MCE_EXPORT int mce_vx_nread(void *buf, int nbytes, int *src, int *type,
         return fail(vn, "nread", VX_EINVAL, "NULL selector pointer");
     s = *src;
     t = *type;
-    if (s < -1 || s >= mcei_eng->nodes)
+    if (s < -1 || s >= mcei_nnodes())
         return fail(vn, "nread", VX_ENODE, "source %d out of range", s);
     if (t < -1 || t > VX_TYPE_MAX)
         return fail(vn, "nread", VX_EINVAL, "type %d is not 16-bit or -1", t);
@@ -218,7 +218,7 @@ MCE_EXPORT int mce_vx_ntest(int *src, int *type)
         return fail(vn, "ntest", VX_EINVAL, "NULL selector pointer");
     s = *src;
     t = *type;
-    if (s < -1 || s >= mcei_eng->nodes)
+    if (s < -1 || s >= mcei_nnodes())
         return fail(vn, "ntest", VX_ENODE, "source %d out of range", s);
     /* VX_EINVAL is also "no message": the diagnostic tells them apart. */
     if (t < -1 || t > VX_TYPE_MAX)
@@ -265,7 +265,7 @@ MCE_EXPORT int mce_vx_ncubesize(void)
     mcei_vn_t *vn = enter("ncubesize", NULL);
     if (vn != NULL)
         mcei_leave(vn);
-    return mcei_eng ? mcei_eng->nodes : 0;
+    return mcei_nnodes();
 }
 
 MCE_EXPORT int mce_vx_ntime(void)
@@ -313,7 +313,7 @@ MCE_EXPORT int mce_vx_send(const void *buf, int nbytes, int dest, int type,
         return VX_EINVAL;
     if ((rc = bad_buffer(vn, "send", buf, nbytes, 1, flag)) != 0)
         return rc;
-    if (dest < 0 || dest >= mcei_eng->nodes)
+    if (dest < 0 || dest >= mcei_nnodes())
         return fail(vn, "send", VX_ENODE, "destination %d out of range", dest);
     if (type < 0 || type > VX_TYPE_MAX)
         return fail(vn, "send", VX_EINVAL, "type %d is not 16-bit", type);
@@ -335,7 +335,7 @@ MCE_EXPORT int mce_vx_rcvreq(void *buf, int nbytes, int src, int type,
         return VX_EINVAL;
     if ((rc = bad_buffer(vn, "rcvreq", buf, nbytes, 1, flag)) != 0)
         return rc;
-    if (src < 0 || src >= mcei_eng->nodes)
+    if (src < 0 || src >= mcei_nnodes())
         return fail(vn, "rcvreq", VX_ENODE, "source %d out of range", src);
     if (type < -1 || type > VX_TYPE_MAX)
         return fail(vn, "rcvreq", VX_EINVAL, "type %d is not 16-bit or -1",
@@ -388,7 +388,7 @@ MCE_EXPORT int mce_vx_chanmode(int neighbour, int mode)
                     "mode %d is neither standard "
                     "nor extended",
                     mode);
-    if (neighbour < 0 || neighbour >= mcei_eng->nodes ||
+    if (neighbour < 0 || neighbour >= mcei_nnodes() ||
         mcei_ncube_chanmode(vn, neighbour, mode) != MCE_OK)
         return fail(vn, "chanmode", VX_ENOTNN,
                     "node %d is not a nearest neighbour", neighbour);

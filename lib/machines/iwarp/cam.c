@@ -28,11 +28,12 @@
 
 #include "../../net/iwarp_sru.h"
 #include "spool.h"
+#include "state.h"
 
 #define CAM_MAX   16
 #define RING_MAXW 7
 
-typedef struct cam_node {
+typedef struct mcei_iw_cam_node {
     /* SRU */
     int full, jam, done, done_jam, attempt;
     uint32_t word;
@@ -47,16 +48,14 @@ typedef struct cam_node {
     uint64_t forwarded; /* messages this cell's pathway passed on */
 } cam_node_t;
 
-static struct {
-    mce_time_t send_sw, recv_sw, load, compose, split, join, word, backlog;
-    int entries, width;
-} k;
-static cam_node_t **nodes;
-static int nnodes;
+static const mcei_iw_cam_k_t *cam_k(void)
+{
+    return &mcei_iw_state()->cam;
+}
 
 static cam_node_t *cn(mcei_vn_t *vn)
 {
-    return nodes[vn->id];
+    return mcei_iw_slots(vn)->cam;
 }
 
 static int get_clocks(mcei_machine_t *m, const char *key, mce_time_t clock,
@@ -75,20 +74,20 @@ static int get_clocks(mcei_machine_t *m, const char *key, mce_time_t clock,
     return MCE_OK;
 }
 
-int mcei_iw_cam_init(mcei_machine_t *m, int width, mce_time_t clock, char *err,
-                     size_t errlen)
+int mcei_iw_cam_init(mcei_iw_cam_k_t *k, mcei_machine_t *m, int width,
+                     mce_time_t clock, char *err, size_t errlen)
 {
     uint64_t entries;
     int rc;
-    memset(&k, 0, sizeof(k));
-    if ((rc = get_clocks(m, "sru.send_sw", clock, &k.send_sw, err, errlen)) ||
-        (rc = get_clocks(m, "sru.recv_sw", clock, &k.recv_sw, err, errlen)) ||
-        (rc = get_clocks(m, "cam.load", clock, &k.load, err, errlen)) ||
-        (rc = get_clocks(m, "cam.compose", clock, &k.compose, err, errlen)) ||
-        (rc = get_clocks(m, "cam.split", clock, &k.split, err, errlen)) ||
-        (rc = get_clocks(m, "cam.join", clock, &k.join, err, errlen)) ||
-        (rc = get_clocks(m, "cam.word", clock, &k.word, err, errlen)) ||
-        (rc = get_clocks(m, "cam.backlog_word", clock, &k.backlog, err,
+    memset(k, 0, sizeof(*k));
+    if ((rc = get_clocks(m, "sru.send_sw", clock, &k->send_sw, err, errlen)) ||
+        (rc = get_clocks(m, "sru.recv_sw", clock, &k->recv_sw, err, errlen)) ||
+        (rc = get_clocks(m, "cam.load", clock, &k->load, err, errlen)) ||
+        (rc = get_clocks(m, "cam.compose", clock, &k->compose, err, errlen)) ||
+        (rc = get_clocks(m, "cam.split", clock, &k->split, err, errlen)) ||
+        (rc = get_clocks(m, "cam.join", clock, &k->join, err, errlen)) ||
+        (rc = get_clocks(m, "cam.word", clock, &k->word, err, errlen)) ||
+        (rc = get_clocks(m, "cam.backlog_word", clock, &k->backlog, err,
                          errlen)) ||
         (rc = mcei_key_u64(m, "cam.entries", &entries, err, errlen)))
         return rc;
@@ -97,22 +96,14 @@ int mcei_iw_cam_init(mcei_machine_t *m, int width, mce_time_t clock, char *err,
                  m->name, CAM_MAX);
         return MCE_ERR_MACHINE;
     }
-    k.entries = (int)entries;
-    k.width = width;
-    nnodes = mcei_eng->nodes;
-    nodes = calloc((size_t)nnodes, sizeof(*nodes));
-    return nodes == NULL ? MCE_ERR_NOMEM : MCE_OK;
-}
-
-void mcei_iw_cam_fini(void)
-{
-    free(nodes);
-    nodes = NULL;
+    k->entries = (int)entries;
+    k->width = width;
+    return MCE_OK;
 }
 
 int mcei_iw_cam_node_init(mcei_vn_t *vn)
 {
-    if ((nodes[vn->id] = calloc(1, sizeof(cam_node_t))) == NULL)
+    if ((mcei_iw_slots(vn)->cam = calloc(1, sizeof(cam_node_t))) == NULL)
         return MCE_ERR_NOMEM;
     return MCE_OK;
 }
@@ -121,7 +112,7 @@ void mcei_iw_cam_node_fini(mcei_vn_t *vn)
 {
     cam_node_t *c;
     mcei_msg_t *m;
-    if (nodes == NULL || (c = nodes[vn->id]) == NULL)
+    if ((c = cn(vn)) == NULL)
         return;
     if (c->held)
         mcei_msg_release(c->held);
@@ -130,18 +121,18 @@ void mcei_iw_cam_node_fini(mcei_vn_t *vn)
         mcei_msg_release(m);
     }
     free(c);
-    nodes[vn->id] = NULL;
+    mcei_iw_slots(vn)->cam = NULL;
 }
 
 static int successor(mcei_vn_t *vn)
 {
-    int pos = mcei_iw_ring_pos(vn->id, k.width);
-    return mcei_iw_ring_cell((pos + 1) % mcei_eng->nodes, k.width);
+    int pos = mcei_iw_ring_pos(vn->id, cam_k()->width);
+    return mcei_iw_ring_cell((pos + 1) % mcei_nnodes(), cam_k()->width);
 }
 
 static int matches(const cam_node_t *c, uint32_t h)
 {
-    for (int i = 0; i < k.entries; i++)
+    for (int i = 0; i < cam_k()->entries; i++)
         if (c->valid[i] && c->cam[i] == h)
             return 1;
     return 0;
@@ -227,7 +218,7 @@ int mcei_iw_sru_broadcast(mcei_vn_t *vn, uint32_t word, int *jammed, int wait)
     cam_node_t *c = cn(vn);
     uint64_t aux[2];
     mcei_sync(vn);
-    mcei_iw_cpu(vn, k.send_sw);
+    mcei_iw_cpu(vn, cam_k()->send_sw);
     mcei_sync(vn);
     c->done = 0;
     aux[0] = word;
@@ -250,7 +241,7 @@ int mcei_iw_sru_recv(mcei_vn_t *vn, uint32_t *word, int *jammed, int wait)
     cam_node_t *c = cn(vn);
     mcei_sync(vn);
     if (!wait && !c->full) {
-        mcei_iw_cpu(vn, mcei_eng->costs.probe_cost);
+        mcei_iw_cpu(vn, mcei_probe_cost());
         return 0;
     }
     mcei_wait(vn, sru_full, NULL, "iwarp_sru_recv",
@@ -259,7 +250,7 @@ int mcei_iw_sru_recv(mcei_vn_t *vn, uint32_t *word, int *jammed, int wait)
     *jammed = c->jam;
     c->full = 0;
     mcei_count_recv(vn, 4);
-    mcei_iw_cpu(vn, k.recv_sw);
+    mcei_iw_cpu(vn, cam_k()->recv_sw);
     return 1;
 }
 
@@ -272,7 +263,7 @@ uint64_t mcei_iw_sru_lost(mcei_vn_t *vn)
 
 int mcei_iw_cam_entries(void)
 {
-    return k.entries;
+    return cam_k()->entries;
 }
 
 /* The CAM changed at the node's clock: a held message no longer matched
@@ -292,15 +283,15 @@ int mcei_iw_cam_set(mcei_vn_t *vn, int entry, uint32_t header, int valid,
                     char *why, size_t len)
 {
     cam_node_t *c = cn(vn);
-    if (entry < 0 || entry >= k.entries) {
+    if (entry < 0 || entry >= cam_k()->entries) {
         snprintf(why, len,
                  "no CAM entry %d: the address-match CAM has %d entries "
                  "(0..%d)",
-                 entry, k.entries, k.entries - 1);
+                 entry, cam_k()->entries, cam_k()->entries - 1);
         return MCE_ERR_RESOURCE;
     }
     mcei_sync(vn);
-    mcei_iw_cpu(vn, k.load);
+    mcei_iw_cpu(vn, cam_k()->load);
     mcei_sync(vn);
     c->cam[entry] = header;
     c->valid[entry] = valid;
@@ -319,17 +310,17 @@ int mcei_iw_selective_send(mcei_vn_t *vn, uint32_t header, const uint32_t *w,
         return MCE_ERR_INVAL;
     }
     mcei_sync(vn);
-    mcei_iw_cpu(vn, k.compose);
-    mcei_charge_comm(vn, k.split);
+    mcei_iw_cpu(vn, cam_k()->compose);
+    mcei_charge_comm(vn, cam_k()->split);
     mcei_sync(vn);
     c->busy = 1;
     if (mcei_send_at(vn, vn->clock, successor(vn), MCEI_CTX_PROTOCOL,
                      MCEI_IW_RING, w, n * 4, aux, NULL) != MCE_OK)
         mcei_vn_fatal(vn, "iwarp: out of memory on the ring");
     mcei_count_sent(vn, (uint64_t)n * 4);
-    mcei_charge_comm(vn, (mce_time_t)n * k.word + k.join);
+    mcei_charge_comm(vn, (mce_time_t)n * cam_k()->word + cam_k()->join);
     mcei_sync(vn);
-    mcei_charge_comm(vn, c->queued_words * k.backlog);
+    mcei_charge_comm(vn, c->queued_words * cam_k()->backlog);
     mcei_sync(vn);
     c->busy = 0;
     drain(vn, vn->clock);
@@ -352,16 +343,16 @@ int mcei_iw_selective_receive(mcei_vn_t *vn, const uint32_t *headers, int nh,
     cam_node_t *c = cn(vn);
     mcei_msg_t *m;
     size_t words;
-    if (nh < 1 || nh > k.entries) {
+    if (nh < 1 || nh > cam_k()->entries) {
         snprintf(why, len,
                  "%d headers: the address-match CAM holds 1 .. %d entries", nh,
-                 k.entries);
+                 cam_k()->entries);
         return MCE_ERR_RESOURCE;
     }
     mcei_sync(vn);
-    mcei_iw_cpu(vn, k.load);
+    mcei_iw_cpu(vn, cam_k()->load);
     mcei_sync(vn);
-    for (int i = 0; i < k.entries; i++) {
+    for (int i = 0; i < cam_k()->entries; i++) {
         c->valid[i] = i < nh;
         c->cam[i] = i < nh ? headers[i] : 0;
     }
@@ -377,9 +368,10 @@ int mcei_iw_selective_receive(mcei_vn_t *vn, const uint32_t *headers, int nh,
     *n = words;
     mcei_msg_release(m);
     mcei_count_recv(vn, (uint64_t)words * 4);
-    mcei_charge_comm(vn, k.split + (mce_time_t)words * k.word + k.join);
+    mcei_charge_comm(vn, cam_k()->split + (mce_time_t)words * cam_k()->word +
+                             cam_k()->join);
     mcei_sync(vn);
-    mcei_charge_comm(vn, c->queued_words * k.backlog);
+    mcei_charge_comm(vn, c->queued_words * cam_k()->backlog);
     mcei_sync(vn);
     c->busy = 0;
     drain(vn, vn->clock);
@@ -394,5 +386,5 @@ uint64_t mcei_iw_ring_forwarded(mcei_vn_t *vn)
 
 int mcei_iw_ring_position(mcei_vn_t *vn)
 {
-    return mcei_iw_ring_pos(vn->id, k.width);
+    return mcei_iw_ring_pos(vn->id, cam_k()->width);
 }

@@ -10,9 +10,14 @@
 
 #include "../../core/engine.h"
 
-int mcei_iw_cam_init(mcei_machine_t *m, int width, mce_time_t clock, char *err,
-                     size_t errlen);
-void mcei_iw_cam_fini(void);
+/* The SRU's and the ring's constants (in the machine's state, state.h). */
+typedef struct mcei_iw_cam_k {
+    mce_time_t send_sw, recv_sw, load, compose, split, join, word, backlog;
+    int entries, width;
+} mcei_iw_cam_k_t;
+
+int mcei_iw_cam_init(mcei_iw_cam_k_t *k, mcei_machine_t *m, int width,
+                     mce_time_t clock, char *err, size_t errlen);
 int mcei_iw_cam_node_init(mcei_vn_t *vn);
 void mcei_iw_cam_node_fini(mcei_vn_t *vn);
 /* 1: the arrival was an SRU or ring message (handled). */

@@ -35,6 +35,7 @@
 #include "../../net/iwarp_dep.h"
 #include "iwarp.h"
 #include "spool.h"
+#include "state.h"
 
 #include "../../core/trace.h"
 
@@ -49,7 +50,7 @@ typedef struct dep_buf {
     mce_time_t last; /* end of the handler of the last arrival */
 } dep_buf_t;
 
-typedef struct dep_node {
+typedef struct mcei_iw_dep_node {
     int on, nbuf;
     dep_buf_t buf[DEP_MAXBUF];
     uint64_t sent_want, sent_seen;
@@ -57,18 +58,14 @@ typedef struct dep_node {
     mcei_msgq_t rts; /* RTS messages received, aux[1] = interrupt end */
 } dep_node_t;
 
-static struct {
-    mce_time_t clock, send_header, send_spool, send_finish, recv_irq,
-        recv_finish, rearm, d4_irq, d4_finish, spool_word;
-    mce_time_t rts_send, rts_recv_irq, rts_ack_irq, rts_wake;
-    uint64_t pcts, spools, rts_pcts;
-    int rts_on;
-} k;
-static dep_node_t **nodes;
+static const mcei_iw_dep_k_t *dep_k(void)
+{
+    return &mcei_iw_state()->dep;
+}
 
 static dep_node_t *dn(mcei_vn_t *vn)
 {
-    return nodes[vn->id];
+    return mcei_iw_slots(vn)->dep;
 }
 
 static void advance_to(mcei_vn_t *vn, mce_time_t t)
@@ -77,8 +74,8 @@ static void advance_to(mcei_vn_t *vn, mce_time_t t)
         mcei_charge_comm(vn, t - vn->clock);
 }
 
-static int get_clocks(mcei_machine_t *m, const char *key, mce_time_t *out,
-                      char *err, size_t errlen)
+static int get_clocks(mcei_machine_t *m, const char *key, mce_time_t clock,
+                      mce_time_t *out, char *err, size_t errlen)
 {
     uint64_t v;
     int rc = mcei_key_u64(m, key, &v, err, errlen);
@@ -89,58 +86,55 @@ static int get_clocks(mcei_machine_t *m, const char *key, mce_time_t *out,
                  m->name, key);
         return MCE_ERR_MACHINE;
     }
-    *out = v * k.clock;
+    *out = v * clock;
     return MCE_OK;
 }
 
-int mcei_iw_dep_module_init(mcei_machine_t *m, mce_time_t clock, char *err,
-                            size_t errlen)
+int mcei_iw_dep_module_init(mcei_iw_dep_k_t *k, mcei_machine_t *m,
+                            mce_time_t clock, char *err, size_t errlen)
 {
     static const struct {
         const char *key;
-        mce_time_t *v;
+        size_t off;
     } keys[] = {
-        {"dep.send_header", &k.send_header}, {"dep.send_spool", &k.send_spool},
-        {"dep.send_finish", &k.send_finish}, {"dep.recv_irq", &k.recv_irq},
-        {"dep.recv_finish", &k.recv_finish}, {"dep.rearm", &k.rearm},
-        {"dep4.recv_irq", &k.d4_irq},        {"dep4.recv_finish", &k.d4_finish},
-        {"iwarp.spool_word", &k.spool_word}, {"rts.send_call", &k.rts_send},
-        {"rts.recv_irq", &k.rts_recv_irq},   {"rts.ack_irq", &k.rts_ack_irq},
-        {"rts.recv_wake", &k.rts_wake},
+#define T(key, f) {key, offsetof(mcei_iw_dep_k_t, f)}
+        T("dep.send_header", send_header), T("dep.send_spool", send_spool),
+        T("dep.send_finish", send_finish), T("dep.recv_irq", recv_irq),
+        T("dep.recv_finish", recv_finish), T("dep.rearm", rearm),
+        T("dep4.recv_irq", d4_irq),        T("dep4.recv_finish", d4_finish),
+        T("iwarp.spool_word", spool_word), T("rts.send_call", rts_send),
+        T("rts.recv_irq", rts_recv_irq),   T("rts.ack_irq", rts_ack_irq),
+        T("rts.recv_wake", rts_wake),
+#undef T
     };
     uint64_t on;
     int rc;
-    memset(&k, 0, sizeof(k));
-    k.clock = clock;
+    memset(k, 0, sizeof(*k));
+    k->clock = clock;
     for (size_t i = 0; i < MCEI_ARRAY_SIZE(keys); i++)
-        if ((rc = get_clocks(m, keys[i].key, keys[i].v, err, errlen)))
+        if ((rc = get_clocks(m, keys[i].key, clock,
+                             (mce_time_t *)((char *)k + keys[i].off), err,
+                             errlen)))
             return rc;
-    if ((rc = mcei_key_u64(m, "dep.pcts", &k.pcts, err, errlen)) ||
-        (rc = mcei_key_u64(m, "dep.spools", &k.spools, err, errlen)) ||
+    if ((rc = mcei_key_u64(m, "dep.pcts", &k->pcts, err, errlen)) ||
+        (rc = mcei_key_u64(m, "dep.spools", &k->spools, err, errlen)) ||
         (rc = mcei_key_u64(m, "rts.enable", &on, err, errlen)) ||
-        (rc = mcei_key_u64(m, "rts.pcts", &k.rts_pcts, err, errlen)))
+        (rc = mcei_key_u64(m, "rts.pcts", &k->rts_pcts, err, errlen)))
         return rc;
-    if (k.spools != 2 || k.pcts > 32 || k.rts_pcts > 8) {
+    if (k->spools != 2 || k->pcts > 32 || k->rts_pcts > 8) {
         snprintf(err, errlen,
                  "machine '%s': dep.spools must be 2 (one send and one "
                  "receive spool), dep.pcts at most 32, rts.pcts at most 8",
                  m->name);
         return MCE_ERR_MACHINE;
     }
-    k.rts_on = on != 0;
-    nodes = calloc((size_t)mcei_eng->nodes, sizeof(*nodes));
-    return nodes == NULL ? MCE_ERR_NOMEM : MCE_OK;
-}
-
-void mcei_iw_dep_module_fini(void)
-{
-    free(nodes);
-    nodes = NULL;
+    k->rts_on = on != 0;
+    return MCE_OK;
 }
 
 int mcei_iw_dep_node_init(mcei_vn_t *vn)
 {
-    if ((nodes[vn->id] = calloc(1, sizeof(dep_node_t))) == NULL)
+    if ((mcei_iw_slots(vn)->dep = calloc(1, sizeof(dep_node_t))) == NULL)
         return MCE_ERR_NOMEM;
     return MCE_OK;
 }
@@ -149,14 +143,14 @@ void mcei_iw_dep_node_fini(mcei_vn_t *vn)
 {
     dep_node_t *d;
     mcei_msg_t *m;
-    if (nodes == NULL || (d = nodes[vn->id]) == NULL)
+    if ((d = dn(vn)) == NULL)
         return;
     while ((m = d->rts.head) != NULL) {
         mcei_msgq_remove(&d->rts, m);
         mcei_msg_release(m);
     }
     free(d);
-    nodes[vn->id] = NULL;
+    mcei_iw_slots(vn)->dep = NULL;
 }
 
 /* Copy a deposit into its buffer and count it. */
@@ -194,7 +188,7 @@ int mcei_iw_dep_arrival(mcei_vn_t *vn, mcei_msg_t *m)
     dep_node_t *d = dn(vn);
     if (m->w.ctx == MCEI_CTX_TIMER && m->w.type == T_DEP_END) {
         mcei_msg_t *dm = m->cookie;
-        mce_time_t f = mcei_vn_steal(vn, m->arrival, k.recv_finish);
+        mce_time_t f = mcei_vn_steal(vn, m->arrival, dep_k()->recv_finish);
         deposit(vn, dm, f, 1);
         mcei_msg_release(dm);
         mcei_msg_release(m);
@@ -205,16 +199,16 @@ int mcei_iw_dep_arrival(mcei_vn_t *vn, mcei_msg_t *m)
     switch (m->w.type) {
     case MCEI_IW_DEP:
         if (m->w.size <= 4) {
-            mce_time_t f =
-                mcei_vn_steal(vn, m->arrival, k.d4_irq + k.d4_finish);
+            mce_time_t f = mcei_vn_steal(vn, m->arrival,
+                                         dep_k()->d4_irq + dep_k()->d4_finish);
             deposit(vn, m, f, 0);
             mcei_msg_release(m);
         } else {
-            mce_time_t e = mcei_vn_steal(vn, m->arrival, k.recv_irq);
+            mce_time_t e = mcei_vn_steal(vn, m->arrival, dep_k()->recv_irq);
             mce_time_t end = (mce_time_t)m->w.aux[1];
             uint64_t n = (m->w.size + 3) / 4;
-            if (e + n * k.spool_word > end)
-                end = e + n * k.spool_word;
+            if (e + n * dep_k()->spool_word > end)
+                end = e + n * dep_k()->spool_word;
             if (mcei_timer_at(vn, end, T_DEP_END, NULL, m, NULL, 0) != MCE_OK)
                 mcei_vn_fatal(vn, "iwarp: out of memory receiving a deposit");
         }
@@ -225,7 +219,7 @@ int mcei_iw_dep_arrival(mcei_vn_t *vn, mcei_msg_t *m)
         mcei_msg_release(m);
         return 1;
     case MCEI_IW_RTS: {
-        mce_time_t e = mcei_vn_steal(vn, m->arrival, k.rts_recv_irq);
+        mce_time_t e = mcei_vn_steal(vn, m->arrival, dep_k()->rts_recv_irq);
         uint64_t aux[2] = {0, 0};
         if (mcei_send_at(vn, e, m->w.src, MCEI_CTX_PROTOCOL, MCEI_IW_RTS_ACK,
                          NULL, 0, aux, NULL) != MCE_OK)
@@ -235,7 +229,7 @@ int mcei_iw_dep_arrival(mcei_vn_t *vn, mcei_msg_t *m)
         return 1;
     }
     case MCEI_IW_RTS_ACK: {
-        mce_time_t f = mcei_vn_steal(vn, m->arrival, k.rts_ack_irq);
+        mce_time_t f = mcei_vn_steal(vn, m->arrival, dep_k()->rts_ack_irq);
         uint64_t aux[2] = {0, 0};
         if (mcei_send_at(vn, f, vn->id, MCEI_CTX_PROTOCOL, MCEI_IW_RTS_REL,
                          NULL, 0, aux, NULL) != MCE_OK)
@@ -269,12 +263,12 @@ int mcei_iw_dep_init(mcei_vn_t *vn, char *why, size_t len)
         snprintf(why, len, "deposit message passing is already initialised");
         return MCE_ERR_STATE;
     }
-    for (uint64_t i = 0; i < k.pcts; i++)
+    for (uint64_t i = 0; i < dep_k()->pcts; i++)
         if (mcei_iw_pct_alloc(vn, &p, why, len) != MCE_OK) {
             snprintf(why, len,
                      "deposit message passing needs %" PRIu64
                      " free PCTs (dep.pcts); this cell has only %" PRIu64,
-                     k.pcts, i);
+                     dep_k()->pcts, i);
             return MCE_ERR_RESOURCE;
         }
     d->on = 1;
@@ -283,7 +277,7 @@ int mcei_iw_dep_init(mcei_vn_t *vn, char *why, size_t len)
 
 int mcei_iw_dep_enabled(mcei_vn_t *vn)
 {
-    return nodes != NULL && dn(vn) != NULL && dn(vn)->on;
+    return mcei_iw_state() != NULL && dn(vn) != NULL && dn(vn)->on;
 }
 
 int mcei_iw_dep_buffer(mcei_vn_t *vn, void *buf, size_t bytes, int *handle,
@@ -318,9 +312,9 @@ int mcei_iw_dep_send(mcei_vn_t *vn, int dst, int handle, size_t offset,
     int rc = need_init(d, why, len);
     if (rc != MCE_OK)
         return rc;
-    if (dst < 0 || dst >= mcei_eng->nodes || dst == vn->id) {
+    if (dst < 0 || dst >= mcei_nnodes() || dst == vn->id) {
         snprintf(why, len, "no destination cell %d (another cell, 0..%d)", dst,
-                 mcei_eng->nodes - 1);
+                 mcei_nnodes() - 1);
         return MCE_ERR_INVAL;
     }
     if (handle < 0 || handle >= DEP_MAXBUF || offset >= (1ull << 47) ||
@@ -330,7 +324,7 @@ int mcei_iw_dep_send(mcei_vn_t *vn, int dst, int handle, size_t offset,
         return MCE_ERR_INVAL;
     }
     mcei_sync(vn);
-    mcei_iw_cpu(vn, k.send_header);
+    mcei_iw_cpu(vn, dep_k()->send_header);
     aux[0] = MCEI_IW_DEP_PACK(handle, offset);
     aux[1] = 0;
     if (mcei_send(vn, dst, MCEI_CTX_PROTOCOL, MCEI_IW_DEP, data, bytes, aux,
@@ -341,11 +335,11 @@ int mcei_iw_dep_send(mcei_vn_t *vn, int dst, int handle, size_t offset,
     if (bytes <= 4)
         return MCE_OK; /* the word follows the header: no spool */
     d->sent_want++;
-    mcei_iw_cpu(vn, k.send_spool);
+    mcei_iw_cpu(vn, dep_k()->send_spool);
     mcei_wait(vn, ready_sent, NULL, "iwarp_dep_send",
               "the end of its send spool");
     advance_to(vn, d->sent_t);
-    mcei_iw_cpu(vn, k.send_finish);
+    mcei_iw_cpu(vn, dep_k()->send_finish);
     return MCE_OK;
 }
 
@@ -397,7 +391,7 @@ int mcei_iw_dep_wait(mcei_vn_t *vn, int handle, unsigned count, int rearm,
     mcei_wait_for(vn, ready_count, &w, "iwarp_dep_wait", dwait_what, &w);
     advance_to(vn, w.b->last);
     if (rearm && w.b->spooled)
-        mcei_iw_cpu(vn, k.rearm);
+        mcei_iw_cpu(vn, dep_k()->rearm);
     return MCE_OK;
 }
 
@@ -408,7 +402,7 @@ int mcei_iw_dep_rearm(mcei_vn_t *vn, int handle, char *why, size_t len)
     if (rc != MCE_OK)
         return rc;
     if (d->buf[handle].spooled)
-        mcei_iw_cpu(vn, k.rearm);
+        mcei_iw_cpu(vn, dep_k()->rearm);
     return MCE_OK;
 }
 
@@ -420,7 +414,7 @@ int mcei_iw_dep_count(mcei_vn_t *vn, int handle, unsigned *count, char *why,
     if (rc != MCE_OK)
         return rc;
     mcei_sync(vn);
-    mcei_iw_cpu(vn, mcei_eng->costs.probe_cost);
+    mcei_iw_cpu(vn, mcei_probe_cost());
     mcei_sync(vn);
     *count = d->buf[handle].count;
     return MCE_OK;
@@ -433,13 +427,13 @@ int mcei_iw_rts_send(mcei_vn_t *vn, int dst, int type, const void *buf,
 {
     uint64_t aux[2] = {(uint64_t)(uint32_t)type, 0};
     mcei_msg_t *m;
-    if (!k.rts_on) {
+    if (!dep_k()->rts_on) {
         snprintf(why, len, "RTS message passing is off (rts.enable = 0)");
         return MCE_ERR_STATE;
     }
-    if (dst < 0 || dst >= mcei_eng->nodes || dst == vn->id || type < 0) {
+    if (dst < 0 || dst >= mcei_nnodes() || dst == vn->id || type < 0) {
         snprintf(why, len, "need another cell (0..%d) and a non-negative type",
-                 mcei_eng->nodes - 1);
+                 mcei_nnodes() - 1);
         return MCE_ERR_INVAL;
     }
     if (bytes > PTRDIFF_MAX) {
@@ -449,7 +443,7 @@ int mcei_iw_rts_send(mcei_vn_t *vn, int dst, int type, const void *buf,
         return MCE_ERR_SIZE;
     }
     mcei_sync(vn);
-    mcei_iw_cpu(vn, k.rts_send);
+    mcei_iw_cpu(vn, dep_k()->rts_send);
     if (mcei_send(vn, dst, MCEI_CTX_PROTOCOL, MCEI_IW_RTS, buf, bytes, aux,
                   &m) != MCE_OK)
         mcei_vn_fatal(vn, "iwarp: out of memory sending an RTS message");
@@ -481,7 +475,7 @@ int mcei_iw_rts_recv(mcei_vn_t *vn, int *src, int *type, void *buf, size_t cap,
     dep_node_t *d = dn(vn);
     rwait_t r;
     int rc = MCE_OK;
-    if (!k.rts_on) {
+    if (!dep_k()->rts_on) {
         snprintf(why, len, "RTS message passing is off (rts.enable = 0)");
         return MCE_ERR_STATE;
     }
@@ -491,7 +485,7 @@ int mcei_iw_rts_recv(mcei_vn_t *vn, int *src, int *type, void *buf, size_t cap,
     r.m = NULL;
     mcei_wait(vn, ready_rts, &r, "iwarp_rts_recv", "an RTS message");
     advance_to(vn, (mce_time_t)r.m->w.aux[1]);
-    mcei_iw_cpu(vn, k.rts_wake);
+    mcei_iw_cpu(vn, dep_k()->rts_wake);
     mcei_msgq_remove(&d->rts, r.m);
     if (src)
         *src = r.m->w.src;

@@ -10,9 +10,18 @@
 
 #include "../../core/engine.h"
 
-int mcei_iw_dep_module_init(mcei_machine_t *m, mce_time_t clock, char *err,
-                            size_t errlen);
-void mcei_iw_dep_module_fini(void);
+/* The deposit and RTS systems' constants (in the machine's state,
+ * state.h). */
+typedef struct mcei_iw_dep_k {
+    mce_time_t clock, send_header, send_spool, send_finish, recv_irq,
+        recv_finish, rearm, d4_irq, d4_finish, spool_word;
+    mce_time_t rts_send, rts_recv_irq, rts_ack_irq, rts_wake;
+    uint64_t pcts, spools, rts_pcts;
+    int rts_on;
+} mcei_iw_dep_k_t;
+
+int mcei_iw_dep_module_init(mcei_iw_dep_k_t *k, mcei_machine_t *m,
+                            mce_time_t clock, char *err, size_t errlen);
 int mcei_iw_dep_node_init(mcei_vn_t *vn);
 void mcei_iw_dep_node_fini(mcei_vn_t *vn);
 /* 1: the arrival was a deposit or RTS message or timer (handled). */

@@ -44,6 +44,7 @@
 #include "cam.h"
 #include "deposit.h"
 #include "spool.h"
+#include "state.h"
 #include "video.h"
 
 enum { PCT_FREE = 0, PCT_ALLOCATED, PCT_CONFIGURED };
@@ -84,7 +85,15 @@ typedef struct iw_pct {
     uint64_t segv, token, fired;
 } iw_pct_t;
 
+_Static_assert((int)MCEI_IW_PORT_CPU == (int)MCEI_IW_CPU &&
+                   (int)MCEI_IW_PORT_XP == (int)MCEI_IW_XP &&
+                   (int)MCEI_IW_PORT_XM == (int)MCEI_IW_XM &&
+                   (int)MCEI_IW_PORT_YP == (int)MCEI_IW_YP &&
+                   (int)MCEI_IW_PORT_YM == (int)MCEI_IW_YM,
+               "the protocol's ports are the network model's");
+
 typedef struct iw_node {
+    mcei_iw_slots_t slots; /* first: the modules' records (state.h) */
     iw_pct_t *pct;
     int gate[MCEI_IW_GATES]; /* bound PCT or -1 */
     int pend_gate;           /* pending coalesced block, -1 none */
@@ -94,15 +103,19 @@ typedef struct iw_node {
     int cfg_free; /* PCT and gate set-up charged by the caller (TCS) */
 } iw_node_t;
 
-static mcei_iw_costs_t costs;
-static int iw_on;
+/* The machine's costs, while the iwarp protocol runs. */
+static const mcei_iw_costs_t *iwc(void)
+{
+    return &mcei_iw_state()->costs;
+}
 
 int mcei_iw_active(const mcei_iw_costs_t **c)
 {
-    if (!iw_on)
+    mcei_iw_state_t *st = mcei_iw_state();
+    if (st == NULL)
         return 0;
     if (c != NULL)
-        *c = &costs;
+        *c = &st->costs;
     return 1;
 }
 
@@ -180,7 +193,7 @@ static seglist_t *seg_list(iw_pct_t *p, int64_t key)
 /* The flow key of the block at the head of a destination PCT. */
 static int64_t block_key(const mcei_msg_t *m)
 {
-    return (int64_t)m->w.src * costs.pcts +
+    return (int64_t)m->w.src * iwc()->pcts +
            (int64_t)((m->w.aux[0] >> 8) & 0xff);
 }
 
@@ -294,7 +307,7 @@ static mce_time_t seg_wait(mcei_vn_t *vn, int pct, int64_t key, uint64_t k,
 {
     iw_node_t *nd = node_of(vn);
     iw_pct_t *p = &nd->pct[pct];
-    u128 x = (u128)(start ? k - 1 : k) * costs.unit;
+    u128 x = (u128)(start ? k - 1 : k) * iwc()->unit;
     for (;;) {
         mce_time_t t;
         seg_wait_t w;
@@ -314,13 +327,13 @@ static mce_time_t seg_wait(mcei_vn_t *vn, int pct, int64_t key, uint64_t k,
                 mcei_vn_fatal(vn, "iwarp: out of memory");
         } else if (start && l != NULL && l->full && l->nseg > 0) {
             /* the words the source PCT and the rest of the path hold */
-            uint64_t in = (uint64_t)(l->seg[l->nseg - 1].e / costs.unit) +
-                          (uint64_t)costs.pct_words - l->freed;
+            uint64_t in = (uint64_t)(l->seg[l->nseg - 1].e / iwc()->unit) +
+                          (uint64_t)iwc()->pct_words - l->freed;
             snprintf(full, sizeof(full),
                      "PCT %d full (connection to (%d,%d), %" PRIu64
                      " words in its path: the reader is not reading)",
-                     pct, p->endpoint % costs.width, p->endpoint / costs.width,
-                     in);
+                     pct, p->endpoint % iwc()->width,
+                     p->endpoint / iwc()->width, in);
             mcei_wait(vn, seg_news, &w, call, full);
             continue;
         }
@@ -354,7 +367,7 @@ static uint64_t nth_word(const iw_pct_t *p, size_t n, int64_t *key,
 
 static int64_t own_key(const mcei_vn_t *vn, int pct)
 {
-    return (int64_t)vn->id * costs.pcts + pct;
+    return (int64_t)vn->id * iwc()->pcts + pct;
 }
 
 /* ---- writes ----------------------------------------------------------- */
@@ -380,13 +393,13 @@ static mce_time_t wait_room(mcei_vn_t *vn, int pct)
 {
     iw_pct_t *p = &node_of(vn)->pct[pct];
     char what[96];
-    if (p->words <= (uint64_t)costs.pct_words)
+    if (p->words <= (uint64_t)iwc()->pct_words)
         return 0;
     snprintf(what, sizeof(what), "room in PCT %d (connection to (%d,%d))", pct,
-             p->endpoint % costs.width, p->endpoint / costs.width);
+             p->endpoint % iwc()->width, p->endpoint / iwc()->width);
     return seg_wait(vn, pct, own_key(vn, pct),
-                    p->words - (uint64_t)costs.pct_words, 1, "iwarp_gate_write",
-                    str_what, what);
+                    p->words - (uint64_t)iwc()->pct_words, 1,
+                    "iwarp_gate_write", str_what, what);
 }
 
 void mcei_iw_flush(mcei_vn_t *vn)
@@ -402,8 +415,8 @@ void mcei_iw_flush(mcei_vn_t *vn)
     nd->pend_n = 0;
     done = vn->clock;
     room = wait_room(vn, pct);
-    if (room != 0 && mcei_iw_cpu_end(vn, room, costs.gate_op) > done)
-        done = mcei_iw_cpu_end(vn, room, costs.gate_op);
+    if (room != 0 && mcei_iw_cpu_end(vn, room, iwc()->gate_op) > done)
+        done = mcei_iw_cpu_end(vn, room, iwc()->gate_op);
     advance_to(vn, done);
 }
 
@@ -437,14 +450,14 @@ int mcei_iw_gate_write(mcei_vn_t *vn, int gate, const uint32_t *w, size_t n,
     if (block) {
         mce_time_t ts, done, room;
         mcei_sync(vn);
-        charge_cpu(vn, costs.block_send);
+        charge_cpu(vn, iwc()->block_send);
         ts = vn->clock;
-        charge_cpu(vn, (mce_time_t)n * costs.gate_op);
+        charge_cpu(vn, (mce_time_t)n * iwc()->gate_op);
         inject_pct(vn, nd->gate[gate], ts, w, n);
         done = vn->clock;
         room = wait_room(vn, nd->gate[gate]);
-        if (room != 0 && mcei_iw_cpu_end(vn, room, costs.gate_op) > done)
-            done = mcei_iw_cpu_end(vn, room, costs.gate_op);
+        if (room != 0 && mcei_iw_cpu_end(vn, room, iwc()->gate_op) > done)
+            done = mcei_iw_cpu_end(vn, room, iwc()->gate_op);
         advance_to(vn, done);
         return MCE_OK;
     }
@@ -465,7 +478,7 @@ int mcei_iw_gate_write(mcei_vn_t *vn, int gate, const uint32_t *w, size_t n,
         nd->pend_cap = cap;
     }
     nd->pend_w[nd->pend_n++] = w[0];
-    charge_cpu(vn, costs.gate_op);
+    charge_cpu(vn, iwc()->gate_op);
     return MCE_OK;
 }
 
@@ -522,7 +535,7 @@ int mcei_iw_gate_read(mcei_vn_t *vn, int gate, uint32_t *w, size_t n, int block,
     mcei_sync(vn);
     pct = nd->gate[gate];
     p = &nd->pct[pct];
-    t = mcei_iw_cpu_end(vn, vn->clock, (mce_time_t)n * costs.gate_op);
+    t = mcei_iw_cpu_end(vn, vn->clock, (mce_time_t)n * iwc()->gate_op);
     take_words(vn, pct, n);
     r.p = p;
     r.n = n;
@@ -539,8 +552,8 @@ int mcei_iw_gate_read(mcei_vn_t *vn, int gate, uint32_t *w, size_t n, int block,
         nth_word(p, n, &key, &delay);
         ready += delay;
     }
-    if (mcei_iw_cpu_end(vn, ready, costs.gate_op) > t)
-        t = mcei_iw_cpu_end(vn, ready, costs.gate_op);
+    if (mcei_iw_cpu_end(vn, ready, iwc()->gate_op) > t)
+        t = mcei_iw_cpu_end(vn, ready, iwc()->gate_op);
     for (size_t k = 0; k < n; k++) {
         mcei_msg_t *m = p->rx.head;
         const uint8_t *data = mcei_msg_data(m);
@@ -555,7 +568,7 @@ int mcei_iw_gate_read(mcei_vn_t *vn, int gate, uint32_t *w, size_t n, int block,
     }
     advance_to(vn, t);
     if (block)
-        charge_cpu(vn, costs.block_recv);
+        charge_cpu(vn, iwc()->block_recv);
     return MCE_OK;
 }
 
@@ -567,7 +580,7 @@ int mcei_iw_spool_put(mcei_vn_t *vn, int pct, const uint32_t *w, size_t n,
 {
     iw_node_t *nd = node_of(vn);
     iw_pct_t *p;
-    if (pct < 0 || pct >= costs.pcts || nd->pct[pct].state != PCT_CONFIGURED ||
+    if (pct < 0 || pct >= iwc()->pcts || nd->pct[pct].state != PCT_CONFIGURED ||
         nd->pct[pct].in_port != MCEI_IW_CPU) {
         snprintf(why, len,
                  "PCT %d is not a configured source PCT (input: the "
@@ -591,19 +604,20 @@ int mcei_iw_spool_put_end(mcei_vn_t *vn, int pct, uint64_t mark, int test,
     mce_time_t t;
     /* the spool's last word is in the PCT once word mark - pct_words + 1
      * has started into the first link */
-    if (mark < (uint64_t)costs.pct_words) {
+    if (mark < (uint64_t)iwc()->pct_words) {
         *end = 0;
         return 1;
     }
     mcei_sync(vn);
     if (test) {
         t = seg_time(seg_list(p, own_key(vn, pct)),
-                     (u128)(mark - (uint64_t)costs.pct_words) * costs.unit, 1);
+                     (u128)(mark - (uint64_t)iwc()->pct_words) * iwc()->unit,
+                     1);
         if (t > vn->clock)
             return 0;
     } else {
         t = seg_wait(vn, pct, own_key(vn, pct),
-                     mark - (uint64_t)costs.pct_words + 1, 1,
+                     mark - (uint64_t)iwc()->pct_words + 1, 1,
                      "iwarp_spool_wait", str_what, "a spool out");
     }
     *end = t;
@@ -625,7 +639,7 @@ int mcei_iw_spool_take(mcei_vn_t *vn, int pct, mce_time_t start,
     mce_time_t t = start + (mce_time_t)n * word, m, delay;
     int64_t key;
     uint64_t k;
-    if (pct < 0 || pct >= costs.pcts || nd->pct[pct].state != PCT_CONFIGURED ||
+    if (pct < 0 || pct >= iwc()->pcts || nd->pct[pct].state != PCT_CONFIGURED ||
         nd->pct[pct].out_port != MCEI_IW_CPU) {
         snprintf(why, len,
                  "PCT %d is not a configured destination PCT "
@@ -650,7 +664,7 @@ int mcei_iw_spool_take(mcei_vn_t *vn, int pct, mce_time_t start,
      * spool takes a word per @p word, words arrive word_time apart */
     k = nth_word(p, n, &key, &delay);
     if (test) {
-        m = seg_time(seg_list(p, key), (u128)k * costs.unit, 0);
+        m = seg_time(seg_list(p, key), (u128)k * iwc()->unit, 0);
         if (m > vn->clock)
             return 0;
     } else {
@@ -683,22 +697,22 @@ int mcei_iw_pct_alloc(mcei_vn_t *vn, int *pct, char *why, size_t len)
 {
     iw_node_t *nd = node_of(vn);
     mcei_iw_flush(vn);
-    for (int i = 0; i < costs.pcts; i++)
+    for (int i = 0; i < iwc()->pcts; i++)
         if (nd->pct[i].state == PCT_FREE) {
             nd->pct[i].state = PCT_ALLOCATED;
             *pct = i;
             return MCE_OK;
         }
     snprintf(why, len, "out of PCTs: all %d PCTs of this cell are in use",
-             costs.pcts);
+             iwc()->pcts);
     return MCE_ERR_RESOURCE;
 }
 
 static int check_pct(int pct, char *why, size_t len)
 {
-    if (pct < 0 || pct >= costs.pcts) {
+    if (pct < 0 || pct >= iwc()->pcts) {
         snprintf(why, len, "no PCT %d (the cell has PCTs 0..%d)", pct,
-                 costs.pcts - 1);
+                 iwc()->pcts - 1);
         return MCE_ERR_INVAL;
     }
     return MCE_OK;
@@ -734,11 +748,11 @@ int mcei_iw_pct_config(mcei_vn_t *vn, int pct, int in_port, int in_pct,
         (out_port != MCEI_IW_CPU && (rc = check_pct(out_pct, why, len))))
         return rc;
     if ((in_port == MCEI_IW_CPU || out_port == MCEI_IW_CPU) &&
-        (endpoint < 0 || endpoint >= mcei_eng->nodes)) {
+        (endpoint < 0 || endpoint >= mcei_nnodes())) {
         snprintf(why, len,
                  "an end PCT of a connection needs the cell at the other "
                  "end (0..%d), not %d",
-                 mcei_eng->nodes - 1, endpoint);
+                 mcei_nnodes() - 1, endpoint);
         return MCE_ERR_INVAL;
     }
     if (p->state == PCT_CONFIGURED) {
@@ -750,7 +764,7 @@ int mcei_iw_pct_config(mcei_vn_t *vn, int pct, int in_port, int in_pct,
         return MCE_ERR_RESOURCE;
     }
     mcei_sync(vn);
-    charge_cfg(vn, costs.pct_config);
+    charge_cfg(vn, iwc()->pct_config);
     p->state = PCT_CONFIGURED;
     p->in_port = in_port;
     p->in_pct = in_port == MCEI_IW_CPU ? 0 : in_pct;
@@ -771,13 +785,13 @@ int mcei_iw_pct_config(mcei_vn_t *vn, int pct, int in_port, int in_pct,
 
 void mcei_iw_pct_set_throttle(mcei_vn_t *vn, int pct, int throttle)
 {
-    if (pct >= 0 && pct < costs.pcts)
+    if (pct >= 0 && pct < iwc()->pcts)
         node_of(vn)->pct[pct].next_throttle = throttle > 0 ? throttle : 0;
 }
 
 int mcei_iw_pct_throttle(mcei_vn_t *vn, int pct)
 {
-    if (pct < 0 || pct >= costs.pcts ||
+    if (pct < 0 || pct >= iwc()->pcts ||
         node_of(vn)->pct[pct].state != PCT_CONFIGURED)
         return 0;
     return node_of(vn)->pct[pct].throttle;
@@ -812,7 +826,7 @@ int mcei_iw_pct_release(mcei_vn_t *vn, int pct, char *why, size_t len)
                       pct, p->rx_words);
     if (p->state == PCT_CONFIGURED) {
         uint64_t aux[2] = {mcei_iw_cfg_pack(pct, 0, 0, 0, 0, -1, 1), 0};
-        charge_cfg(vn, costs.pct_config);
+        charge_cfg(vn, iwc()->pct_config);
         if (mcei_send(vn, vn->id, MCEI_CTX_PROTOCOL, MCEI_IW_CFG, NULL, 0, aux,
                       NULL) != MCE_OK)
             mcei_vn_fatal(vn, "iwarp: out of memory releasing a PCT");
@@ -874,7 +888,7 @@ int mcei_iw_gate_bind(mcei_vn_t *vn, int gate, int pct, char *why, size_t len)
                      gate_name(g));
             return MCE_ERR_RESOURCE;
         }
-    charge_cfg(vn, costs.gate_bind);
+    charge_cfg(vn, iwc()->gate_bind);
     nd->gate[gate] = pct;
     return MCE_OK;
 }
@@ -891,7 +905,7 @@ int mcei_iw_gate_unbind(mcei_vn_t *vn, int gate, char *why, size_t len)
         snprintf(why, len, "gate %s is not bound", gate_name(gate));
         return MCE_ERR_STATE;
     }
-    charge_cfg(vn, costs.gate_bind);
+    charge_cfg(vn, iwc()->gate_bind);
     nd->gate[gate] = -1;
     return MCE_OK;
 }
@@ -933,14 +947,14 @@ static void iw_on_arrival(mcei_vn_t *vn, mcei_msg_t *m)
         return;
     if (m->w.ctx == MCEI_CTX_TIMER && m->w.type == T_SEG_WAKE) {
         int pct = (int)m->w.aux[0];
-        if (pct >= 0 && pct < costs.pcts)
+        if (pct >= 0 && pct < iwc()->pcts)
             nd->pct[pct].fired = m->w.aux[1];
         mcei_msg_release(m);
         return;
     }
     if (m->w.ctx == MCEI_CTX_PROTOCOL && m->w.type == MCEI_IW_SEG) {
         int pct = (int)(m->w.aux[0] & 0xff);
-        if (pct < costs.pcts && m->w.size == sizeof(mcei_iw_seg_t))
+        if (pct < iwc()->pcts && m->w.size == sizeof(mcei_iw_seg_t))
             seg_add(vn, &nd->pct[pct], m);
         mcei_msg_release(m);
         return;
@@ -948,13 +962,13 @@ static void iw_on_arrival(mcei_vn_t *vn, mcei_msg_t *m)
     if (m->w.ctx == MCEI_CTX_PROTOCOL && m->w.type == MCEI_IW_DATA) {
         int dpct = (int)(m->w.aux[0] & 0xff);
         iw_pct_t *p = &nd->pct[dpct];
-        if (dpct >= costs.pcts || p->state != PCT_CONFIGURED ||
+        if (dpct >= iwc()->pcts || p->state != PCT_CONFIGURED ||
             p->out_port != MCEI_IW_CPU)
             mcei_vn_fatal_at(vn, m->arrival,
                              "iwarp: words from (%d,%d) reached PCT %d, which "
                              "no longer ends a connection: on iWarp they "
                              "would be lost",
-                             m->w.src % costs.width, m->w.src / costs.width,
+                             m->w.src % iwc()->width, m->w.src / iwc()->width,
                              dpct);
         mcei_msgq_push(&p->rx, m);
         p->rx_words += m->w.size / 4;
@@ -966,8 +980,8 @@ static void iw_on_arrival(mcei_vn_t *vn, mcei_msg_t *m)
 
 /* ---- plug-in ------------------------------------------------------------ */
 
-static int get_clocks(mcei_machine_t *m, const char *key, mce_time_t *out,
-                      char *err, size_t errlen)
+static int get_clocks(mcei_machine_t *m, const char *key, mce_time_t clock,
+                      mce_time_t *out, char *err, size_t errlen)
 {
     uint64_t v;
     int rc = mcei_key_u64(m, key, &v, err, errlen);
@@ -978,7 +992,7 @@ static int get_clocks(mcei_machine_t *m, const char *key, mce_time_t *out,
                  m->name, key);
         return MCE_ERR_MACHINE;
     }
-    *out = v * costs.clock;
+    *out = v * clock;
     return MCE_OK;
 }
 
@@ -995,15 +1009,19 @@ static int iw_init(mcei_engine_t *eng, mcei_machine_t *m, char *err,
 #undef T
     };
     uint64_t w, h, pcts, words, rg, wg, wb, skip;
+    mcei_iw_state_t *st = calloc(1, sizeof(*st));
+    mcei_iw_costs_t *costs;
     int rc;
-    memset(&costs, 0, sizeof(costs));
-    if ((rc = mcei_key_time(m, "iwarp.clock", &costs.clock, err, errlen)))
-        return rc;
+    if (st == NULL)
+        return MCE_ERR_NOMEM;
+    costs = &st->costs;
+    if ((rc = mcei_key_time(m, "iwarp.clock", &costs->clock, err, errlen)))
+        goto fail;
     for (size_t i = 0; i < MCEI_ARRAY_SIZE(times); i++)
-        if ((rc = get_clocks(m, times[i].key,
-                             (mce_time_t *)((char *)&costs + times[i].off), err,
+        if ((rc = get_clocks(m, times[i].key, costs->clock,
+                             (mce_time_t *)((char *)costs + times[i].off), err,
                              errlen)))
-            return rc;
+            goto fail;
     if ((rc = mcei_key_u64(m, "iwarp.width", &w, err, errlen)) ||
         (rc = mcei_key_u64(m, "iwarp.height", &h, err, errlen)) ||
         (rc = mcei_key_u64(m, "iwarp.pcts", &pcts, err, errlen)) ||
@@ -1011,20 +1029,13 @@ static int iw_init(mcei_engine_t *eng, mcei_machine_t *m, char *err,
         (rc = mcei_key_u64(m, "iwarp.read_gates", &rg, err, errlen)) ||
         (rc = mcei_key_u64(m, "iwarp.write_gates", &wg, err, errlen)) ||
         (rc = mcei_key_u64(m, "iwarp.word_bytes", &wb, err, errlen)) ||
-        (rc = mcei_key_u64(m, "iwarp.timer_tick", &costs.timer_tick, err,
+        (rc = mcei_key_u64(m, "iwarp.timer_tick", &costs->timer_tick, err,
                            errlen)) ||
         (rc = mcei_key_u64(m, "iwarp.skip_period", &skip, err, errlen)))
-        return rc;
-    if (strcmp(eng->net.ops->name, "iwarp") != 0) {
-        snprintf(err, errlen,
-                 "machine '%s': the iwarp protocol needs network = iwarp, not "
-                 "'%s'",
-                 m->name, eng->net.ops->name);
-        return MCE_ERR_MACHINE;
-    }
-    if (costs.clock == 0 || costs.gate_op == 0 || costs.word_time == 0 ||
+        goto fail;
+    if (costs->clock == 0 || costs->gate_op == 0 || costs->word_time == 0 ||
         pcts == 0 || pcts > 255 || words == 0 || words > 1024 || rg != 2 ||
-        wg != 2 || wb != 4 || costs.timer_tick == 0 || w * h == 0 ||
+        wg != 2 || wb != 4 || costs->timer_tick == 0 || w * h == 0 ||
         w * h != (uint64_t)eng->nodes) {
         snprintf(err, errlen,
                  "machine '%s': need positive iwarp.clock, gate_op, word_time "
@@ -1032,47 +1043,52 @@ static int iw_init(mcei_engine_t *eng, mcei_machine_t *m, char *err,
                  "1024, 2 read and 2 write gates, 4-byte words and width x "
                  "height = the node count",
                  m->name);
-        return MCE_ERR_MACHINE;
+        rc = MCE_ERR_MACHINE;
+        goto fail;
     }
-    costs.width = (int)w;
-    costs.height = (int)h;
-    costs.pcts = (int)pcts;
-    costs.pct_words = (int)words;
-    costs.unit = mcei_iwf_unit(costs.word_time, skip);
-    if ((rc = mcei_iw_cam_init(m, costs.width, costs.clock, err, errlen)) ||
-        (rc = mcei_iw_dep_module_init(m, costs.clock, err, errlen)) ||
-        (rc = mcei_iw_spool_module_init(m, costs.clock, err, errlen)) ||
-        (rc = mcei_iw_video_init(m, costs.clock, costs.width, err, errlen)))
-        return rc;
-    iw_on = 1;
+    costs->width = (int)w;
+    costs->height = (int)h;
+    costs->pcts = (int)pcts;
+    costs->pct_words = (int)words;
+    costs->unit = mcei_iwf_unit(costs->word_time, skip);
+    if ((rc = mcei_iw_cam_init(&st->cam, m, costs->width, costs->clock, err,
+                               errlen)) ||
+        (rc =
+             mcei_iw_dep_module_init(&st->dep, m, costs->clock, err, errlen)) ||
+        (rc = mcei_iw_spool_module_init(&st->spool, m, costs->clock, err,
+                                        errlen)) ||
+        (rc = mcei_iw_video_init(&st->video, m, costs->clock, costs->width, err,
+                                 errlen)))
+        goto fail;
+    eng->proto_state = st;
     return MCE_OK;
+fail:
+    free(st);
+    return rc;
 }
 
 static void iw_fini(mcei_engine_t *eng)
 {
-    (void)eng;
-    mcei_iw_cam_fini();
-    mcei_iw_dep_module_fini();
-    mcei_iw_spool_module_fini();
-    mcei_iw_video_fini();
-    iw_on = 0;
+    free(eng->proto_state);
+    eng->proto_state = NULL;
 }
 
 static int iw_node_init(mcei_vn_t *vn)
 {
     iw_node_t *nd = calloc(1, sizeof(*nd));
     if (nd == NULL ||
-        (nd->pct = calloc((size_t)costs.pcts, sizeof(*nd->pct))) == NULL) {
+        (nd->pct = calloc((size_t)iwc()->pcts, sizeof(*nd->pct))) == NULL) {
         free(nd);
         return MCE_ERR_NOMEM;
     }
-    for (int i = 0; i < costs.pcts; i++)
+    for (int i = 0; i < iwc()->pcts; i++)
         nd->pct[i].sl[0].key = nd->pct[i].sl[1].key = -1;
     for (int g = 0; g < MCEI_IW_GATES; g++)
         nd->gate[g] = -1;
     nd->pend_gate = -1;
     vn->proto = nd;
     if (mcei_iw_cam_node_init(vn) != MCE_OK ||
+        mcei_iw_spool_node_init(vn) != MCE_OK ||
         mcei_iw_video_node_init(vn) != MCE_OK)
         return MCE_ERR_NOMEM;
     return mcei_iw_dep_node_init(vn);
@@ -1081,12 +1097,13 @@ static int iw_node_init(mcei_vn_t *vn)
 static void iw_node_fini(mcei_vn_t *vn)
 {
     iw_node_t *nd = node_of(vn);
-    mcei_iw_cam_node_fini(vn);
-    mcei_iw_dep_node_fini(vn);
-    mcei_iw_video_node_fini(vn);
     if (nd == NULL)
         return;
-    for (int i = 0; i < costs.pcts; i++) {
+    mcei_iw_cam_node_fini(vn);
+    mcei_iw_dep_node_fini(vn);
+    mcei_iw_spool_node_fini(vn);
+    mcei_iw_video_node_fini(vn);
+    for (int i = 0; i < iwc()->pcts; i++) {
         mcei_msg_t *m;
         while ((m = nd->pct[i].rx.head) != NULL) {
             mcei_msgq_remove(&nd->pct[i].rx, m);
@@ -1119,4 +1136,5 @@ const mcei_proto_ops_t mcei_proto_iwarp_ops = {
     .on_arrival = iw_on_arrival,
     .send_delay = iw_send_delay,
     .keys = &mcei_proto_iwarp_keytab,
+    .requires_net = "iwarp",
 };

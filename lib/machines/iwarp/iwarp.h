@@ -12,6 +12,18 @@
 
 #include "../../core/engine.h"
 
+/* Ports of a PCT, as mcei_iw_pct_config takes them: the CPU (a gate) or
+ * the link on one side of the cell.  The network model's numbering (the
+ * personalities see only this header; iwarp.c checks that they agree),
+ * and include/iwarp.h's IW_CPU .. IW_YM. */
+enum {
+    MCEI_IW_PORT_CPU = 0,
+    MCEI_IW_PORT_XP,
+    MCEI_IW_PORT_XM,
+    MCEI_IW_PORT_YP,
+    MCEI_IW_PORT_YM
+};
+
 /* Gates: two read gates, then two write gates (include/iwarp.h). */
 enum { MCEI_IW_R0 = 0, MCEI_IW_R1, MCEI_IW_W0, MCEI_IW_W1, MCEI_IW_GATES };
 
@@ -23,6 +35,9 @@ typedef struct mcei_iw_costs {
     int width, height, pcts, pct_words;
     uint64_t unit; /* fluid work units per word (lib/net/iwarp_fluid.h) */
 } mcei_iw_costs_t;
+
+/* The protocol (registered by lib/machines/registry.c). */
+extern const mcei_proto_ops_t mcei_proto_iwarp_ops;
 
 /* Is the machine of this run an iWarp?  Sets *costs when it is. */
 int mcei_iw_active(const mcei_iw_costs_t **costs);

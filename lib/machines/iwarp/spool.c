@@ -29,6 +29,7 @@
 #include "../../core/trace.h"
 #include "deposit.h"
 #include "iwarp.h"
+#include "state.h"
 
 #define SPOOL_MAX 16
 /* The spools' trace tracks: node resource slots SPOOL_SLOT + handle. */
@@ -44,14 +45,23 @@ typedef struct spool {
     uint64_t mark;         /* out: the connection's number of its last word */
 } spool_t;
 
-static struct {
-    mce_time_t clock, setup, word, word_time;
-    uint64_t spools, steal;
-} k;
-static spool_t (*table)[SPOOL_MAX];
+/* A cell's spools. */
+typedef struct mcei_iw_spool_node {
+    spool_t s[SPOOL_MAX];
+} spool_node_t;
 
-static int get_clocks(mcei_machine_t *m, const char *key, mce_time_t *out,
-                      char *err, size_t errlen)
+static const mcei_iw_spool_k_t *spool_k(void)
+{
+    return &mcei_iw_state()->spool;
+}
+
+static spool_t *table_of(mcei_vn_t *vn)
+{
+    return mcei_iw_slots(vn)->spool->s;
+}
+
+static int get_clocks(mcei_machine_t *m, const char *key, mce_time_t clock,
+                      mce_time_t *out, char *err, size_t errlen)
 {
     uint64_t v;
     int rc = mcei_key_u64(m, key, &v, err, errlen);
@@ -62,24 +72,27 @@ static int get_clocks(mcei_machine_t *m, const char *key, mce_time_t *out,
                  m->name, key);
         return MCE_ERR_MACHINE;
     }
-    *out = v * k.clock;
+    *out = v * clock;
     return MCE_OK;
 }
 
-int mcei_iw_spool_module_init(mcei_machine_t *m, mce_time_t clock, char *err,
-                              size_t errlen)
+int mcei_iw_spool_module_init(mcei_iw_spool_k_t *k, mcei_machine_t *m,
+                              mce_time_t clock, char *err, size_t errlen)
 {
     int rc;
-    memset(&k, 0, sizeof(k));
-    k.clock = clock;
-    if ((rc = get_clocks(m, "iwarp.spool_setup", &k.setup, err, errlen)) ||
-        (rc = get_clocks(m, "iwarp.spool_word", &k.word, err, errlen)) ||
-        (rc = get_clocks(m, "iwarp.word_time", &k.word_time, err, errlen)) ||
-        (rc = mcei_key_u64(m, "iwarp.spools", &k.spools, err, errlen)) ||
-        (rc = mcei_key_u64(m, "iwarp.spool_steal", &k.steal, err, errlen)))
+    memset(k, 0, sizeof(*k));
+    k->clock = clock;
+    if ((rc = get_clocks(m, "iwarp.spool_setup", clock, &k->setup, err,
+                         errlen)) ||
+        (rc =
+             get_clocks(m, "iwarp.spool_word", clock, &k->word, err, errlen)) ||
+        (rc = get_clocks(m, "iwarp.word_time", clock, &k->word_time, err,
+                         errlen)) ||
+        (rc = mcei_key_u64(m, "iwarp.spools", &k->spools, err, errlen)) ||
+        (rc = mcei_key_u64(m, "iwarp.spool_steal", &k->steal, err, errlen)))
         return rc;
-    if (k.spools < 2 || k.spools > SPOOL_MAX || k.steal < 2 || k.steal > 64 ||
-        k.word != k.word_time) {
+    if (k->spools < 2 || k->spools > SPOOL_MAX || k->steal < 2 ||
+        k->steal > 64 || k->word != k->word_time) {
         snprintf(err, errlen,
                  "machine '%s': need 2 <= iwarp.spools <= %d, 2 <= "
                  "iwarp.spool_steal <= 64 and iwarp.spool_word = "
@@ -87,59 +100,67 @@ int mcei_iw_spool_module_init(mcei_machine_t *m, mce_time_t clock, char *err,
                  m->name, SPOOL_MAX);
         return MCE_ERR_MACHINE;
     }
-    table = calloc((size_t)mcei_eng->nodes, sizeof(*table));
-    return table == NULL ? MCE_ERR_NOMEM : MCE_OK;
+    return MCE_OK;
 }
 
-void mcei_iw_spool_module_fini(void)
+int mcei_iw_spool_node_init(mcei_vn_t *vn)
 {
-    free(table);
-    table = NULL;
+    mcei_iw_slots(vn)->spool = calloc(1, sizeof(spool_node_t));
+    return mcei_iw_slots(vn)->spool == NULL ? MCE_ERR_NOMEM : MCE_OK;
+}
+
+void mcei_iw_spool_node_fini(mcei_vn_t *vn)
+{
+    free(mcei_iw_slots(vn)->spool);
+    mcei_iw_slots(vn)->spool = NULL;
 }
 
 int mcei_iw_spool_start(mcei_vn_t *vn, int out, int pct, void *buf,
                         size_t nwords, int *h, char *why, size_t len)
 {
-    spool_t *t = table[vn->id];
-    uint64_t avail = k.spools - (mcei_iw_dep_enabled(vn) ? 2 : 0), busy = 0;
+    spool_t *t = table_of(vn);
+    uint64_t avail = spool_k()->spools - (mcei_iw_dep_enabled(vn) ? 2 : 0),
+             busy = 0;
     int free_h = -1, rc;
     if (nwords == 0 || buf == NULL) {
         snprintf(why, len, "need a buffer and a positive word count");
         return MCE_ERR_INVAL;
     }
-    for (int i = 0; i < (int)k.spools; i++) {
+    for (int i = 0; i < (int)spool_k()->spools; i++) {
         if (t[i].busy)
             busy++;
         else if (free_h < 0)
             free_h = i;
     }
     if (busy >= avail || free_h < 0) {
-        snprintf(why, len,
-                 "out of spools: %" PRIu64 " of the cell's %" PRIu64
-                 " are in use%s",
-                 busy, k.spools,
-                 avail < k.spools ? " (2 more are the deposit system's)" : "");
+        snprintf(
+            why, len,
+            "out of spools: %" PRIu64 " of the cell's %" PRIu64 " are in use%s",
+            busy, spool_k()->spools,
+            avail < spool_k()->spools ? " (2 more are the deposit system's)"
+                                      : "");
         return MCE_ERR_RESOURCE;
     }
     mcei_sync(vn);
-    mcei_iw_cpu(vn, k.setup);
+    mcei_iw_cpu(vn, spool_k()->setup);
     if (out) {
         mce_time_t done;
-        if ((rc = mcei_iw_spool_put(vn, pct, buf, nwords, k.word, &done,
-                                    &t[free_h].mark, why, len)) != MCE_OK)
+        if ((rc = mcei_iw_spool_put(vn, pct, buf, nwords, spool_k()->word,
+                                    &done, &t[free_h].mark, why, len)) !=
+            MCE_OK)
             return rc;
         t[free_h].end = done;
     } else {
         char tmp[160];
         mce_time_t d;
         /* check the PCT now (test mode takes nothing when not done) */
-        if ((rc = mcei_iw_spool_take(vn, pct, vn->clock, k.word, buf, 0, 1, &d,
-                                     tmp, sizeof(tmp))) < 0) {
+        if ((rc = mcei_iw_spool_take(vn, pct, vn->clock, spool_k()->word, buf,
+                                     0, 1, &d, tmp, sizeof(tmp))) < 0) {
             snprintf(why, len, "%s", tmp);
             return rc;
         }
         mcei_iw_take(vn, pct, nwords);
-        t[free_h].end = vn->clock + (mce_time_t)nwords * k.word;
+        t[free_h].end = vn->clock + (mce_time_t)nwords * spool_k()->word;
     }
     t[free_h].busy = 1;
     t[free_h].out = out;
@@ -156,11 +177,11 @@ int mcei_iw_spool_finish(mcei_vn_t *vn, int h, int test, int *done, char *why,
 {
     spool_t *s;
     mce_time_t end;
-    if (h < 0 || h >= (int)k.spools || !table[vn->id][h].busy) {
+    if (h < 0 || h >= (int)spool_k()->spools || !table_of(vn)[h].busy) {
         snprintf(why, len, "no active spool %d", h);
         return MCE_ERR_INVAL;
     }
-    s = &table[vn->id][h];
+    s = &table_of(vn)[h];
     mcei_sync(vn);
     if (s->out) {
         mce_time_t room;
@@ -179,8 +200,8 @@ int mcei_iw_spool_finish(mcei_vn_t *vn, int h, int test, int *done, char *why,
     } else {
         int rc;
         mcei_vn_memory(vn);
-        rc = mcei_iw_spool_take(vn, s->pct, s->start, k.word, s->buf, s->n,
-                                test, &end, why, len);
+        rc = mcei_iw_spool_take(vn, s->pct, s->start, spool_k()->word, s->buf,
+                                s->n, test, &end, why, len);
         if (rc < 0)
             return rc;
         if (rc == 0) {
@@ -207,14 +228,14 @@ mce_time_t mcei_iw_cpu_end(mcei_vn_t *vn, mce_time_t from, mce_time_t c)
 {
     spool_t *t;
     mce_time_t now = from, left = c;
-    if (table == NULL || c == 0)
+    if (c == 0 || mcei_iw_state() == NULL)
         return from + c;
-    t = table[vn->id];
+    t = table_of(vn);
     for (;;) {
         mce_time_t next = MCEI_TIME_INF;
-        uint64_t act = 0, s = k.steal;
+        uint64_t act = 0, s = spool_k()->steal;
         unsigned __int128 q;
-        for (int i = 0; i < (int)k.spools; i++)
+        for (int i = 0; i < (int)spool_k()->spools; i++)
             if (t[i].busy && t[i].end > now) {
                 act++;
                 if (t[i].end < next)

@@ -9,9 +9,16 @@
 
 #include "../../core/engine.h"
 
-int mcei_iw_spool_module_init(mcei_machine_t *m, mce_time_t clock, char *err,
-                              size_t errlen);
-void mcei_iw_spool_module_fini(void);
+/* The spools' constants (in the machine's state, state.h). */
+typedef struct mcei_iw_spool_k {
+    mce_time_t clock, setup, word, word_time;
+    uint64_t spools, steal;
+} mcei_iw_spool_k_t;
+
+int mcei_iw_spool_module_init(mcei_iw_spool_k_t *k, mcei_machine_t *m,
+                              mce_time_t clock, char *err, size_t errlen);
+int mcei_iw_spool_node_init(mcei_vn_t *vn);
+void mcei_iw_spool_node_fini(mcei_vn_t *vn);
 /* >= 0 in *h: the spool's handle. */
 int mcei_iw_spool_start(mcei_vn_t *vn, int out, int pct, void *buf,
                         size_t nwords, int *h, char *why, size_t len);

@@ -25,6 +25,7 @@
 
 #include "iwarp.h"
 #include "spool.h"
+#include "state.h"
 
 #define FIFO_MAX 4096
 
@@ -33,7 +34,7 @@ typedef struct out_rec {
     mce_time_t t;
 } out_rec_t;
 
-typedef struct video_node {
+typedef struct mcei_iw_video_node {
     /* camera */
     mcei_iw_video_fn fn;
     void *arg;
@@ -46,37 +47,33 @@ typedef struct video_node {
     uint64_t nout, capout;
 } video_node_t;
 
-static struct {
-    mce_time_t clock;
-    uint64_t line, words, gap, lines, vblank, fifo, op, frame, wpf;
-    uint64_t camera, display;
-    int width;
-} k;
-static video_node_t **nodes;
-static int nnodes;
+static const mcei_iw_video_k_t *video_k(void)
+{
+    return &mcei_iw_state()->video;
+}
 
-int mcei_iw_video_init(mcei_machine_t *m, mce_time_t clock, int width,
-                       char *err, size_t errlen)
+int mcei_iw_video_init(mcei_iw_video_k_t *k, mcei_machine_t *m,
+                       mce_time_t clock, int width, char *err, size_t errlen)
 {
     int rc;
-    memset(&k, 0, sizeof(k));
-    k.clock = clock;
-    k.width = width;
-    if ((rc = mcei_key_u64(m, "video.line", &k.line, err, errlen)) ||
-        (rc = mcei_key_u64(m, "video.active_words", &k.words, err, errlen)) ||
-        (rc = mcei_key_u64(m, "video.word_gap", &k.gap, err, errlen)) ||
-        (rc = mcei_key_u64(m, "video.lines", &k.lines, err, errlen)) ||
-        (rc = mcei_key_u64(m, "video.vblank", &k.vblank, err, errlen)) ||
-        (rc = mcei_key_u64(m, "video.fifo", &k.fifo, err, errlen)) ||
-        (rc = mcei_key_u64(m, "video.word_op", &k.op, err, errlen)) ||
-        (rc = mcei_key_u64(m, "video.camera", &k.camera, err, errlen)) ||
-        (rc = mcei_key_u64(m, "video.display", &k.display, err, errlen)))
+    memset(k, 0, sizeof(*k));
+    k->clock = clock;
+    k->width = width;
+    if ((rc = mcei_key_u64(m, "video.line", &k->line, err, errlen)) ||
+        (rc = mcei_key_u64(m, "video.active_words", &k->words, err, errlen)) ||
+        (rc = mcei_key_u64(m, "video.word_gap", &k->gap, err, errlen)) ||
+        (rc = mcei_key_u64(m, "video.lines", &k->lines, err, errlen)) ||
+        (rc = mcei_key_u64(m, "video.vblank", &k->vblank, err, errlen)) ||
+        (rc = mcei_key_u64(m, "video.fifo", &k->fifo, err, errlen)) ||
+        (rc = mcei_key_u64(m, "video.word_op", &k->op, err, errlen)) ||
+        (rc = mcei_key_u64(m, "video.camera", &k->camera, err, errlen)) ||
+        (rc = mcei_key_u64(m, "video.display", &k->display, err, errlen)))
         return rc;
     /* the port must keep up with a reader that reads as fast as it can */
-    if (k.words == 0 || k.gap == 0 || k.lines == 0 || k.op == 0 ||
-        k.op > k.gap || k.fifo == 0 || k.fifo > FIFO_MAX || k.line > 1000000 ||
-        k.vblank > 100000000 || k.lines > 100000 || k.words > 100000 ||
-        (k.words - 1) * k.gap >= k.line) {
+    if (k->words == 0 || k->gap == 0 || k->lines == 0 || k->op == 0 ||
+        k->op > k->gap || k->fifo == 0 || k->fifo > FIFO_MAX ||
+        k->line > 1000000 || k->vblank > 100000000 || k->lines > 100000 ||
+        k->words > 100000 || (k->words - 1) * k->gap >= k->line) {
         snprintf(err, errlen,
                  "machine '%s': need positive video.active_words, word_gap "
                  "and lines, 1 <= video.word_op <= video.word_gap, 1 <= "
@@ -85,105 +82,99 @@ int mcei_iw_video_init(mcei_machine_t *m, mce_time_t clock, int width,
                  m->name, FIFO_MAX);
         return MCE_ERR_MACHINE;
     }
-    k.frame = k.lines * k.line + k.vblank;
-    k.wpf = k.lines * k.words;
-    nnodes = mcei_eng->nodes;
-    nodes = calloc((size_t)nnodes, sizeof(*nodes));
-    return nodes == NULL ? MCE_ERR_NOMEM : MCE_OK;
-}
-
-void mcei_iw_video_fini(void)
-{
-    free(nodes);
-    nodes = NULL;
+    k->frame = k->lines * k->line + k->vblank;
+    k->wpf = k->lines * k->words;
+    return MCE_OK;
 }
 
 int mcei_iw_video_node_init(mcei_vn_t *vn)
 {
     video_node_t *v;
-    if ((uint64_t)vn->id != k.camera && (uint64_t)vn->id != k.display)
+    if ((uint64_t)vn->id != video_k()->camera &&
+        (uint64_t)vn->id != video_k()->display)
         return MCE_OK;
     if ((v = calloc(1, sizeof(*v))) == NULL)
         return MCE_ERR_NOMEM;
-    if ((uint64_t)vn->id == k.camera &&
-        (v->q = calloc((size_t)k.fifo, sizeof(*v->q))) == NULL) {
+    if ((uint64_t)vn->id == video_k()->camera &&
+        (v->q = calloc((size_t)video_k()->fifo, sizeof(*v->q))) == NULL) {
         free(v);
         return MCE_ERR_NOMEM;
     }
-    nodes[vn->id] = v;
+    mcei_iw_slots(vn)->video = v;
     return MCE_OK;
 }
 
 void mcei_iw_video_node_fini(mcei_vn_t *vn)
 {
-    video_node_t *v = nodes != NULL ? nodes[vn->id] : NULL;
+    video_node_t *v = mcei_iw_slots(vn)->video;
     if (v == NULL)
         return;
     free(v->q);
     free(v->out);
     free(v);
-    nodes[vn->id] = NULL;
+    mcei_iw_slots(vn)->video = NULL;
 }
 
 static int no_device(const char *what, uint64_t cell, char *why, size_t len)
 {
-    if (cell >= (uint64_t)nnodes)
+    if (cell >= (uint64_t)mcei_nnodes())
         snprintf(why, len,
                  "this cell has no %s port (video.%s = %" PRIu64
                  " is not a cell of this %d-cell array: there is none)",
-                 what, what, cell, nnodes);
+                 what, what, cell, mcei_nnodes());
     else
         snprintf(why, len,
                  "this cell has no %s port (video.%s = %" PRIu64
                  ": cell (%d,%d))",
-                 what, what, cell, (int)(cell % (uint64_t)k.width),
-                 (int)(cell / (uint64_t)k.width));
+                 what, what, cell, (int)(cell % (uint64_t)video_k()->width),
+                 (int)(cell / (uint64_t)video_k()->width));
     return MCE_ERR_STATE;
 }
 
 static video_node_t *camera(mcei_vn_t *vn, char *why, size_t len)
 {
-    if ((uint64_t)vn->id != k.camera) {
-        no_device("camera", k.camera, why, len);
+    if ((uint64_t)vn->id != video_k()->camera) {
+        no_device("camera", video_k()->camera, why, len);
         return NULL;
     }
-    return nodes[vn->id];
+    return mcei_iw_slots(vn)->video;
 }
 
 static video_node_t *display(mcei_vn_t *vn, char *why, size_t len)
 {
-    if ((uint64_t)vn->id != k.display) {
-        no_device("display", k.display, why, len);
+    if ((uint64_t)vn->id != video_k()->display) {
+        no_device("display", video_k()->display, why, len);
         return NULL;
     }
-    return nodes[vn->id];
+    return mcei_iw_slots(vn)->video;
 }
 
 /* Arrival time (clocks) of the word at stream position @p g. */
 static uint64_t arrival(uint64_t g)
 {
-    uint64_t f = g / k.wpf, r = g % k.wpf;
-    return f * k.frame + r / k.words * k.line + r % k.words * k.gap;
+    uint64_t f = g / video_k()->wpf, r = g % video_k()->wpf;
+    return f * video_k()->frame + r / video_k()->words * video_k()->line +
+           r % video_k()->words * video_k()->gap;
 }
 
 /* Number of words arrived by clock @p c (arrival <= c). */
 static uint64_t arrived_by(uint64_t c)
 {
-    uint64_t f = c / k.frame, r = c % k.frame, l = r / k.line,
-             w = r % k.line / k.gap;
-    if (l >= k.lines)
-        return (f + 1) * k.wpf;
-    if (w >= k.words)
-        w = k.words - 1;
-    return f * k.wpf + l * k.words + w + 1;
+    uint64_t f = c / video_k()->frame, r = c % video_k()->frame,
+             l = r / video_k()->line, w = r % video_k()->line / video_k()->gap;
+    if (l >= video_k()->lines)
+        return (f + 1) * video_k()->wpf;
+    if (w >= video_k()->words)
+        w = video_k()->words - 1;
+    return f * video_k()->wpf + l * video_k()->words + w + 1;
 }
 
 /* Account for the arrivals up to the node's clock. */
 static void absorb(mcei_vn_t *vn, video_node_t *v)
 {
-    uint64_t n = arrived_by(vn->clock / k.clock);
-    while (v->next < n && v->qn < k.fifo) {
-        v->q[(v->qh + v->qn) % k.fifo] = v->next++;
+    uint64_t n = arrived_by(vn->clock / video_k()->clock);
+    while (v->next < n && v->qn < video_k()->fifo) {
+        v->q[(v->qh + v->qn) % video_k()->fifo] = v->next++;
         v->qn++;
     }
     if (v->next < n) {
@@ -194,11 +185,11 @@ static void absorb(mcei_vn_t *vn, video_node_t *v)
 
 static uint32_t content(const video_node_t *v, uint64_t g)
 {
-    uint64_t f = g / k.wpf, r = g % k.wpf;
+    uint64_t f = g / video_k()->wpf, r = g % video_k()->wpf;
     if (v->fn == NULL)
         return (uint32_t)g;
-    return v->fn(v->arg, (unsigned long long)f, (int)(r / k.words),
-                 (int)(r % k.words));
+    return v->fn(v->arg, (unsigned long long)f, (int)(r / video_k()->words),
+                 (int)(r % video_k()->words));
 }
 
 int mcei_iw_video_source(mcei_vn_t *vn, mcei_iw_video_fn fn, void *arg,
@@ -229,19 +220,19 @@ int mcei_iw_video_read(mcei_vn_t *vn, uint32_t *w, size_t n, uint64_t *pos,
         absorb(vn, v);
         if (v->qn == 0) {
             /* the port is empty: the next word to arrive is ours */
-            mcei_iw_align(vn, (mce_time_t)arrival(v->next) * k.clock);
+            mcei_iw_align(vn, (mce_time_t)arrival(v->next) * video_k()->clock);
             mcei_vn_memory(vn);
             absorb(vn, v);
         }
         g = v->q[v->qh];
-        v->qh = (v->qh + 1) % k.fifo;
+        v->qh = (v->qh + 1) % video_k()->fifo;
         v->qn--;
         w[j] = content(v, g);
         if (pos != NULL)
             pos[j] = g;
         if (arr != NULL)
-            arr[j] = (mce_time_t)arrival(g) * k.clock;
-        mcei_iw_cpu(vn, (mce_time_t)k.op * k.clock);
+            arr[j] = (mce_time_t)arrival(g) * video_k()->clock;
+        mcei_iw_cpu(vn, (mce_time_t)video_k()->op * video_k()->clock);
     }
     return MCE_OK;
 }
@@ -255,13 +246,13 @@ int mcei_iw_video_sync(mcei_vn_t *vn, uint64_t *frame, char *why, size_t len)
     mcei_iw_flush(vn);
     /* what the port holds and what comes before the frame is dropped, not
      * lost: the program was not taking video yet */
-    c = (vn->clock + k.clock - 1) / k.clock;
-    f = (c + k.frame - 1) / k.frame;
+    c = (vn->clock + video_k()->clock - 1) / video_k()->clock;
+    f = (c + video_k()->frame - 1) / video_k()->frame;
     v->qn = 0;
     v->qh = 0;
-    if (v->next < f * k.wpf)
-        v->next = f * k.wpf;
-    mcei_iw_align(vn, (mce_time_t)(f * k.frame) * k.clock);
+    if (v->next < f * video_k()->wpf)
+        v->next = f * video_k()->wpf;
+    mcei_iw_align(vn, (mce_time_t)(f * video_k()->frame) * video_k()->clock);
     *frame = f;
     return MCE_OK;
 }
@@ -299,7 +290,7 @@ int mcei_iw_video_write(mcei_vn_t *vn, const uint32_t *w, size_t n, char *why,
         v->capout = cap;
     }
     for (size_t j = 0; j < n; j++) {
-        mcei_iw_cpu(vn, (mce_time_t)k.op * k.clock);
+        mcei_iw_cpu(vn, (mce_time_t)video_k()->op * video_k()->clock);
         v->out[v->nout].w = w[j];
         v->out[v->nout].t = vn->clock;
         v->nout++;

@@ -16,9 +16,16 @@
 typedef uint32_t (*mcei_iw_video_fn)(void *arg, unsigned long long frame,
                                      int line, int word);
 
-int mcei_iw_video_init(mcei_machine_t *m, mce_time_t clock, int width,
-                       char *err, size_t errlen);
-void mcei_iw_video_fini(void);
+/* The video ports' constants (in the machine's state, state.h). */
+typedef struct mcei_iw_video_k {
+    mce_time_t clock;
+    uint64_t line, words, gap, lines, vblank, fifo, op, frame, wpf;
+    uint64_t camera, display;
+    int width;
+} mcei_iw_video_k_t;
+
+int mcei_iw_video_init(mcei_iw_video_k_t *k, mcei_machine_t *m,
+                       mce_time_t clock, int width, char *err, size_t errlen);
 int mcei_iw_video_node_init(mcei_vn_t *vn);
 void mcei_iw_video_node_fini(mcei_vn_t *vn);
 

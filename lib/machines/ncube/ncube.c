@@ -76,21 +76,39 @@ typedef struct node {
     xreq_t *xhead[MCEI_NCUBE_MAXDIM], *xtail[MCEI_NCUBE_MAXDIM];
 } node_t;
 
-static mcei_ncube_costs_t costs;
-static int ncube_on, dim;
+/* The protocol's global state: the engine's proto_state while ncube
+ * runs. */
+typedef struct ncube_state {
+    mcei_ncube_costs_t costs;
+    int dim; /* the hypercube's dimension */
+} ncube_state_t;
+
+/* NULL unless the running protocol is ncube. */
+static const ncube_state_t *nst(void)
+{
+    return mcei_proto_state_of(&mcei_proto_ncube_ops);
+}
+
+/* The costs, while ncube runs. */
+static const mcei_ncube_costs_t *cst(void)
+{
+    return &nst()->costs;
+}
 
 int mcei_ncube_active(const mcei_ncube_costs_t **c)
 {
-    if (!ncube_on)
+    const ncube_state_t *s = nst();
+    if (s == NULL)
         return 0;
     if (c != NULL)
-        *c = &costs;
+        *c = &s->costs;
     return 1;
 }
 
 int mcei_ncube_dim(void)
 {
-    return dim;
+    const ncube_state_t *s = nst();
+    return s != NULL ? s->dim : 0;
 }
 
 /* ---- helpers -------------------------------------------------------- */
@@ -107,7 +125,7 @@ static int lowest_bit(unsigned x)
 
 static mce_time_t wire_time(uint64_t bytes)
 {
-    return costs.latency + bytes * costs.per_byte;
+    return cst()->latency + bytes * cst()->per_byte;
 }
 
 static void *dup_bytes(const void *p, uint32_t n)
@@ -164,10 +182,10 @@ static void send_ctl(mcei_vn_t *vn, int d, int kind, uint32_t len, mce_time_t t)
     uint8_t bytes[64] = {(uint8_t)(len & 0xff), (uint8_t)((len >> 8) & 0xff)};
     uint64_t aux[2] = {len, 0};
     mce_time_t s =
-        mcei_vx_chan_wire(&nd->out[d], t, wire_time(costs.ctl_bytes));
+        mcei_vx_chan_wire(&nd->out[d], t, wire_time(cst()->ctl_bytes));
     /* The control message is ctl_bytes long, so the wire time matches. */
     if (mcei_send_at(vn, s, vn->id ^ (1 << d), MCEI_CTX_PROTOCOL, kind, bytes,
-                     (size_t)costs.ctl_bytes, aux, NULL) != MCE_OK)
+                     (size_t)cst()->ctl_bytes, aux, NULL) != MCE_OK)
         mcei_vn_fatal(vn, "Vertex: out of memory sending a control message");
     {
         /* Steps 1 and 2 of the three-way handshake (Mudge, Buzzard and
@@ -177,9 +195,9 @@ static void send_ctl(mcei_vn_t *vn, int d, int kind, uint32_t len, mce_time_t t)
                  vn->id ^ (1 << d), len);
         mcei_trace_proto(vn, "handshake",
                          kind == K_LEN ? "length request" : "acknowledgement",
-                         s, s + wire_time(costs.ctl_bytes), args);
+                         s, s + wire_time(cst()->ctl_bytes), args);
         trace_wire(vn, d, kind == K_LEN ? "length request" : "acknowledgement",
-                   s, wire_time(costs.ctl_bytes), len);
+                   s, wire_time(cst()->ctl_bytes), len);
     }
 }
 
@@ -251,7 +269,7 @@ static int bcast_children(int me, int root, int *kids)
 {
     unsigned rel = (unsigned)(me ^ root);
     int n = 0, first = rel ? 32 - __builtin_clz(rel) : 0;
-    for (int j = first; j < dim; j++)
+    for (int j = first; j < nst()->dim; j++)
         kids[n++] = me ^ (1 << j);
     return n;
 }
@@ -272,7 +290,7 @@ static void on_len(mcei_vn_t *vn, mcei_msg_t *m, int d)
 {
     node_t *nd = node_of(vn);
     uint32_t len = (uint32_t)m->w.aux[0], off;
-    mce_time_t e = mcei_vn_steal(vn, m->arrival, costs.len_interrupt);
+    mce_time_t e = mcei_vn_steal(vn, m->arrival, cst()->len_interrupt);
     if (nd->in[d].expecting)
         mcei_vn_fatal_at(vn, m->arrival,
                          "Vertex: second length request from node %d while "
@@ -347,7 +365,7 @@ static void on_ack(mcei_vn_t *vn, mcei_msg_t *m, int d)
 {
     node_t *nd = node_of(vn);
     int bad;
-    mce_time_t e = mcei_vn_steal(vn, m->arrival, costs.ack_interrupt);
+    mce_time_t e = mcei_vn_steal(vn, m->arrival, cst()->ack_interrupt);
     mcei_vx_action_t a = mcei_vx_chan_ack(&nd->out[d], &bad);
     if (bad)
         mcei_vn_fatal_at(vn, m->arrival,
@@ -361,7 +379,7 @@ static void on_dma_done(mcei_vn_t *vn, mcei_msg_t *m)
     node_t *nd = node_of(vn);
     int d = (int)m->w.aux[0], bad;
     mcei_vx_item_t *done = NULL;
-    mce_time_t e = mcei_vn_steal(vn, m->arrival, costs.dma_send_interrupt);
+    mce_time_t e = mcei_vn_steal(vn, m->arrival, cst()->dma_send_interrupt);
     mcei_vx_action_t a = mcei_vx_chan_dma_done(&nd->out[d], &done, &bad);
     if (bad)
         mcei_vn_fatal_at(vn, m->arrival,
@@ -379,7 +397,7 @@ static void on_data(mcei_vn_t *vn, mcei_msg_t *m, int d)
     int type = (int)(uint32_t)m->w.aux[0];
     int root = (int)(int32_t)(uint32_t)(m->w.aux[1] >> 32);
     int dest = (int)(uint32_t)m->w.aux[1];
-    mce_time_t e = mcei_vn_steal(vn, m->arrival, costs.dma_recv_interrupt);
+    mce_time_t e = mcei_vn_steal(vn, m->arrival, cst()->dma_recv_interrupt);
     vbuf_t *vb = nd->in[d].vb;
     if (!nd->in[d].expecting)
         mcei_vn_fatal_at(vn, m->arrival,
@@ -428,7 +446,7 @@ static void on_xdata(mcei_vn_t *vn, mcei_msg_t *m, int d)
 {
     node_t *nd = node_of(vn);
     int type = (int)m->w.aux[0];
-    mcei_vn_steal(vn, m->arrival, costs.xdma_recv_interrupt);
+    mcei_vn_steal(vn, m->arrival, cst()->xdma_recv_interrupt);
     if (nd->mode[d] != 1)
         mcei_vn_fatal_at(vn, m->arrival,
                          "Vertex send: extended message (type %d, %" PRIu64
@@ -482,7 +500,7 @@ static void ncube_on_arrival(mcei_vn_t *vn, mcei_msg_t *m)
             on_dma_done(vn, m);
             break;
         case T_XDONE:
-            mcei_vn_steal(vn, m->arrival, costs.xdma_send_interrupt);
+            mcei_vn_steal(vn, m->arrival, cst()->xdma_send_interrupt);
             mcei_vn_memory(vn);
             *(int *)m->cookie = 1;
             break;
@@ -539,7 +557,7 @@ int mcei_ncube_nwrite(mcei_vn_t *vn, const void *buf, uint32_t n, int dest,
     if (!mcei_vx_pool_fits(&nd->pool, n))
         return MCE_ERR_SIZE;
     mcei_sync(vn);
-    mcei_charge_comm(vn, costs.nwrite_trap);
+    mcei_charge_comm(vn, cst()->nwrite_trap);
     if (bc && (nkids = bcast_children(vn->id, vn->id, kids)) == 0)
         return MCE_OK; /* a one-node cube: nobody to tell */
     /* Step 2: a communication buffer, waiting for one if need be. */
@@ -564,13 +582,13 @@ int mcei_ncube_nwrite(mcei_vn_t *vn, const void *buf, uint32_t n, int dest,
     vb->off = req.off;
     vb->refs = bc ? nkids : 1;
     /* Step 3: copy, then the caller is released. */
-    mce_time_t copy = (mce_time_t)n * costs.copy_per_byte;
+    mce_time_t copy = (mce_time_t)n * cst()->copy_per_byte;
     mcei_charge_comm(vn, copy);
     mcei_count_sent(vn, n);
     if (bc) {
         /* an arrow to every other node, carried down the tree */
         uint64_t flow = MCEI_FLOW_PROTO | MCEI_FLOW_BCAST | ++nd->flows;
-        mcei_trace_flow_bcast(vn, vn->clock, flow, NULL, 1 << dim);
+        mcei_trace_flow_bcast(vn, vn->clock, flow, NULL, 1 << nst()->dim);
         for (int i = 0; i < nkids; i++) {
             out_msg_t *om = out_new(vn, vb, buf, n, vn->id, dest, type, vn->id);
             om->flow = flow;
@@ -622,7 +640,7 @@ int mcei_ncube_nread(mcei_vn_t *vn, void *buf, uint32_t cap, int *src,
     mcei_wait_for(vn, user_ready, &a, "nread", user_what, &a);
     m = mcei_match(vn, a.src, a.type, MCEI_CTX_USER);
     uint32_t n = (uint32_t)m->w.size, ncopy = n < cap ? n : cap;
-    mce_time_t c = costs.nread_trap + (mce_time_t)ncopy * costs.copy_per_byte;
+    mce_time_t c = cst()->nread_trap + (mce_time_t)ncopy * cst()->copy_per_byte;
     mcei_charge_comm(vn, c);
     if (ncopy)
         memcpy(buf, mcei_msg_data(m), ncopy);
@@ -640,7 +658,7 @@ int mcei_ncube_ntest(mcei_vn_t *vn, int *src, int *type)
     mcei_msg_t *m;
     mcei_sync(vn);
     m = mcei_match(vn, *src, *type, MCEI_CTX_USER);
-    mcei_charge_comm(vn, costs.ntest_cost);
+    mcei_charge_comm(vn, cst()->ntest_cost);
     if (m == NULL)
         return -1;
     *src = m->w.src;
@@ -658,7 +676,7 @@ static int xstart(mcei_vn_t *vn, const void *buf, uint32_t n, unsigned mask,
     uint64_t flow = MCEI_FLOW_PROTO | ++nd->flows;
     int dests[MCEI_NCUBE_MAXDIM], ndests = 0;
     /* One DMA action drives every selected channel together. */
-    for (int d = 0; d < dim; d++)
+    for (int d = 0; d < nst()->dim; d++)
         if (mask & (1u << d)) {
             s = mcei_time_max(s, nd->out[d].free_at);
             dests[ndests++] = vn->id ^ (1 << d);
@@ -669,7 +687,7 @@ static int xstart(mcei_vn_t *vn, const void *buf, uint32_t n, unsigned mask,
         flow |= MCEI_FLOW_BCAST;
         mcei_trace_flow_bcast(vn, vn->clock, flow, dests, ndests);
     }
-    for (int d = 0; d < dim; d++) {
+    for (int d = 0; d < nst()->dim; d++) {
         if (!(mask & (1u << d)))
             continue;
         mcei_vx_chan_wire(&nd->out[d], s, dur);
@@ -693,20 +711,20 @@ int mcei_ncube_xsend(mcei_vn_t *vn, const void *buf, uint32_t n, int dest,
     if (node_of(vn)->mode[lowest_bit(diff)] != 1)
         return MCE_ERR_STATE;
     mcei_sync(vn);
-    mcei_charge_comm(vn, costs.xsend_trap);
+    mcei_charge_comm(vn, cst()->xsend_trap);
     return xstart(vn, buf, n, diff, type, flag);
 }
 
 int mcei_ncube_bcast(mcei_vn_t *vn, const void *buf, uint32_t n, unsigned mask,
                      int type, int *flag)
 {
-    if (mask == 0 || (dim < 32 && (mask >> dim) != 0))
+    if (mask == 0 || (nst()->dim < 32 && (mask >> nst()->dim) != 0))
         return MCE_ERR_NODE;
-    for (int d = 0; d < dim; d++)
+    for (int d = 0; d < nst()->dim; d++)
         if ((mask & (1u << d)) && node_of(vn)->mode[d] != 1)
             return MCE_ERR_STATE;
     mcei_sync(vn);
-    mcei_charge_comm(vn, costs.xsend_trap);
+    mcei_charge_comm(vn, cst()->xsend_trap);
     return xstart(vn, buf, n, mask, type, flag);
 }
 
@@ -724,7 +742,7 @@ int mcei_ncube_rcvreq(mcei_vn_t *vn, void *buf, uint32_t n, int src, int type,
     if ((r = calloc(1, sizeof(*r))) == NULL)
         return MCE_ERR_NOMEM;
     mcei_sync(vn);
-    mcei_charge_comm(vn, costs.rcvreq_trap);
+    mcei_charge_comm(vn, cst()->rcvreq_trap);
     r->buf = buf;
     r->len = n;
     r->type = type;
@@ -744,7 +762,7 @@ int mcei_ncube_chanmode(mcei_vn_t *vn, int neighbour, int mode)
     if (diff == 0 || (diff & (diff - 1)) != 0)
         return MCE_ERR_NODE;
     mcei_sync(vn);
-    mcei_charge_comm(vn, costs.chanmode_cost);
+    mcei_charge_comm(vn, cst()->chanmode_cost);
     node_of(vn)->mode[lowest_bit(diff)] = mode;
     return MCE_OK;
 }
@@ -759,7 +777,7 @@ int mcei_ncube_flagwait(mcei_vn_t *vn, int *flag)
 {
     mcei_sync(vn);
     mcei_wait(vn, flag_set, flag, "flagwait", "a completion flag to be set");
-    mcei_charge_comm(vn, costs.flag_poll);
+    mcei_charge_comm(vn, cst()->flag_poll);
     return MCE_OK;
 }
 
@@ -794,80 +812,87 @@ static int ncube_init(mcei_engine_t *eng, mcei_machine_t *m, char *err,
     };
     char key[64];
     mce_time_t cycle;
+    ncube_state_t *st = calloc(1, sizeof(*st));
+    mcei_ncube_costs_t *costs;
     int rc;
 
-    memset(&costs, 0, sizeof(costs));
+    if (st == NULL)
+        return MCE_ERR_NOMEM;
+    costs = &st->costs;
     for (size_t i = 0; i < MCEI_ARRAY_SIZE(times); i++) {
         /* latency and per_byte are the wire's, shared with the network. */
         snprintf(key, sizeof(key), "%s%s", i < 2 ? "" : "vx.", times[i].key);
         if ((rc = mcei_key_time(m, key,
-                                (mce_time_t *)((char *)&costs + times[i].off),
+                                (mce_time_t *)((char *)costs + times[i].off),
                                 err, errlen)) != MCE_OK)
-            return rc;
+            goto fail;
     }
-    if ((rc = mcei_key_u64(m, "vx.ctl_bytes", &costs.ctl_bytes, err, errlen)) ||
-        (rc = mcei_key_u64(m, "vx.pool_bytes", &costs.pool_bytes, err,
+    if ((rc =
+             mcei_key_u64(m, "vx.ctl_bytes", &costs->ctl_bytes, err, errlen)) ||
+        (rc = mcei_key_u64(m, "vx.pool_bytes", &costs->pool_bytes, err,
                            errlen)) ||
-        (rc = mcei_key_u64(m, "vx.split_min", &costs.split_min, err, errlen)) ||
-        (rc = mcei_key_u64(m, "vx.buffer_header", &costs.buffer_header, err,
+        (rc =
+             mcei_key_u64(m, "vx.split_min", &costs->split_min, err, errlen)) ||
+        (rc = mcei_key_u64(m, "vx.buffer_header", &costs->buffer_header, err,
                            errlen)) ||
         (rc = mcei_key_time(m, "cycle_time", &cycle, err, errlen)))
-        return rc;
-    if (costs.pool_bytes == 0 || costs.pool_bytes > UINT32_MAX ||
-        costs.buffer_header == 0 || costs.buffer_header >= costs.pool_bytes ||
-        costs.split_min == 0 || costs.split_min > UINT32_MAX ||
-        costs.ctl_bytes == 0 || costs.ctl_bytes > 64) {
+        goto fail;
+    if (costs->pool_bytes == 0 || costs->pool_bytes > UINT32_MAX ||
+        costs->buffer_header == 0 ||
+        costs->buffer_header >= costs->pool_bytes || costs->split_min == 0 ||
+        costs->split_min > UINT32_MAX || costs->ctl_bytes == 0 ||
+        costs->ctl_bytes > 64) {
         snprintf(err, errlen,
                  "machine '%s': need 0 < vx.buffer_header < vx.pool_bytes < 4 "
                  "GiB, 0 < vx.split_min < 4 GiB and 0 < vx.ctl_bytes <= 64",
                  m->name);
-        return MCE_ERR_MACHINE;
-    }
-    if (strcmp(eng->net.ops->name, "ideal") != 0) {
-        snprintf(err, errlen,
-                 "machine '%s': the ncube protocol drives point-to-point DMA "
-                 "channels itself and needs network = ideal, not '%s'",
-                 m->name, eng->net.ops->name);
-        return MCE_ERR_MACHINE;
+        rc = MCE_ERR_MACHINE;
+        goto fail;
     }
     if (eng->nodes & (eng->nodes - 1)) {
         snprintf(err, errlen,
                  "machine '%s' is a hypercube: the node count must be a power "
                  "of two, not %d",
                  m->name, eng->nodes);
-        return MCE_ERR_CONFIG;
+        rc = MCE_ERR_CONFIG;
+        goto fail;
     }
-    dim = __builtin_ctz((unsigned)eng->nodes);
-    if (dim > MCEI_NCUBE_MAXDIM) {
+    st->dim = __builtin_ctz((unsigned)eng->nodes);
+    if (st->dim > MCEI_NCUBE_MAXDIM) {
         snprintf(err, errlen, "machine '%s': at most 2^%d nodes", m->name,
                  MCEI_NCUBE_MAXDIM);
-        return MCE_ERR_CONFIG;
+        rc = MCE_ERR_CONFIG;
+        goto fail;
     }
     /* ntime counts ticks of 1024 cycles. */
-    if (cycle == 0 || mcei_time_mul(cycle, 1024, &costs.tick) != MCE_OK) {
+    if (cycle == 0 || mcei_time_mul(cycle, 1024, &costs->tick) != MCE_OK) {
         snprintf(err, errlen,
                  "machine '%s': cycle_time must be positive and 1024 cycles "
                  "must fit the clock",
                  m->name);
-        return MCE_ERR_MACHINE;
+        rc = MCE_ERR_MACHINE;
+        goto fail;
     }
-    ncube_on = 1;
+    eng->proto_state = st;
     return MCE_OK;
+fail:
+    free(st);
+    return rc;
 }
 
 static void ncube_fini(mcei_engine_t *eng)
 {
-    (void)eng;
-    ncube_on = 0;
+    free(eng->proto_state);
+    eng->proto_state = NULL;
 }
 
 static int ncube_node_init(mcei_vn_t *vn)
 {
     node_t *nd = calloc(1, sizeof(*nd));
     if (nd == NULL ||
-        mcei_vx_pool_init(&nd->pool, (uint32_t)costs.pool_bytes,
-                          (uint32_t)costs.split_min,
-                          (uint32_t)costs.buffer_header) != MCE_OK) {
+        mcei_vx_pool_init(&nd->pool, (uint32_t)cst()->pool_bytes,
+                          (uint32_t)cst()->split_min,
+                          (uint32_t)cst()->buffer_header) != MCE_OK) {
         free(nd);
         return MCE_ERR_NOMEM;
     }
@@ -898,10 +923,10 @@ static void ncube_node_fini(mcei_vn_t *vn)
 static mce_time_t ncube_send_delay(const mcei_engine_t *eng)
 {
     (void)eng;
-    const mce_time_t c[] = {costs.nwrite_trap,      costs.nread_trap,
-                            costs.xsend_trap,       costs.len_interrupt,
-                            costs.ack_interrupt,    costs.dma_recv_interrupt,
-                            costs.dma_send_interrupt};
+    const mce_time_t c[] = {cst()->nwrite_trap,      cst()->nread_trap,
+                            cst()->xsend_trap,       cst()->len_interrupt,
+                            cst()->ack_interrupt,    cst()->dma_recv_interrupt,
+                            cst()->dma_send_interrupt};
     mce_time_t d = c[0];
     for (size_t i = 1; i < MCEI_ARRAY_SIZE(c); i++)
         d = mcei_time_min(d, c[i]);
@@ -919,4 +944,6 @@ const mcei_proto_ops_t mcei_proto_ncube_ops = {
     .on_arrival = ncube_on_arrival,
     .send_delay = ncube_send_delay,
     .keys = &mcei_proto_ncube_keytab,
+    /* it drives the point-to-point DMA channels itself */
+    .requires_net = "ideal",
 };

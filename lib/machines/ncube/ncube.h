@@ -20,6 +20,9 @@ typedef struct mcei_ncube_costs {
     mce_time_t tick; /* node clock unit: 1024 cycles */
 } mcei_ncube_costs_t;
 
+/* The protocol (registered by lib/machines/registry.c). */
+extern const mcei_proto_ops_t mcei_proto_ncube_ops;
+
 /* Is the machine of this run an NCUBE?  Sets *costs when it is. */
 int mcei_ncube_active(const mcei_ncube_costs_t **costs);
 int mcei_ncube_dim(void);

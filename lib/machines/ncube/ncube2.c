@@ -31,21 +31,32 @@ typedef struct node2 {
     mcei_ncube2_api_t api;
 } node2_t;
 
-static mcei_ncube2_costs_t costs;
-static int on, dim;
+extern const mcei_proto_ops_t mcei_proto_ncube2_ops;
+
+/* The protocol's global state: the engine's proto_state while it runs. */
+typedef struct ncube2_state {
+    mcei_ncube2_costs_t costs;
+    int dim; /* the hypercube's dimension */
+} ncube2_state_t;
+
+/* NULL unless the running protocol is ncube2. */
+static const ncube2_state_t *nst2(void)
+{
+    return mcei_proto_state_of(&mcei_proto_ncube2_ops);
+}
 
 int mcei_ncube2_active(const mcei_ncube2_costs_t **c)
 {
-    if (!on)
+    if (nst2() == NULL)
         return 0;
     if (c != NULL)
-        *c = &costs;
+        *c = &nst2()->costs;
     return 1;
 }
 
 int mcei_ncube2_dim(void)
 {
-    return dim;
+    return nst2() != NULL ? nst2()->dim : 0;
 }
 
 mcei_ncube2_api_t *mcei_ncube2_api(mcei_vn_t *vn)
@@ -58,7 +69,7 @@ static int tree_children(int me, int root, int *kids)
 {
     unsigned rel = (unsigned)(me ^ root);
     int n = 0, first = rel ? 32 - __builtin_clz(rel) : 0;
-    for (int j = first; j < dim; j++)
+    for (int j = first; j < nst2()->dim; j++)
         kids[n++] = me ^ (1 << j);
     return n;
 }
@@ -74,8 +85,8 @@ static int inject(mcei_vn_t *vn, mce_time_t t, const void *buf, uint32_t n,
     mce_time_t body, route, s = t;
     unsigned diff = (unsigned)(vn->id ^ dest);
     int hops = __builtin_popcount(diff), d = diff ? __builtin_ctz(diff) : -1;
-    if (mcei_time_mul(costs.per_byte, n, &body) != MCE_OK ||
-        mcei_time_mul(costs.hop, hops > 1 ? (uint64_t)(hops - 1) : 0, &route) !=
+    if (mcei_time_mul(nst2()->costs.per_byte, n, &body) != MCE_OK ||
+        mcei_time_mul(nst2()->costs.hop, hops > 1 ? (uint64_t)(hops - 1) : 0, &route) !=
             MCE_OK)
         return MCE_ERR_OVERFLOW;
     if (d >= 0)
@@ -86,7 +97,7 @@ static int inject(mcei_vn_t *vn, mce_time_t t, const void *buf, uint32_t n,
                      NULL) != MCE_OK)
         return MCE_ERR_NOMEM;
     if (d >= 0)
-        nd->out_free[d] = s + route + costs.latency + body;
+        nd->out_free[d] = s + route + nst2()->costs.latency + body;
     *read_done = s + body;
     return MCE_OK;
 }
@@ -100,7 +111,7 @@ int mcei_ncube2_write(mcei_vn_t *vn, const void *buf, uint32_t n, int dest,
     mce_time_t done = 0, d1;
 
     mcei_sync(vn);
-    mcei_charge_comm(vn, costs.send_overhead);
+    mcei_charge_comm(vn, nst2()->costs.send_overhead);
     if (ctx == MCEI_CTX_USER)
         mcei_count_sent(vn, n);
     if (!bc) {
@@ -128,7 +139,7 @@ static void on_arrival(mcei_vn_t *vn, mcei_msg_t *m)
         mcei_msgq_push(&vn->inbox, m); /* native API traffic */
         return;
     }
-    e = mcei_vn_steal(vn, m->arrival, costs.recv_interrupt);
+    e = mcei_vn_steal(vn, m->arrival, nst2()->costs.recv_interrupt);
     if (root >= 0) {
         /* The kernel relays a broadcast to its subtree. */
         nk = tree_children(vn->id, root, kids);
@@ -183,9 +194,9 @@ int mcei_ncube2_read(mcei_vn_t *vn, void *buf, uint32_t cap, int *src,
     m = mcei_match(vn, a.src, a.type, ctx);
     n = (uint32_t)m->w.size;
     ncopy = n < cap ? n : cap;
-    if (mcei_time_mul(costs.copy_per_byte, ncopy, &copy) != MCE_OK)
+    if (mcei_time_mul(nst2()->costs.copy_per_byte, ncopy, &copy) != MCE_OK)
         return MCE_ERR_OVERFLOW;
-    mcei_charge_comm(vn, costs.recv_overhead + copy);
+    mcei_charge_comm(vn, nst2()->costs.recv_overhead + copy);
     if (ncopy)
         memcpy(buf, mcei_msg_data(m), ncopy);
     *src = m->w.src;
@@ -202,7 +213,7 @@ int mcei_ncube2_test(mcei_vn_t *vn, int *src, int *type)
     mcei_msg_t *m;
     mcei_sync(vn);
     m = mcei_match(vn, *src, *type, MCEI_CTX_USER);
-    mcei_charge_comm(vn, costs.ntest_cost);
+    mcei_charge_comm(vn, nst2()->costs.ntest_cost);
     if (m == NULL)
         return -1;
     *src = m->w.src;
@@ -234,43 +245,43 @@ static int ncube2_init(mcei_engine_t *eng, mcei_machine_t *m, char *err,
 #undef T
     };
     int rc;
+    ncube2_state_t *st = calloc(1, sizeof(*st));
 
-    memset(&costs, 0, sizeof(costs));
+    if (st == NULL)
+        return MCE_ERR_NOMEM;
     for (size_t i = 0; i < MCEI_ARRAY_SIZE(times); i++)
-        if ((rc = mcei_key_time(m, times[i].key,
-                                (mce_time_t *)((char *)&costs + times[i].off),
-                                err, errlen)) != MCE_OK)
+        if ((rc = mcei_key_time(
+                 m, times[i].key,
+                 (mce_time_t *)((char *)&st->costs + times[i].off), err,
+                 errlen)) != MCE_OK) {
+            free(st);
             return rc;
-    if (strcmp(eng->net.ops->name, "ideal") != 0) {
-        snprintf(err, errlen,
-                 "machine '%s': the ncube2 protocol models the router itself "
-                 "and needs network = ideal, not '%s'",
-                 m->name, eng->net.ops->name);
-        return MCE_ERR_MACHINE;
-    }
+        }
     if (eng->nodes & (eng->nodes - 1)) {
+        free(st);
         snprintf(err, errlen,
                  "machine '%s' is a hypercube: the node count must be a power "
                  "of two, not %d",
                  m->name, eng->nodes);
         return MCE_ERR_CONFIG;
     }
-    dim = __builtin_ctz((unsigned)eng->nodes);
-    if (dim > MCEI_NCUBE_MAXDIM || costs.cycle == 0) {
+    st->dim = __builtin_ctz((unsigned)eng->nodes);
+    if (st->dim > MCEI_NCUBE_MAXDIM || st->costs.cycle == 0) {
+        free(st);
         snprintf(err, errlen,
                  "machine '%s': at most 2^%d nodes, and cycle_time must be "
                  "positive",
                  m->name, MCEI_NCUBE_MAXDIM);
         return MCE_ERR_CONFIG;
     }
-    on = 1;
+    eng->proto_state = st;
     return MCE_OK;
 }
 
 static void ncube2_fini(mcei_engine_t *eng)
 {
-    (void)eng;
-    on = 0;
+    free(eng->proto_state);
+    eng->proto_state = NULL;
 }
 
 static int ncube2_node_init(mcei_vn_t *vn)
@@ -293,7 +304,7 @@ static void ncube2_node_fini(mcei_vn_t *vn)
 static mce_time_t ncube2_send_delay(const mcei_engine_t *eng)
 {
     (void)eng;
-    return mcei_time_min(costs.send_overhead, costs.recv_interrupt);
+    return mcei_time_min(nst2()->costs.send_overhead, nst2()->costs.recv_interrupt);
 }
 
 const mcei_proto_ops_t mcei_proto_ncube2_ops = {
@@ -306,5 +317,6 @@ const mcei_proto_ops_t mcei_proto_ncube2_ops = {
     .node_fini = ncube2_node_fini,
     .on_arrival = on_arrival,
     .send_delay = ncube2_send_delay,
+    .requires_net = "ideal",
     .keys = &mcei_proto_ncube2_keytab,
 };

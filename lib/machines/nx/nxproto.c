@@ -5,7 +5,7 @@
  * otherwise it waits in the unexpected queue, except a FORCED message,
  * which is discarded as the Paragon did.  Handler receives (hrecv) run
  * their handler on the node's own stack at its next NX call.
- * With nx.irq the node's processor also serves interrupts: a timer tick
+ * With nxs()->irq the node's processor also serves interrupts: a timer tick
  * of irq_cost every irq_period, and (irq_msg > 0) a message-arrival
  * interrupt of irq_msg ending when the message is in, which a running
  * tick postpones; a send the network marks MCEI_MSG_SENDER_CPU is the
@@ -68,22 +68,29 @@ typedef struct nx_node {
     uint64_t discarded;
 } nx_node_t;
 
-static struct {
-    int on;
+/* The protocol's global state: the engine's proto_state while nx runs. */
+typedef struct nx_state {
     uint64_t max_posted, os_buffer, max_reqs, irq;
     mce_time_t irq_period, irq_cost, irq_msg, probe_cost;
     int notifies;
     uint64_t seed;
-} nx;
+} nx_state_t;
+
+/* NULL unless the running protocol is nxs()-> */
+static const nx_state_t *nxs(void)
+{
+    return mcei_proto_state_of(&mcei_proto_nx_ops);
+}
 
 int mcei_nx_active(void)
 {
-    return nx.on;
+    return nxs() != NULL;
 }
 
 mce_time_t mcei_nx_probe_cost(void)
 {
-    return nx.probe_cost;
+    const nx_state_t *s = nxs();
+    return s != NULL ? s->probe_cost : 0;
 }
 
 static nx_node_t *node_of(mcei_vn_t *vn)
@@ -145,7 +152,7 @@ static int grow_buckets(nx_node_t *nd)
 static int new_req(nx_node_t *nd, int kind, nx_req_t **out)
 {
     nx_req_t *r, **head;
-    if (nx.max_reqs && (uint64_t)nd->nreqs >= nx.max_reqs)
+    if (nxs()->max_reqs && (uint64_t)nd->nreqs >= nxs()->max_reqs)
         return MCE_ERR_RESOURCE;
     if (grow_buckets(nd) != MCE_OK || (r = calloc(1, sizeof(*r))) == NULL)
         return MCE_ERR_NOMEM;
@@ -244,8 +251,8 @@ static mce_time_t tick_free(const nx_node_t *nd, mce_time_t t)
     mce_time_t start, end;
     if (t < nd->irq_phase)
         return t;
-    start = t - (t - nd->irq_phase) % nx.irq_period;
-    end = tadd(start, nx.irq_cost);
+    start = t - (t - nd->irq_phase) % nxs()->irq_period;
+    end = tadd(start, nxs()->irq_cost);
     return t < end ? end : t;
 }
 
@@ -254,7 +261,7 @@ static mce_time_t tick_after(const nx_node_t *nd, mce_time_t t)
 {
     if (t < nd->irq_phase)
         return nd->irq_phase;
-    return tadd(t - (t - nd->irq_phase) % nx.irq_period, nx.irq_period);
+    return tadd(t - (t - nd->irq_phase) % nxs()->irq_period, nxs()->irq_period);
 }
 
 /* When @p dur of processor work started at @p t ends: every tick that
@@ -267,7 +274,7 @@ static mce_time_t cpu_run(const nx_node_t *nd, mce_time_t t, mce_time_t dur)
         if (next - t >= dur)
             return tadd(t, dur);
         dur -= next - t;
-        t = tadd(next, nx.irq_cost);
+        t = tadd(next, nxs()->irq_cost);
     }
     return t;
 }
@@ -281,17 +288,17 @@ static mce_time_t msg_interrupt(mcei_vn_t *vn, mce_time_t arrival)
 {
     nx_node_t *nd = node_of(vn);
     mce_time_t from, end;
-    if (!nx.irq || nx.irq_msg == 0)
+    if (!nxs()->irq || nxs()->irq_msg == 0)
         return arrival;
-    from = arrival > nx.irq_msg ? arrival - nx.irq_msg : 0;
+    from = arrival > nxs()->irq_msg ? arrival - nxs()->irq_msg : 0;
     if (from < nd->hbusy)
         from = nd->hbusy;
-    if ((end = cpu_run(nd, from, nx.irq_msg)) == MCEI_TIME_INF)
+    if ((end = cpu_run(nd, from, nxs()->irq_msg)) == MCEI_TIME_INF)
         mcei_vn_fatal(vn, "virtual clock overflow in an arrival interrupt");
     nd->hbusy = end;
     nd->hend[nd->hcount++ % NX_HLOG] = end;
     mcei_trace_proto(vn, "interrupt", "message arrival interrupt",
-                     end - nx.irq_msg, end, NULL);
+                     end - nxs()->irq_msg, end, NULL);
     if (vn->busy_until < end)
         vn->busy_until = end;
     /* A computing program loses the handler's time; a waiting one only
@@ -299,10 +306,10 @@ static mce_time_t msg_interrupt(mcei_vn_t *vn, mce_time_t arrival)
      * shrinks by it; one waiting in its own time catches up with
      * busy_until when its wait ends). */
     if (!nd->waiting && vn->state == MCEI_VN_RUNNABLE &&
-        vn->clock >= end - nx.irq_msg)
-        mcei_charge_stolen(vn, nx.irq_msg);
+        vn->clock >= end - nxs()->irq_msg)
+        mcei_charge_stolen(vn, nxs()->irq_msg);
     else if (vn->state == MCEI_VN_BLOCKED)
-        mcei_note_stolen_blocked(vn, nx.irq_msg);
+        mcei_note_stolen_blocked(vn, nxs()->irq_msg);
     return end;
 }
 
@@ -380,12 +387,12 @@ static void nx_on_arrival(mcei_vn_t *vn, mcei_msg_t *m)
 void mcei_nx_enter(mcei_vn_t *vn)
 {
     nx_node_t *nd = node_of(vn);
-    if (!nx.irq)
+    if (!nxs()->irq)
         return;
     /* Every irq_period the node services an interrupt of irq_cost. */
     while (nd->irq_next <= vn->clock) {
-        mcei_vn_steal(vn, nd->irq_next, nx.irq_cost);
-        nd->irq_next += nx.irq_period;
+        mcei_vn_steal(vn, nd->irq_next, nxs()->irq_cost);
+        nd->irq_next += nxs()->irq_period;
     }
 }
 
@@ -394,13 +401,13 @@ void mcei_nx_enter(mcei_vn_t *vn)
 static void after_idle(mcei_vn_t *vn, mce_time_t idle_from)
 {
     nx_node_t *nd = node_of(vn);
-    if (!nx.irq || vn->clock <= idle_from)
+    if (!nxs()->irq || vn->clock <= idle_from)
         return;
-    while (nd->irq_next + nx.irq_cost <= vn->clock)
-        nd->irq_next += nx.irq_period;
+    while (nd->irq_next + nxs()->irq_cost <= vn->clock)
+        nd->irq_next += nxs()->irq_period;
     if (nd->irq_next <= vn->clock) {
-        mcei_stolen_until(vn, nd->irq_next + nx.irq_cost);
-        nd->irq_next += nx.irq_period;
+        mcei_stolen_until(vn, nd->irq_next + nxs()->irq_cost);
+        nd->irq_next += nxs()->irq_period;
     }
 }
 
@@ -413,7 +420,7 @@ static mce_time_t handlers_in(const nx_node_t *nd, mce_time_t from,
 {
     mce_time_t sum = 0;
     for (unsigned i = 0; i < NX_HLOG && i < nd->hcount; i++) {
-        mce_time_t hi = nd->hend[i], lo = hi - nx.irq_msg;
+        mce_time_t hi = nd->hend[i], lo = hi - nxs()->irq_msg;
         if (hi >= to)
             continue;
         if (lo < from)
@@ -437,7 +444,7 @@ static void cpu_send(mcei_vn_t *vn, mce_time_t from)
         mcei_vn_fatal(vn, "virtual clock overflow in a send");
     mcei_stolen_until(vn, end);
     while (nd->irq_next < vn->clock)
-        nd->irq_next += nx.irq_period;
+        nd->irq_next += nxs()->irq_period;
 }
 
 /* ---- operations --------------------------------------------------------- */
@@ -472,7 +479,7 @@ int mcei_nx_isend(mcei_vn_t *vn, uint32_t ctx, long type, const void *buf,
     r->info.node = node;
     r->info.ptype = ptype;
     r->info.pid = ptype;
-    if (!nx.notifies) {
+    if (!nxs()->notifies) {
         /* A network without sender notifications: done at once. */
         r->done = 1;
         r->done_at = vn->clock;
@@ -512,8 +519,9 @@ int mcei_nx_irecv(mcei_vn_t *vn, uint32_t ctx, long typesel, void *buf,
     }
     /* The operating system sets buffer space aside for every message a
      * posted receive expects (Bokhari and Nicol 1996, section 6). */
-    if ((nx.max_posted && (uint64_t)nd->nposted >= nx.max_posted) ||
-        (nx.os_buffer && (uint64_t)count > nx.os_buffer - nd->posted_bytes)) {
+    if ((nxs()->max_posted && (uint64_t)nd->nposted >= nxs()->max_posted) ||
+        (nxs()->os_buffer &&
+         (uint64_t)count > nxs()->os_buffer - nd->posted_bytes)) {
         release(nd, r);
         return MCE_ERR_RESOURCE;
     }
@@ -728,12 +736,12 @@ int mcei_nx_wait(mcei_vn_t *vn, long id, mcei_nx_info_t *info)
     r = find(nd, id);
     /* completed in our future (not waited) */
     mcei_wait_until(vn, r->done_at);
-    if (nx.irq && r->kind == R_SEND && r->cpu)
+    if (nxs()->irq && r->kind == R_SEND && r->cpu)
         cpu_send(vn, from);
     else
         after_idle(vn, from);
     /* An arrival interrupt still running holds the program back. */
-    if (nx.irq && nx.irq_msg)
+    if (nxs()->irq && nxs()->irq_msg)
         mcei_stolen_until(vn, vn->busy_until);
     return finish_req(vn, r, info);
 }
@@ -746,7 +754,7 @@ int mcei_nx_done(mcei_vn_t *vn, long id, int *done)
         return MCE_ERR_NOT_FOUND;
     mcei_sync(vn);
     /* Polling costs time, so a msgdone loop progresses. */
-    mcei_charge_comm(vn, nx.probe_cost);
+    mcei_charge_comm(vn, nxs()->probe_cost);
     mcei_sync(vn);
     r = find(nd, id);
     if (!req_done(vn, (void *)(intptr_t)id)) {
@@ -861,11 +869,11 @@ int mcei_nx_probe(mcei_vn_t *vn, uint32_t ctx, long typesel, long nodesel,
         mce_time_t from = vn->clock;
         wait_running_handlers(vn, probe_ready, &a, "cprobe", probe_what, &a);
         after_idle(vn, from);
-        if (nx.irq && nx.irq_msg) /* the arrival's interrupt */
+        if (nxs()->irq && nxs()->irq_msg) /* the arrival's interrupt */
             mcei_stolen_until(vn, vn->busy_until);
     }
     m = probe_find(vn, &a);
-    mcei_charge_comm(vn, nx.probe_cost);
+    mcei_charge_comm(vn, nxs()->probe_cost);
     if (m == NULL) {
         *found = 0;
         return MCE_OK;
@@ -929,37 +937,45 @@ void mcei_nx_run_handlers(mcei_vn_t *vn)
 static int nx_init(mcei_engine_t *eng, mcei_machine_t *m, char *err,
                    size_t errlen)
 {
+    nx_state_t *nx = calloc(1, sizeof(*nx));
     int rc;
-    memset(&nx, 0, sizeof(nx));
-    if ((rc = mcei_key_u64(m, "nx.max_posted", &nx.max_posted, err, errlen)) ||
-        (rc = mcei_key_u64(m, "nx.os_buffer", &nx.os_buffer, err, errlen)) ||
-        (rc = mcei_key_u64(m, "nx.max_requests", &nx.max_reqs, err, errlen)) ||
-        (rc = mcei_key_u64(m, "nx.irq", &nx.irq, err, errlen)) ||
-        (rc = mcei_key_time(m, "nx.irq_period", &nx.irq_period, err, errlen)) ||
-        (rc = mcei_key_time(m, "nx.irq_cost", &nx.irq_cost, err, errlen)) ||
-        (rc = mcei_key_time(m, "nx.irq_msg", &nx.irq_msg, err, errlen)) ||
-        (rc = mcei_key_time(m, "probe_cost", &nx.probe_cost, err, errlen)))
-        return rc;
+    if (nx == NULL)
+        return MCE_ERR_NOMEM;
+    if ((rc = mcei_key_u64(m, "nx.max_posted", &nx->max_posted, err, errlen)) ||
+        (rc = mcei_key_u64(m, "nx.os_buffer", &nx->os_buffer, err, errlen)) ||
+        (rc = mcei_key_u64(m, "nx.max_requests", &nx->max_reqs, err, errlen)) ||
+        (rc = mcei_key_u64(m, "nx.irq", &nx->irq, err, errlen)) ||
+        (rc =
+             mcei_key_time(m, "nx.irq_period", &nx->irq_period, err, errlen)) ||
+        (rc = mcei_key_time(m, "nx.irq_cost", &nx->irq_cost, err, errlen)) ||
+        (rc = mcei_key_time(m, "nx.irq_msg", &nx->irq_msg, err, errlen)) ||
+        (rc = mcei_key_time(m, "probe_cost", &nx->probe_cost, err, errlen)))
+        goto fail;
     /* Interrupts are accounted one by one: a period under 1 us would
      * make a second of virtual time cost over a million steps. */
-    if (nx.irq && (nx.irq_period < MCE_US || nx.irq_cost >= nx.irq_period)) {
+    if (nx->irq &&
+        (nx->irq_period < MCE_US || nx->irq_cost >= nx->irq_period)) {
         snprintf(err, errlen,
                  "machine '%s': nx.irq_period must be at least 1 us and "
                  "nx.irq_cost below it",
                  m->name);
-        return MCE_ERR_MACHINE;
+        rc = MCE_ERR_MACHINE;
+        goto fail;
     }
-    nx.notifies = eng->net.ops->notifies_senders;
+    nx->notifies = eng->net.ops->notifies_senders;
     eng->on_sleep = nx_sleep;
-    nx.seed = eng->cfg.seed;
-    nx.on = 1;
+    nx->seed = eng->cfg.seed;
+    eng->proto_state = nx;
     return MCE_OK;
+fail:
+    free(nx);
+    return rc;
 }
 
 static void nx_fini(mcei_engine_t *eng)
 {
-    (void)eng;
-    nx.on = 0;
+    free(eng->proto_state);
+    eng->proto_state = NULL;
 }
 
 static int nx_node_init(mcei_vn_t *vn)
@@ -967,10 +983,10 @@ static int nx_node_init(mcei_vn_t *vn)
     nx_node_t *nd = calloc(1, sizeof(*nd));
     if (nd == NULL)
         return MCE_ERR_NOMEM;
-    if (nx.irq) {
+    if (nxs()->irq) {
         /* Each node's interrupts have their own, seeded phase. */
-        uint64_t h = mcei_mix64(nx.seed, (uint64_t)vn->id);
-        nd->irq_next = nd->irq_phase = h % nx.irq_period;
+        uint64_t h = mcei_mix64(nxs()->seed, (uint64_t)vn->id);
+        nd->irq_next = nd->irq_phase = h % nxs()->irq_period;
     }
     vn->proto = nd;
     return MCE_OK;
@@ -1007,4 +1023,5 @@ const mcei_proto_ops_t mcei_proto_nx_ops = {
     .on_arrival = nx_on_arrival,
     .send_delay = nx_send_delay,
     .keys = &mcei_proto_nx_keytab,
+    .requires_net = MCEI_ANY_NET,
 };

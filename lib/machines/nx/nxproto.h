@@ -16,6 +16,9 @@ typedef struct mcei_nx_info {
 
 typedef void (*mcei_nx_handler_t)(long type, long count, long node, long ptype);
 
+/* The protocol (registered by lib/machines/registry.c). */
+extern const mcei_proto_ops_t mcei_proto_nx_ops;
+
 /* Is the NX protocol active?  (Machine "protocol = nx".) */
 int mcei_nx_active(void);
 
