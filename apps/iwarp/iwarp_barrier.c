@@ -23,7 +23,8 @@
  * (row 0 left to right, rows 1..H-1 boustrophedon over columns 1..W-1,
  * back up column 0); cube and tree index a member as y W + x.  Each
  * barrier begins with app.barrier_startup; each loop stage costs
- * app.barrier_loop, each 2D stage app.ring2d_stage_extra more.
+ * app.barrier_loop (a 2D stage as a 1D one: its messages are the same
+ * one-word gate transfers over one-hop connections; design s.6.4).
  *
  * A run: every member waits until a common virtual time t0, the straggler
  * (the last cell of the snake) D clocks more, all enter; each records its
@@ -68,7 +69,7 @@ static int snake[MAXC]; /* ring position -> cell */
 static int me = -1;     /* my cell */
 static int ri = -1;     /* my ring position (-1: not a member) */
 static int mi = -1;     /* my row-major index y rw + x */
-static long startup, loop_, extra;
+static long startup, loop_;
 static int64_t clock_ps, mt_ps[3];
 static int npcts;
 
@@ -273,9 +274,9 @@ static void barrier(void)
         break;
     case RING2D:
         ring(rw, cell_of((x + 1) % rw, y), cell_of((x + rw - 1) % rw, y), 0,
-             loop_ + extra);
+             loop_);
         ring(rh, cell_of(x, (y + 1) % rh), cell_of(x, (y + rh - 1) % rh), 1,
-             loop_ + extra);
+             loop_);
         break;
     case CUBE:
         for (int j = 0; j < lg; j++) {
@@ -392,7 +393,6 @@ int main(int argc, char **argv)
     }
     startup = iwapp_param(PROG, "app.barrier_startup");
     loop_ = iwapp_param(PROG, "app.barrier_loop");
-    extra = iwapp_param(PROG, "app.ring2d_stage_extra");
     clock_ps = iwapp_param(PROG, "iwarp.clock");
     mt_ps[PCT] = iwapp_param(PROG, "app.barrier_mt_pct");
     mt_ps[DEP] = iwapp_param(PROG, "app.barrier_mt_dep");

@@ -27,9 +27,9 @@
  * Costs charged by the program (machine file): app.mp_constant at the
  * start on every member (the root only for sg), app.mp_iteration per
  * reduction/broadcast stage and per all-to-all send; the barriers as
- * apps/iwarp/iwarp_barrier (app.barrier_startup, app.barrier_loop,
- * app.ring2d_stage_extra).  Combining in the reduction costs nothing
- * beyond app.mp_iteration (W's model has no per-byte term).
+ * apps/iwarp/iwarp_barrier (app.barrier_startup, app.barrier_loop).
+ * Combining in the reduction costs nothing beyond app.mp_iteration (W's
+ * model has no per-byte term).
  *
  * A run starts at a common virtual time on every cell and ends on cell 0:
  * after its last gather receive (sg) or at its exit from the final
@@ -74,7 +74,7 @@ static int ring2d;          /* the barrier: 2-D rings over the array */
 static iwapp_conn_t con[MAXCON];
 static iwapp_conns_t cs; /* the barrier rings */
 static int pct_base, npcts;
-static long k_const, k_iter, k_startup, k_loop, k_extra;
+static long k_const, k_iter, k_startup, k_loop;
 static int h_ctl, h_data, h_slot[2 * 6];
 static uint64_t ctl_word;
 static unsigned ctl_got, data_got, slot_got[2 * 6];
@@ -152,8 +152,8 @@ static void barrier(void)
     if (!ring2d) {
         ring_stages(ring_n, 0, k_loop);
     } else {
-        ring_stages(aw, 0, k_loop + k_extra);
-        ring_stages(ah, 1, k_loop + k_extra);
+        ring_stages(aw, 0, k_loop);
+        ring_stages(ah, 1, k_loop);
     }
 }
 
@@ -496,7 +496,6 @@ int main(int argc, char **argv)
     k_iter = iwapp_param(PROG, "app.mp_iteration");
     k_startup = iwapp_param(PROG, "app.barrier_startup");
     k_loop = iwapp_param(PROG, "app.barrier_loop");
-    k_extra = iwapp_param(PROG, "app.ring2d_stage_extra");
     pct_base = (int)iwapp_param(PROG, "dep.pcts");
     npcts = (int)iwapp_param(PROG, "iwarp.pcts");
 

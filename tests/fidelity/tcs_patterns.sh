@@ -11,7 +11,10 @@
 #   acceptance (design 10.4): sg within 12 % (design 8.9: the gather's
 #        receive overlap); rb natural mapping at 64 cells and 1 KB at least
 #        1.3 x its prediction and below 2 (W 6.3.1 "off by almost a factor
-#        of 2"), remapped within 10 % everywhere; a2a at 64 cells and 16-32
+#        of 2"), remapped within 10 % everywhere (a known failure: W's
+#        model charges his measured 2D barrier, 448, where the emulator's
+#        takes 210, design 6.4), and within 10 % of the model with the 2D
+#        barrier iwarp_barrier measures; a2a at 64 cells and 16-32
 #        KB at least 1.3 x (and W 6.4.1's "more than a factor of three");
 #        a2a at 4 cells and 16-64 B within a factor of 2;
 #   the a2a schedule depends on --mce-seed; --impl=tcs is refused (it is
@@ -169,8 +172,17 @@ if within $worst 0 0.12; then pass "deposit sg within 12 % everywhere (worst $wo
 worst=$(grep '^pattern=rb impl=dep mapping=remap ' "$TMP/lines" | tr ' ' '\n' | awk -F= '
     $1 == "emulated" { e = $2 } $1 == "predicted" { r = e / $2; d = r > 1 ? r - 1 : 1 - r; if (d > m) m = d }
     END { printf "%.4f\n", m }')
-if within $worst 0 0.10; then pass "deposit rb remapped within 10 % everywhere (worst $worst)"; else
-    fail "deposit rb remapped: worst deviation $worst above 10 %"; fi
+check_or_known "deposit rb remapped within 10 % of W 6.3.1's model everywhere (worst $worst)" "$worst <= 0.10"
+# the same model with Barrier_time = the 2D barrier apps/iwarp/iwarp_barrier
+# measures on this machine instead of W's 448 (design 6.4)
+b2d=$(run 0 "$B/apps/iwarp/iwarp_barrier" $N --scheme=ring2d --signal=pct --cells=64 2>&1 |
+    sed -n 's/.* straggler=0 time=\([0-9]*\) .*/\1/p')
+[ -n "$b2d" ] || fail "iwarp_barrier ring2d: no time"
+worst=$(grep '^pattern=rb impl=dep mapping=remap ' "$TMP/lines" | tr ' ' '\n' | awk -F= -v b=$b2d '
+    $1 == "emulated" { e = $2 } $1 == "predicted" { r = e / ($2 - 448 + b); d = r > 1 ? r - 1 : 1 - r; if (d > m) m = d }
+    END { printf "%.4f\n", m }')
+if within $worst 0 0.10; then pass "deposit rb remapped within 10 % of W 6.3.1's model with the 2D barrier $b2d (worst $worst)"; else
+    fail "deposit rb remapped: worst deviation $worst from the model with the 2D barrier $b2d above 10 %"; fi
 r=$(ratio "rb impl=dep mapping=natural" 64 1024)
 if within $r 1.3 2.0; then pass "deposit rb natural 64 cells 1 KB: $r x predicted (>= 1.3, W: almost 2)"; else
     fail "deposit rb natural 64 cells 1 KB: $r x predicted, want 1.3 .. 2"; fi

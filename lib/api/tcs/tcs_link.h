@@ -61,7 +61,7 @@ typedef struct mcei_tcs_machine {
     int rts_pcts, dep_pcts, barrier_slots, dq_fair_max;
     uint64_t hop_board, hop_cross, hop_wrap, hop_turn; /* clocks */
     uint64_t word_bytes, word_time;
-    uint64_t startup, loop, extra2d, lookup, sw, task_change, task_restore;
+    uint64_t startup, loop, lookup, sw, task_change, task_restore;
     uint64_t light_change, light_restore, solo_start, solo_end;
 } mcei_tcs_machine_t;
 
