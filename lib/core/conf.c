@@ -361,7 +361,8 @@ typedef struct opt_desc {
 
 static const char *const compute_choices[] = {"none", "explicit", "measured",
                                               NULL};
-static const char *const placement_choices[] = {"block", "cyclic", "one", NULL};
+static const char *const placement_choices[] = {"block", "cyclic", "one",
+                                                "topology", NULL};
 static const char *const privatize_choices[] = {"auto", "on", "off", NULL};
 static const char *const tcs_choices[] = {"run", "link", NULL};
 static const char *const windows_choices[] = {"wide", "narrow", NULL};
@@ -380,9 +381,14 @@ static const opt_desc_t options[] = {
     {"compute", OPT_ENUM, OFF(compute), compute_choices,
      "none|explicit|measured", "compute-time mode (default: explicit)"},
     {"placement", OPT_ENUM, OFF(placement), placement_choices,
-     "block|cyclic|one",
+     "block|cyclic|one|topology",
      "placement of virtual nodes on ranks (default: block; one: one node "
-     "per rank, as many ranks as nodes, so that no two nodes share a heap)"},
+     "per rank, as many ranks as nodes, so that no two nodes share a heap; "
+     "topology: subcubes of a hypercube, blocks of a mesh)"},
+    {"place-weights", OPT_STRING, OFF(place_weights), NULL,
+     "FILE.csv|FILE.json",
+     "balance block or topology placement by the activations of each node "
+     "in a previous run's --mce-stats file"},
     {"privatize", OPT_ENUM, OFF(privatize), privatize_choices, "auto|on|off",
      "per-node copies of the program's globals (default: auto)"},
     {"stack-size", OPT_SIZE, OFF(stack_size), NULL, "BYTES",
@@ -447,6 +453,7 @@ void mcei_config_free(mcei_config_t *cfg)
     free(cfg->trace_events);
     free(cfg->trace_nodes);
     free(cfg->config_file);
+    free(cfg->place_weights);
     mcei_kv_free(&cfg->overrides);
     memset(cfg, 0, sizeof(*cfg));
 }
@@ -704,6 +711,7 @@ int mcei_config_parse(mcei_config_t *cfg, int *argc, char **argv, char **envp,
         }
         mcei_kv_free(&kv);
         free(cfg->config_file);
+    free(cfg->place_weights);
         if ((cfg->config_file = strdup(file)) == NULL)
             return MCE_ERR_NOMEM;
     }

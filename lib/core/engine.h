@@ -116,7 +116,12 @@ typedef struct mcei_proto_ops {
     mce_time_t (*send_delay)(const struct mcei_engine *eng);
     /* The machine-file keys the protocol reads (never NULL). */
     const mcei_keytab_t *keys;
+    /* The interconnect, for topology placement, when the protocol models
+     * it (the network model's comes first); mcei_proto_no_topology
+     * otherwise.  Called after init. */
+    void (*topology)(const struct mcei_engine *eng, mcei_topo_t *out);
 } mcei_proto_ops_t;
+void mcei_proto_no_topology(const struct mcei_engine *eng, mcei_topo_t *out);
 
 /* Protocols are found by the machine file's "protocol" key (default
  * "native") among those registered (lib/core/registry.c); the machines

@@ -6,6 +6,7 @@
 
 #include "machine.h"
 #include "msg.h"
+#include "topo.h"
 
 typedef struct mcei_net mcei_net_t;
 
@@ -38,7 +39,14 @@ typedef struct mcei_net_ops {
     int notifies_senders;
     /* The machine-file keys the model reads (never NULL). */
     const mcei_keytab_t *keys;
+    /* The interconnect the model's nodes form, for topology placement
+     * (called after init); mcei_net_no_topology when it knows none. */
+    void (*topology)(const mcei_net_t *net, mcei_topo_t *out);
 } mcei_net_ops_t;
+
+/* A topology slot for models whose nodes have no neighbourhood (kind
+ * MCEI_TOPO_NONE): the protocol may know one. */
+void mcei_net_no_topology(const mcei_net_t *net, mcei_topo_t *out);
 
 /* Type of the sender notification of models with notifies_senders. */
 #define MCEI_NET_SENT 0x53454e54

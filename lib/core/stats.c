@@ -107,11 +107,6 @@ void mcei_json_str(FILE *out, const char *str)
     }
 }
 
-static const char *placement_name(mcei_placement_t p)
-{
-    return p == MCEI_PLACE_CYCLIC ? "cyclic" : "block";
-}
-
 /* The machine file's absolute path without "..": what a reader finds. */
 static const char *machine_file(mcei_engine_t *eng, char *buf, size_t len)
 {
@@ -153,7 +148,7 @@ void mcei_prov_json(mcei_engine_t *eng, FILE *out)
             "},\"seed\":%" PRIu64 ",\"nodes\":%d,\"ranks\":%d,"
             "\"placement\":\"%s\"",
             eng->cfg.seed, eng->nodes, eng->nranks,
-            placement_name(eng->cfg.placement));
+            mcei_place_policy_name(eng->cfg.placement));
 }
 
 /* CSV comment lines: the same provenance, one "# key: value" a line. */
@@ -176,7 +171,7 @@ static void prov_csv(mcei_engine_t *eng, FILE *out)
             "\n# seed: %" PRIu64 "\n# nodes: %d\n# ranks: %d\n"
             "# placement: %s\n",
             eng->cfg.seed, eng->nodes, eng->nranks,
-            placement_name(eng->cfg.placement));
+            mcei_place_policy_name(eng->cfg.placement));
 }
 
 typedef enum { FMT_CSV, FMT_JSON, FMT_BAD } stats_fmt_t;

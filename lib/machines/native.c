@@ -50,4 +50,5 @@ const mcei_proto_ops_t mcei_proto_native_ops = {
     .on_arrival = native_on_arrival,
     .send_delay = native_send_delay,
     .keys = &mcei_keys_none,
+    .topology = mcei_proto_no_topology,
 };

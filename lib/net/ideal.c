@@ -121,4 +121,5 @@ const mcei_net_ops_t mcei_net_ideal_ops = {
     .advance = ideal_advance,
     .in_flight = ideal_in_flight,
     .keys = &mcei_net_ideal_keytab,
+    .topology = mcei_net_no_topology,
 };

@@ -584,6 +584,14 @@ static size_t ipsc_in_flight(const mcei_net_t *net)
     return st->in_flight;
 }
 
+/* Nodes whose ids differ in one bit share a channel. */
+static void ipsc_topology(const mcei_net_t *net, mcei_topo_t *out)
+{
+    (void)net;
+    memset(out, 0, sizeof(*out));
+    out->kind = MCEI_TOPO_HYPERCUBE;
+}
+
 const mcei_net_ops_t mcei_net_ipsc_ops = {
     .name = "ipsc",
     .description = "iPSC/860 hypercube: circuit switching, one send and one "
@@ -597,4 +605,5 @@ const mcei_net_ops_t mcei_net_ipsc_ops = {
     .in_flight = ipsc_in_flight,
     .notifies_senders = 1,
     .keys = &mcei_net_ipsc_keytab,
+    .topology = ipsc_topology,
 };

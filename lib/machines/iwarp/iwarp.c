@@ -1119,4 +1119,5 @@ const mcei_proto_ops_t mcei_proto_iwarp_ops = {
     .on_arrival = iw_on_arrival,
     .send_delay = iw_send_delay,
     .keys = &mcei_proto_iwarp_keytab,
+    .topology = mcei_proto_no_topology,
 };

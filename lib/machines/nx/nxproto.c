@@ -958,4 +958,5 @@ const mcei_proto_ops_t mcei_proto_nx_ops = {
     .on_arrival = nx_on_arrival,
     .send_delay = nx_send_delay,
     .keys = &mcei_proto_nx_keytab,
+    .topology = mcei_proto_no_topology,
 };
