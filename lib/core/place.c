@@ -89,12 +89,15 @@ static uint64_t weight_of(const rcb_t *c, int node)
 
 /* Coordinate of @p node along @p axis, and its sort key along the axis:
  * the coordinate first, then the rest, so that a cut inside a line of
- * nodes takes a run of that line (a block plus a partial column). */
+ * nodes takes a run of that line (a block plus a partial line).  Axis 0
+ * is the one along which ids are contiguous (mesh rows, the highest bit
+ * of a cube): where the topology cannot choose, the cut is block
+ * placement's. */
 static int coord(const rcb_t *c, int node, int axis)
 {
     switch (c->topo->kind) {
     case MCEI_TOPO_MESH:
-        return axis == 0 ? node % c->topo->width : node / c->topo->width;
+        return axis == 1 ? node % c->topo->width : node / c->topo->width;
     case MCEI_TOPO_HYPERCUBE:
         return (node >> (c->dim - 1 - axis)) & 1; /* axis 0: highest bit */
     case MCEI_TOPO_NONE:
@@ -107,7 +110,7 @@ static uint64_t sort_key(const rcb_t *c, int node, int axis)
 {
     switch (c->topo->kind) {
     case MCEI_TOPO_MESH:
-        if (axis == 0)
+        if (axis == 1)
             return (uint64_t)(node % c->topo->width) *
                        (uint64_t)c->topo->height +
                    (uint64_t)(node / c->topo->width);
@@ -463,7 +466,7 @@ void mcei_place_describe(const mcei_place_t *p, int rank, char *buf, size_t len)
     int last = mcei_place_node(p, rank, n - 1);
     char shape[96] = "", share[48] = "";
     if (p->policy == MCEI_PLACE_CYCLIC && n > 1) {
-        snprintf(shape, sizeof(shape), "every %d-th id", p->ranks);
+        snprintf(shape, sizeof(shape), "one id in %d", p->ranks);
     } else if (p->topo.kind == MCEI_TOPO_MESH && p->owner != NULL) {
         const mcei_topo_t *t = &p->topo;
         int x0 = t->width, x1 = -1, y0 = t->height, y1 = -1;
