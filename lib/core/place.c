@@ -67,19 +67,15 @@ const char *mcei_place_policy_name(mcei_placement_t policy)
 /* ---- recursive bisection --------------------------------------------------
  */
 
-typedef struct kn {
-    uint64_t key;
-    int32_t node;
-} kn_t;
-
 typedef struct rcb {
     const mcei_topo_t *topo;
     int nodes, axes, dim;
     const uint64_t *w; /* NULL: every node weighs 1 */
     int32_t *owner;
-    int32_t *mark; /* per node: stamp of the region / part it is in */
+    int32_t *mark; /* per node: stamp of the side it was put on */
     int32_t stamp;
-    kn_t *cand, *best; /* a region's nodes sorted along an axis */
+    int32_t *cand, *best; /* a region's nodes ordered along an axis */
+    int32_t *bucket;      /* counting sort by a mesh column */
 } rcb_t;
 
 static uint64_t weight_of(const rcb_t *c, int node)
@@ -87,12 +83,9 @@ static uint64_t weight_of(const rcb_t *c, int node)
     return c->w != NULL ? c->w[node] : 1;
 }
 
-/* Coordinate of @p node along @p axis, and its sort key along the axis:
- * the coordinate first, then the rest, so that a cut inside a line of
- * nodes takes a run of that line (a block plus a partial line).  Axis 0
- * is the one along which ids are contiguous (mesh rows, the highest bit
- * of a cube): where the topology cannot choose, the cut is block
- * placement's. */
+/* Coordinate of @p node along @p axis.  Axis 0 is the one along which ids
+ * are contiguous (mesh rows, the highest bit of a cube): where the
+ * topology cannot choose, the cut is block placement's. */
 static int coord(const rcb_t *c, int node, int axis)
 {
     switch (c->topo->kind) {
@@ -106,37 +99,13 @@ static int coord(const rcb_t *c, int node, int axis)
     return node;
 }
 
-static uint64_t sort_key(const rcb_t *c, int node, int axis)
-{
-    switch (c->topo->kind) {
-    case MCEI_TOPO_MESH:
-        if (axis == 1)
-            return (uint64_t)(node % c->topo->width) *
-                       (uint64_t)c->topo->height +
-                   (uint64_t)(node / c->topo->width);
-        return (uint64_t)node;
-    case MCEI_TOPO_HYPERCUBE:
-        return (uint64_t)coord(c, node, axis) * (uint64_t)c->nodes +
-               (uint64_t)node;
-    case MCEI_TOPO_NONE:
-        break;
-    }
-    return (uint64_t)node;
-}
-
-static int kn_less(const void *a, const void *b)
-{
-    const kn_t *x = a, *y = b;
-    return (x->key > y->key) - (x->key < y->key);
-}
-
-/* Links from the nodes stamped @p a to those stamped @p b. */
-static uint64_t cut_links(const rcb_t *c, const kn_t *part, int n, int32_t b)
+/* Links from the nodes of @p part to those stamped @p b. */
+static uint64_t cut_links(const rcb_t *c, const int32_t *part, int n, int32_t b)
 {
     uint64_t cut = 0;
     const mcei_topo_t *t = c->topo;
     for (int i = 0; i < n; i++) {
-        int v = part[i].node;
+        int v = part[i];
         if (t->kind == MCEI_TOPO_HYPERCUBE) {
             for (int d = 0; d < c->dim; d++)
                 cut += c->mark[v ^ (1 << d)] == b;
@@ -164,30 +133,41 @@ typedef struct split {
     int extent;   /* the region's extent along the axis */
 } split_t;
 
-/* Sort the region @p reg (@p n nodes) along @p axis into c->cand and find
- * the cut that gives @p lo of @p ranks ranks their share. */
-static split_t try_axis(rcb_t *c, const kn_t *reg, int n, int lo, int ranks,
+/* Order the region @p reg (@p n nodes, increasing ids) along @p axis into
+ * c->cand, by (coordinate, id), so that a cut inside a line of nodes takes
+ * a run of that line (a block plus a partial line); and find the cut that
+ * gives @p lo of @p ranks ranks their share.  A stable counting sort of
+ * the id order: O(n + extent). */
+static split_t try_axis(rcb_t *c, const int32_t *reg, int n, int lo, int ranks,
                         int axis)
 {
     split_t s = {0, 0, 0, 0};
     uint64_t total = 0, run = 0;
-    int cmin = 0, cmax = 0;
+    int cmin = coord(c, reg[0], axis), cmax = cmin;
     for (int i = 0; i < n; i++) {
-        int v = reg[i].node, x = coord(c, v, axis);
-        c->cand[i].node = v;
-        c->cand[i].key = sort_key(c, v, axis);
-        total += weight_of(c, v);
-        if (i == 0 || x < cmin)
-            cmin = x;
-        if (i == 0 || x > cmax)
-            cmax = x;
+        int x = coord(c, reg[i], axis);
+        total += weight_of(c, reg[i]);
+        cmin = x < cmin ? x : cmin;
+        cmax = x > cmax ? x : cmax;
     }
     s.extent = cmax - cmin + 1;
-    qsort(c->cand, (size_t)n, sizeof(*c->cand), kn_less);
+    if (c->topo->kind == MCEI_TOPO_NONE ||
+        (c->topo->kind == MCEI_TOPO_MESH && axis == 0)) {
+        memcpy(c->cand, reg, (size_t)n * sizeof(*reg)); /* ids: rows */
+    } else {
+        /* extent <= max(width, 2) + 1 entries of c->bucket */
+        memset(c->bucket, 0, ((size_t)s.extent + 1) * sizeof(*c->bucket));
+        for (int i = 0; i < n; i++)
+            c->bucket[coord(c, reg[i], axis) - cmin + 1]++;
+        for (int b = 0; b < s.extent; b++)
+            c->bucket[b + 1] += c->bucket[b];
+        for (int i = 0; i < n; i++)
+            c->cand[c->bucket[coord(c, reg[i], axis) - cmin]++] = reg[i];
+    }
     u128 want = (u128)total * (u128)lo;
     int found = 0;
     for (int k = 1; k <= n - (ranks - lo); k++) {
-        run += weight_of(c, c->cand[k - 1].node);
+        run += weight_of(c, c->cand[k - 1]);
         if (k < lo)
             continue;
         u128 have = (u128)run * (u128)ranks;
@@ -203,17 +183,19 @@ static split_t try_axis(rcb_t *c, const kn_t *reg, int n, int lo, int ranks,
     /* Links across the cut: stamp the high side, count from the low. */
     c->stamp++;
     for (int i = s.k; i < n; i++)
-        c->mark[c->cand[i].node] = c->stamp;
+        c->mark[c->cand[i]] = c->stamp;
     s.cut = cut_links(c, c->cand, s.k, c->stamp);
     return s;
 }
 
-/* Give the region (@p n nodes in @p reg) to ranks first..first+ranks-1. */
-static void bisect(rcb_t *c, kn_t *reg, int n, int first, int ranks, u128 tol)
+/* Give the region (@p n nodes in @p reg, increasing ids) to ranks
+ * first..first+ranks-1. */
+static void bisect(rcb_t *c, int32_t *reg, int n, int first, int ranks,
+                   u128 tol)
 {
     if (ranks == 1) {
         for (int i = 0; i < n; i++)
-            c->owner[reg[i].node] = first;
+            c->owner[reg[i]] = first;
         return;
     }
     int lo = ranks / 2, best = -1;
@@ -240,7 +222,17 @@ static void bisect(rcb_t *c, kn_t *reg, int n, int first, int ranks, u128 tol)
             memcpy(c->best, c->cand, (size_t)n * sizeof(*c->best));
         }
     }
-    memcpy(reg, c->best, (size_t)n * sizeof(*reg));
+    /* Both sides back in increasing ids: a stable partition of reg. */
+    c->stamp++;
+    for (int i = 0; i < bs.k; i++)
+        c->mark[c->best[i]] = c->stamp;
+    for (int i = 0, a = 0, b = bs.k; i < n; i++) {
+        if (c->mark[reg[i]] == c->stamp)
+            c->cand[a++] = reg[i];
+        else
+            c->cand[b++] = reg[i];
+    }
+    memcpy(reg, c->cand, (size_t)n * sizeof(*reg));
     bisect(c, reg, bs.k, first, lo, tol);
     bisect(c, reg + bs.k, n - bs.k, first + lo, ranks - lo, tol);
 }
@@ -273,7 +265,7 @@ static int fill_tables(mcei_place_t *p)
 static int place_rcb(mcei_place_t *p, const uint64_t *w)
 {
     rcb_t c;
-    kn_t *reg;
+    int32_t *reg;
     int n = p->nodes, rc = MCE_ERR_NOMEM;
     memset(&c, 0, sizeof(c));
     c.topo = &p->topo;
@@ -291,14 +283,16 @@ static int place_rcb(mcei_place_t *p, const uint64_t *w)
     c.mark = calloc((size_t)n, sizeof(*c.mark));
     c.cand = malloc((size_t)n * sizeof(*c.cand));
     c.best = malloc((size_t)n * sizeof(*c.best));
+    c.bucket =
+        calloc((size_t)(p->topo.kind == MCEI_TOPO_MESH ? p->topo.width : 2) + 2,
+               sizeof(*c.bucket));
     reg = malloc((size_t)n * sizeof(*reg));
     if (p->owner == NULL || c.mark == NULL || c.cand == NULL ||
-        c.best == NULL || reg == NULL)
+        c.best == NULL || c.bucket == NULL || reg == NULL)
         goto out;
     uint64_t total = 0;
     for (int v = 0; v < n; v++) {
-        reg[v].node = v;
-        reg[v].key = (uint64_t)v;
+        reg[v] = v;
         total += w != NULL ? w[v] : 1;
     }
     /* Two cuts within 1 % of the whole's weight (scaled like the errors:
@@ -310,6 +304,7 @@ out:
     free(c.mark);
     free(c.cand);
     free(c.best);
+    free(c.bucket);
     free(reg);
     return rc;
 }
