@@ -711,7 +711,6 @@ int mcei_config_parse(mcei_config_t *cfg, int *argc, char **argv, char **envp,
         }
         mcei_kv_free(&kv);
         free(cfg->config_file);
-    free(cfg->place_weights);
         if ((cfg->config_file = strdup(file)) == NULL)
             return MCE_ERR_NOMEM;
     }

@@ -47,7 +47,7 @@ void mcei_kv_free(mcei_kvlist_t *list);
 typedef enum mcei_placement {
     MCEI_PLACE_BLOCK = 0,
     MCEI_PLACE_CYCLIC = 1,
-    MCEI_PLACE_ONE = 2, /* one node per rank: no two nodes share a heap */
+    MCEI_PLACE_ONE = 2,     /* one node per rank: no two nodes share a heap */
     MCEI_PLACE_TOPOLOGY = 3 /* blocks of the machine's topology */
 } mcei_placement_t;
 

@@ -228,11 +228,10 @@ static int by_node(const void *a, const void *b)
 static void write_rows(mcei_engine_t *eng, FILE *out, const stats_rec_t *r,
                        size_t n)
 {
-    static const char *const cols[] = {"node",       "vtime_ps",   "compute_ps",
-                                       "comm_ps",    "wait_ps",    "stolen_ps",
-                                       "msgs_sent",  "bytes_sent", "msgs_recv",
-                                       "bytes_recv", "exit_status",
-                                       "activations"};
+    static const char *const cols[] = {
+        "node",      "vtime_ps",   "compute_ps",  "comm_ps",
+        "wait_ps",   "stolen_ps",  "msgs_sent",   "bytes_sent",
+        "msgs_recv", "bytes_recv", "exit_status", "activations"};
     const size_t ncols = sizeof(cols) / sizeof(cols[0]);
     int json = format_of(eng->cfg.stats) == FMT_JSON;
     if (json) {
@@ -257,8 +256,7 @@ static void write_rows(mcei_engine_t *eng, FILE *out, const stats_rec_t *r,
                     ",\"wait_ps\":%" PRIu64 ",\"stolen_ps\":%" PRIu64
                     ",\"msgs_sent\":%" PRIu64 ",\"bytes_sent\":%" PRIu64
                     ",\"msgs_recv\":%" PRIu64 ",\"bytes_recv\":%" PRIu64
-                    ",\"exit_status\":%" PRId64 ",\"activations\":%" PRIu64
-                    "}",
+                    ",\"exit_status\":%" PRId64 ",\"activations\":%" PRIu64 "}",
                     i ? "," : "", x->node, x->clock, x->compute, x->comm,
                     x->wait, x->stolen, x->sent, x->bytes_sent, x->recv,
                     x->bytes_recv, x->status, x->activations);

@@ -80,6 +80,20 @@ expect_grep "ring 1 rank: no cross-rank message" \
 expect_grep "cx 4 ranks: cross-rank messages counted" \
     "^mcemu: placement topology: cross_rank=[1-9][0-9]* messages=" "$TMP/cx.4.topology"
 
+# The weights from a config file and from the environment: the same
+# placement as the option's.
+printf 'placement = topology\nplace-weights = %s\n' "$TMP/md.csv" > "$TMP/md.conf"
+run 0 "$B/apps/tcs/motion_detect" --mce-nodes=64 --block=24 --frames=1 \
+    --video=square --mce-config="$TMP/md.conf" --mce-verbose --mce-summary \
+    > "$TMP/cf" 2>&1 < /dev/null
+expect_eq "weights from a config file: summary" \
+    "$(summary_sans_ranks "$TMP/cf")" "$(summary_sans_ranks "$TMP/md.ref")"
+expect_grep "weights from a config file: the work share" \
+    "nodes (topology: ids 0..63, block 8x8 at (0,0), work 100.0 %)" "$TMP/cf"
+MCE_PLACE_WEIGHTS="$TMP/ring.csv" run 0 "$B/apps/ring" --mce-nodes=13 \
+    --rounds=3 --bytes=33 --mce-verbose > "$TMP/env" 2>&1 < /dev/null
+expect_grep "weights from MCE_PLACE_WEIGHTS" "work 100.0 %" "$TMP/env"
+
 # Bad weights: a file of another node count is refused, naming it.
 run 0 "$B/apps/ring" --mce-nodes=12 --rounds=1 \
     --mce-place-weights="$TMP/ring.csv" > "$TMP/bad" 2>&1
