@@ -361,7 +361,8 @@ typedef struct opt_desc {
 
 static const char *const compute_choices[] = {"none", "explicit", "measured",
                                               "counted", NULL};
-static const char *const placement_choices[] = {"block", "cyclic", "one", NULL};
+static const char *const placement_choices[] = {"block", "cyclic", "one",
+                                                "topology", NULL};
 static const char *const privatize_choices[] = {"auto", "on", "off", NULL};
 static const char *const tcs_choices[] = {"run", "link", NULL};
 static const char *const windows_choices[] = {"wide", "narrow", NULL};
@@ -384,9 +385,14 @@ static const opt_desc_t options[] = {
      "compute-time mode (default: counted for a program compiled with "
      "mcecc/mcef77 -mce-compute=counted, explicit otherwise)"},
     {"placement", OPT_ENUM, OFF(placement), placement_choices,
-     "block|cyclic|one",
+     "block|cyclic|one|topology",
      "placement of virtual nodes on ranks (default: block; one: one node "
-     "per rank, as many ranks as nodes, so that no two nodes share a heap)"},
+     "per rank, as many ranks as nodes, so that no two nodes share a heap; "
+     "topology: subcubes of a hypercube, blocks of a mesh)"},
+    {"place-weights", OPT_STRING, OFF(place_weights), NULL,
+     "FILE.csv|FILE.json",
+     "balance block or topology placement by the activations of each node "
+     "in a previous run's --mce-stats file"},
     {"privatize", OPT_ENUM, OFF(privatize), privatize_choices, "auto|on|off",
      "per-node copies of the program's globals (default: auto)"},
     {"stack-size", OPT_SIZE, OFF(stack_size), NULL, "BYTES",
@@ -459,6 +465,7 @@ void mcei_config_free(mcei_config_t *cfg)
     free(cfg->trace_events);
     free(cfg->trace_nodes);
     free(cfg->config_file);
+    free(cfg->place_weights);
     mcei_kv_free(&cfg->overrides);
     memset(cfg, 0, sizeof(*cfg));
 }

@@ -47,7 +47,8 @@ void mcei_kv_free(mcei_kvlist_t *list);
 typedef enum mcei_placement {
     MCEI_PLACE_BLOCK = 0,
     MCEI_PLACE_CYCLIC = 1,
-    MCEI_PLACE_ONE = 2 /* one node per rank: no two nodes share a heap */
+    MCEI_PLACE_ONE = 2,     /* one node per rank: no two nodes share a heap */
+    MCEI_PLACE_TOPOLOGY = 3 /* blocks of the machine's topology */
 } mcei_placement_t;
 
 typedef enum mcei_privatize {
@@ -74,6 +75,7 @@ typedef struct mcei_config {
     char *trace_events; /* calls,proto,net */
     char *trace_nodes;  /* A-B */
     char *config_file;
+    char *place_weights; /* --mce-place-weights: a --mce-stats file */
     mce_compute_mode_t compute;
     mcei_placement_t placement;
     mcei_privatize_t privatize;

@@ -1741,14 +1741,14 @@ int mcei_engine_run(void)
         part = eng->use_mpi && eng->nranks > 1 && eng->net.ops->partitioned;
         if (part) {
             /* Each rank's model holds its nodes' messages: the next model
-             * event anywhere is at least this window's sends plus the
-             * network's lookahead, or a pending one of some rank. */
-            mce_time_t la = eng->lookahead - eng->send_delay, a;
+             * event anywhere is a pending one of some rank or the first
+             * event of one of this window's sends. */
             mine.model_next = eng->net.ops->next_event(&eng->net);
             mine.in_flight = eng->net.ops->in_flight(&eng->net);
             for (size_t i = 0; i < eng->ninj; i++)
-                if (mcei_time_add(eng->inj[i]->w.ts, la, &a) == MCE_OK)
-                    mine.model_next = mcei_time_min(mine.model_next, a);
+                mine.model_next = mcei_time_min(
+                    mine.model_next,
+                    eng->net.ops->first_event(&eng->net, &eng->inj[i]->w));
             if (mcei_transport_window_part(eng, &mine, &all, &msgs, &nmsgs) !=
                 MCE_OK)
                 mcei_fatal("window exchange failed");

@@ -125,8 +125,13 @@ typedef struct mcei_proto_ops {
      * MCEI_ANY_NET; the pairing is checked before either is initialised
      * (mcei_proto_pairing). */
     const char *requires_net;
+    /* The interconnect, for topology placement, when the protocol models
+     * it (the network model's comes first); mcei_proto_no_topology
+     * otherwise.  Called after init. */
+    void (*topology)(const struct mcei_engine *eng, mcei_topo_t *out);
 } mcei_proto_ops_t;
 #define MCEI_ANY_NET "*"
+void mcei_proto_no_topology(const struct mcei_engine *eng, mcei_topo_t *out);
 
 /* Protocols are found by the machine file's "protocol" key (default
  * "native") among those registered (lib/core/registry.c); the machines

@@ -352,6 +352,7 @@ void mcei_fiber_destroy(mcei_fiber_t *f)
 void mcei_fiber_switch(mcei_fiber_t *from, mcei_fiber_t *to)
 {
     MCEI_ASSERT(from != to);
+    to->resumes++;
 #ifdef MCEI_ASAN
     if (to->stack_lo)
         __sanitizer_start_switch_fiber(&from->asan_fake, to->stack_lo,

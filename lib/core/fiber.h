@@ -26,6 +26,9 @@ typedef struct mcei_fiber {
     void *asan_fake;   /* AddressSanitizer fake-stack handle */
     void *asan_bottom; /* main context's stack, for AddressSanitizer */
     size_t asan_size;
+    /* Times this context was switched to: a node's activations (the
+     * engine's work per node, for --mce-stats and weighted placement). */
+    uint64_t resumes;
 } mcei_fiber_t;
 
 /* The calling thread's own context (the scheduler); no stack allocated. */

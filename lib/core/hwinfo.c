@@ -91,17 +91,13 @@ void mcei_hwinfo_line(mcei_engine_t *eng, char *buf, size_t len)
                  npus);
     }
 #endif
-    int first = mcei_place_node(&eng->place, eng->rank, 0);
-    int lastn = mcei_place_node(&eng->place, eng->rank, eng->nlocal - 1);
+    char nodes[200];
+    mcei_place_describe(&eng->place, eng->rank, nodes, sizeof(nodes));
     snprintf(buf, len,
              "rank %d on %s pid %d: %s to PUs %s of %s, last ran "
-             "on PU %s; %d nodes (%s, %d..%d)",
+             "on PU %s; %s",
              eng->rank, host, (int)getpid(), bound ? "bound" : "not bound",
-             bind ? bind : "?", topo_s, where ? where : "?", eng->nlocal,
-             eng->cfg.placement == MCEI_PLACE_BLOCK    ? "block"
-             : eng->cfg.placement == MCEI_PLACE_CYCLIC ? "cyclic"
-                                                       : "one",
-             first, lastn);
+             bind ? bind : "?", topo_s, where ? where : "?", nodes);
     free(bind);
     free(where);
 }

@@ -6,6 +6,7 @@
 
 #include "machine.h"
 #include "msg.h"
+#include "topo.h"
 
 typedef struct mcei_net mcei_net_t;
 
@@ -41,9 +42,23 @@ typedef struct mcei_net_ops {
      * nodes alone, and descriptors travel only to their destination's
      * rank.  Such a model must not notify senders. */
     int partitioned;
+    /* The earliest event a message sent now will cause (a lower bound;
+     * a partitioned model's exact arrival keeps the windows those of one
+     * process): mcei_net_first_event_lookahead for replicated models. */
+    mce_time_t (*first_event)(const mcei_net_t *net, const mcei_wire_t *w);
     /* The machine-file keys the model reads (never NULL). */
     const mcei_keytab_t *keys;
+    /* The interconnect the model's nodes form, for topology placement
+     * (called after init); mcei_net_no_topology when it knows none. */
+    void (*topology)(const mcei_net_t *net, mcei_topo_t *out);
 } mcei_net_ops_t;
+
+/* A topology slot for models whose nodes have no neighbourhood (kind
+ * MCEI_TOPO_NONE): the protocol may know one. */
+void mcei_net_no_topology(const mcei_net_t *net, mcei_topo_t *out);
+/* A first_event slot: the send time plus the model's lookahead. */
+mce_time_t mcei_net_first_event_lookahead(const mcei_net_t *net,
+                                          const mcei_wire_t *w);
 
 /* Type of the sender notification of models with notifies_senders. */
 #define MCEI_NET_SENT 0x53454e54

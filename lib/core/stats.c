@@ -1,7 +1,9 @@
 /* --mce-stats=FILE: one row per node (final virtual time, where it went,
- * messages and bytes sent and received) as CSV or JSON by the file's
- * extension, with the run's provenance.  The rows depend only on the
- * program, machine and options, never on the number of ranks. */
+ * messages and bytes sent and received, activations: how many times the
+ * engine switched to the node) as CSV or JSON by the file's extension,
+ * with the run's provenance.  The rows depend only on the program,
+ * machine and options, never on the number of ranks (activations depend
+ * on the windows too: --mce-windows changes them). */
 #include "stats.h"
 
 #include <errno.h>
@@ -105,11 +107,6 @@ void mcei_json_str(FILE *out, const char *str)
     }
 }
 
-static const char *placement_name(mcei_placement_t p)
-{
-    return p == MCEI_PLACE_CYCLIC ? "cyclic" : "block";
-}
-
 /* The machine file's absolute path without "..": what a reader finds. */
 static const char *machine_file(mcei_engine_t *eng, char *buf, size_t len)
 {
@@ -151,7 +148,7 @@ void mcei_prov_json(mcei_engine_t *eng, FILE *out)
             "},\"seed\":%" PRIu64 ",\"nodes\":%d,\"ranks\":%d,"
             "\"placement\":\"%s\"",
             eng->cfg.seed, eng->nodes, eng->nranks,
-            placement_name(eng->cfg.placement));
+            mcei_place_policy_name(eng->cfg.placement));
 }
 
 /* CSV comment lines: the same provenance, one "# key: value" a line. */
@@ -174,7 +171,7 @@ static void prov_csv(mcei_engine_t *eng, FILE *out)
             "\n# seed: %" PRIu64 "\n# nodes: %d\n# ranks: %d\n"
             "# placement: %s\n",
             eng->cfg.seed, eng->nodes, eng->nranks,
-            placement_name(eng->cfg.placement));
+            mcei_place_policy_name(eng->cfg.placement));
 }
 
 typedef enum { FMT_CSV, FMT_JSON, FMT_BAD } stats_fmt_t;
@@ -219,6 +216,7 @@ typedef struct stats_rec {
     uint64_t node, clock, compute, comm, wait, stolen;
     uint64_t sent, recv, bytes_sent, bytes_recv;
     int64_t status;
+    uint64_t activations;
 } stats_rec_t;
 
 static int by_node(const void *a, const void *b)
@@ -230,10 +228,10 @@ static int by_node(const void *a, const void *b)
 static void write_rows(mcei_engine_t *eng, FILE *out, const stats_rec_t *r,
                        size_t n)
 {
-    static const char *const cols[] = {"node",       "vtime_ps",   "compute_ps",
-                                       "comm_ps",    "wait_ps",    "stolen_ps",
-                                       "msgs_sent",  "bytes_sent", "msgs_recv",
-                                       "bytes_recv", "exit_status"};
+    static const char *const cols[] = {
+        "node",      "vtime_ps",   "compute_ps",  "comm_ps",
+        "wait_ps",   "stolen_ps",  "msgs_sent",   "bytes_sent",
+        "msgs_recv", "bytes_recv", "exit_status", "activations"};
     const size_t ncols = sizeof(cols) / sizeof(cols[0]);
     int json = format_of(eng->cfg.stats) == FMT_JSON;
     if (json) {
@@ -258,17 +256,18 @@ static void write_rows(mcei_engine_t *eng, FILE *out, const stats_rec_t *r,
                     ",\"wait_ps\":%" PRIu64 ",\"stolen_ps\":%" PRIu64
                     ",\"msgs_sent\":%" PRIu64 ",\"bytes_sent\":%" PRIu64
                     ",\"msgs_recv\":%" PRIu64 ",\"bytes_recv\":%" PRIu64
-                    ",\"exit_status\":%" PRId64 "}",
+                    ",\"exit_status\":%" PRId64 ",\"activations\":%" PRIu64 "}",
                     i ? "," : "", x->node, x->clock, x->compute, x->comm,
                     x->wait, x->stolen, x->sent, x->bytes_sent, x->recv,
-                    x->bytes_recv, x->status);
+                    x->bytes_recv, x->status, x->activations);
         else
             fprintf(out,
                     "%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
                     ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
-                    ",%" PRId64 "\n",
+                    ",%" PRId64 ",%" PRIu64 "\n",
                     x->node, x->clock, x->compute, x->comm, x->wait, x->stolen,
-                    x->sent, x->bytes_sent, x->recv, x->bytes_recv, x->status);
+                    x->sent, x->bytes_sent, x->recv, x->bytes_recv, x->status,
+                    x->activations);
     }
     if (json)
         fprintf(out, "\n]}\n");
@@ -296,6 +295,9 @@ int mcei_stats_write(mcei_engine_t *eng)
         x->bytes_sent = vn->bytes_sent;
         x->bytes_recv = vn->bytes_recv;
         x->status = vn->exit_status;
+        /* Times the engine switched to the node: its share of the
+         * engine's work (--mce-place-weights reads it back). */
+        x->activations = vn->fiber.resumes;
     }
     if (mcei_transport_gather(mine, (size_t)eng->nlocal, sizeof(*mine), &all,
                               &nall) != MCE_OK)

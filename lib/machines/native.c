@@ -51,4 +51,5 @@ const mcei_proto_ops_t mcei_proto_native_ops = {
     .send_delay = native_send_delay,
     .keys = &mcei_keys_none,
     .requires_net = MCEI_ANY_NET,
+    .topology = mcei_proto_no_topology,
 };

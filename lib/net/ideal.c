@@ -72,6 +72,18 @@ int mcei_net_ideal_arrival(mce_time_t latency, mce_time_t per_byte,
     return MCE_OK;
 }
 
+/* A message's one event is its arrival, known at its send. */
+static mce_time_t ideal_first_event(const mcei_net_t *net,
+                                    const mcei_wire_t *w)
+{
+    const ideal_t *s = net->priv;
+    mce_time_t a;
+    if (mcei_net_ideal_arrival(s->latency, s->per_byte, w->ts, w->size, &a) !=
+        MCE_OK)
+        return MCEI_TIME_INF;
+    return a;
+}
+
 static int ideal_inject(mcei_net_t *net, mcei_msg_t *msg)
 {
     ideal_t *s = net->priv;
@@ -122,5 +134,7 @@ const mcei_net_ops_t mcei_net_ideal_ops = {
     .in_flight = ideal_in_flight,
     .notifies_senders = 0,
     .partitioned = 1,
+    .first_event = ideal_first_event,
     .keys = &mcei_net_ideal_keytab,
+    .topology = mcei_net_no_topology,
 };

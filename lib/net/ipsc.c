@@ -584,6 +584,14 @@ static size_t ipsc_in_flight(const mcei_net_t *net)
     return st->in_flight;
 }
 
+/* Nodes whose ids differ in one bit share a channel. */
+static void ipsc_topology(const mcei_net_t *net, mcei_topo_t *out)
+{
+    (void)net;
+    memset(out, 0, sizeof(*out));
+    out->kind = MCEI_TOPO_HYPERCUBE;
+}
+
 const mcei_net_ops_t mcei_net_ipsc_ops = {
     .name = "ipsc",
     .description = "iPSC/860 hypercube: circuit switching, one send and one "
@@ -596,5 +604,7 @@ const mcei_net_ops_t mcei_net_ipsc_ops = {
     .advance = ipsc_advance,
     .in_flight = ipsc_in_flight,
     .notifies_senders = 1,
+    .first_event = mcei_net_first_event_lookahead,
     .keys = &mcei_net_ipsc_keytab,
+    .topology = ipsc_topology,
 };

@@ -1118,6 +1118,17 @@ static size_t iw_in_flight(const mcei_net_t *net)
            mcei_iwdep_in_flight(st->dep);
 }
 
+/* The torus of cells, cell = y x width + x, wrap links both ways. */
+static void iw_topology(const mcei_net_t *net, mcei_topo_t *out)
+{
+    const iwnet_t *st = net->priv;
+    memset(out, 0, sizeof(*out));
+    out->kind = MCEI_TOPO_MESH;
+    out->width = st->width;
+    out->height = st->height;
+    out->wrap_x = out->wrap_y = 1;
+}
+
 const mcei_net_ops_t mcei_net_iwarp_ops = {
     .name = "iwarp",
     .description = "CMU iWarp torus: PCT connections with board and corner "
@@ -1131,5 +1142,7 @@ const mcei_net_ops_t mcei_net_iwarp_ops = {
     .advance = iw_advance,
     .in_flight = iw_in_flight,
     .notifies_senders = 0,
+    .first_event = mcei_net_first_event_lookahead,
     .keys = &mcei_net_iwarp_keytab,
+    .topology = iw_topology,
 };

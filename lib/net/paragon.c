@@ -595,6 +595,16 @@ static size_t paragon_in_flight(const mcei_net_t *net)
     return st->in_flight;
 }
 
+/* The run's partition: width columns, nodes / width rows, no wrap. */
+static void paragon_topology(const mcei_net_t *net, mcei_topo_t *out)
+{
+    const paragon_t *st = net->priv;
+    memset(out, 0, sizeof(*out));
+    out->kind = MCEI_TOPO_MESH;
+    out->width = st->width;
+    out->height = st->height;
+}
+
 const mcei_net_ops_t mcei_net_paragon_ops = {
     .name = "paragon",
     .description = "Intel Paragon 2D mesh: row-column wormhole routing with "
@@ -608,5 +618,7 @@ const mcei_net_ops_t mcei_net_paragon_ops = {
     .advance = paragon_advance,
     .in_flight = paragon_in_flight,
     .notifies_senders = 1,
+    .first_event = mcei_net_first_event_lookahead,
     .keys = &mcei_net_paragon_keytab,
+    .topology = paragon_topology,
 };

@@ -86,6 +86,16 @@ iwarp-spool apps/iwarp/backpressure --mce-nodes=64 --mode=dq --words=1000
 tcs apps/tcs/motion_detect --mce-nodes=64 --block=4 --frames=1 --video=square
 EOF
 
+# --- activations: every node ran at least once (its start) -----------------
+"$B/apps/ring" --mce-nodes=8 --rounds=3 --bytes=100 --mce-stats="$TMP/a.csv" > "$TMP/o" 2>&1
+expect_eq "activations: ring status" $? 0
+expect_eq "activations: a column, at least 1 for each of 8 nodes" "$(python3 - "$TMP/a.csv" <<'PY'
+import csv, sys
+rs = list(csv.DictReader(l for l in open(sys.argv[1]) if not l.startswith("#")))
+print(sum(1 for r in rs if int(r["activations"]) >= 1))
+PY
+)" 8
+
 # --- identical rows on 1, 2 and 4 ranks ------------------------------------
 for cfg in "nx tests/progs/nx_stats --mce-nodes=4 --mce-set=nx.irq=1" \
     "vertex tests/progs/vx_routes --mce-nodes=16" \

@@ -1137,4 +1137,5 @@ const mcei_proto_ops_t mcei_proto_iwarp_ops = {
     .send_delay = iw_send_delay,
     .keys = &mcei_proto_iwarp_keytab,
     .requires_net = "iwarp",
+    .topology = mcei_proto_no_topology,
 };

@@ -933,6 +933,15 @@ static mce_time_t ncube_send_delay(const mcei_engine_t *eng)
     return d;
 }
 
+/* The NCUBE's DMA channels (modelled here, not by the network) link the
+ * nodes whose ids differ in one bit. */
+static void ncube_topology(const mcei_engine_t *eng, mcei_topo_t *out)
+{
+    (void)eng;
+    memset(out, 0, sizeof(*out));
+    out->kind = MCEI_TOPO_HYPERCUBE;
+}
+
 const mcei_proto_ops_t mcei_proto_ncube_ops = {
     .name = "ncube",
     .description = "NCUBE Vertex: buffer pool, three-way handshake, "
@@ -946,4 +955,5 @@ const mcei_proto_ops_t mcei_proto_ncube_ops = {
     .keys = &mcei_proto_ncube_keytab,
     /* it drives the point-to-point DMA channels itself */
     .requires_net = "ideal",
+    .topology = ncube_topology,
 };

@@ -307,6 +307,15 @@ static mce_time_t ncube2_send_delay(const mcei_engine_t *eng)
     return mcei_time_min(nst2()->costs.send_overhead, nst2()->costs.recv_interrupt);
 }
 
+/* The NCUBE 2's hypercube (its router is modelled here, not by the
+ * network): nodes whose ids differ in one bit are linked. */
+static void ncube2_topology(const mcei_engine_t *eng, mcei_topo_t *out)
+{
+    (void)eng;
+    memset(out, 0, sizeof(*out));
+    out->kind = MCEI_TOPO_HYPERCUBE;
+}
+
 const mcei_proto_ops_t mcei_proto_ncube2_ops = {
     .name = "ncube2",
     .description = "NCUBE 2 nCX: DMA from the program's buffer, wormhole "
@@ -319,4 +328,5 @@ const mcei_proto_ops_t mcei_proto_ncube2_ops = {
     .send_delay = ncube2_send_delay,
     .requires_net = "ideal",
     .keys = &mcei_proto_ncube2_keytab,
+    .topology = ncube2_topology,
 };

@@ -1024,4 +1024,5 @@ const mcei_proto_ops_t mcei_proto_nx_ops = {
     .send_delay = nx_send_delay,
     .keys = &mcei_proto_nx_keytab,
     .requires_net = MCEI_ANY_NET,
+    .topology = mcei_proto_no_topology,
 };
