@@ -1108,7 +1108,9 @@ int mcei_engine_boot(int *argc, char ***argv, char **envp)
                     "core, and the others wait asleep "
                     "(--mce-oversubscribed=spread uses every rank)\n",
                     here, cores, cores);
-        else if (here > cores && eng->rank == 0)
+        else if (here > cores && eng->rank == 0 && eng->cfg.oversub == 0)
+            /* (--mce-placement=one: every rank needs its node; an explicit
+             * --mce-oversubscribed=spread is the user's choice) */
             fprintf(stderr,
                     "mcemu: warning: %d MPI ranks share the %d cores of this "
                     "host: waiting ranks sleep rather than spin, but one "
