@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "mcemu.h"
+#include "quote.h"
 
 static app_format_t format = APP_TABLE;
 static const char *prog_name = "?";
@@ -188,34 +189,12 @@ int app_parse(const char *prog, const char *about, const char *synopsis,
 
 static void json_string(const char *s)
 {
-    putchar('"');
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
-            printf("\\%c", c);
-        else if (c == '\n')
-            fputs("\\n", stdout);
-        else if (c < 0x20)
-            printf("\\u%04x", c);
-        else
-            putchar(c);
-    }
-    putchar('"');
+    quote_json(stdout, s);
 }
 
 static void csv_string(const char *s)
 {
-    if (strpbrk(s, ",\"\n") == NULL) {
-        fputs(s, stdout);
-        return;
-    }
-    putchar('"');
-    for (; *s; s++) {
-        if (*s == '"')
-            putchar('"');
-        putchar(*s);
-    }
-    putchar('"');
+    quote_csv(stdout, s);
 }
 
 static void value(const app_field_t *f)
