@@ -80,11 +80,14 @@ static void print_help(const char *prog, const char *about,
     for (const app_opt_t *o = opts; o->name != NULL; o++) {
         char head[96];
         const char *arg = o->kind == APPO_CHOICE ? o->choices : o->arg;
-        snprintf(head, sizeof(head), "--%s%s%s", o->name,
-                 o->kind == APPO_FLAG ? "" : "=",
-                 o->kind == APPO_FLAG ? ""
-                 : arg                ? arg
-                                      : "VALUE");
+        if (o->kind == APPO_OPTLONG)
+            snprintf(head, sizeof(head), "--%s[=%s]", o->name, arg ? arg : "N");
+        else
+            snprintf(head, sizeof(head), "--%s%s%s", o->name,
+                     o->kind == APPO_FLAG ? "" : "=",
+                     o->kind == APPO_FLAG ? ""
+                     : arg                ? arg
+                                          : "VALUE");
         printf("  %-26s %s\n", head, o->help ? o->help : "");
     }
     printf("  %-26s %s\n", "--format=table|csv|json",
@@ -138,6 +141,16 @@ int app_parse(const char *prog, const char *about, const char *synopsis,
             return bad(prog, synopsis, a, "unknown option");
         const char *v = a[2 + nl] == '=' ? a + 3 + nl : NULL;
         char *end;
+        if (o->kind == APPO_OPTLONG) {
+            if (v != NULL) {
+                long x = strtol(v, &end, 10);
+                if (end == v || *end || x < o->min)
+                    return bad(prog, synopsis, a, "not a valid number");
+                *(long *)o->dst = x;
+            }
+            *o->count = 1;
+            continue;
+        }
         if ((o->kind == APPO_FLAG) != (v == NULL))
             return bad(prog, synopsis, a,
                        v ? "takes no value" : "needs a value (--opt=VALUE)");
@@ -179,6 +192,8 @@ int app_parse(const char *prog, const char *about, const char *synopsis,
             *(int *)o->dst = k;
             break;
         }
+        case APPO_OPTLONG:
+            break; /* handled above */
         }
     }
     return APP_PARSE_OK;
@@ -326,4 +341,10 @@ void app_finish(void)
     notes = NULL;
     notes_len = 0;
     fflush(stdout);
+}
+
+void app_finish_any(void)
+{
+    if (started || notes_len > 0)
+        app_finish();
 }
