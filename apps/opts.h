@@ -99,11 +99,14 @@ void app_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Ends the output (closes the JSON object).  Call once on the node that
  * printed, before main returns; harmless elsewhere and when repeated. */
 void app_finish(void);
+/* For programs whose rows come from several nodes; call after app_parse()
+ * on every node.  Each printing node then writes its own output: in JSON
+ * its own object, written at once by app_finish_any() (objects one after
+ * another: a stream of JSON texts, as jq reads them); in CSV every row
+ * under its header row (another node's rows may come between). */
+void app_several_nodes(void);
 /* As app_finish(), but a node that printed neither a row nor a note prints
- * nothing.  For programs whose rows come from several nodes: call it on
- * every node; in JSON each printing node then writes its own object, one
- * after another (a stream of JSON texts, as jq reads them), and in CSV
- * each printing node its own header row before its first row. */
+ * nothing: with app_several_nodes(), call it on every node. */
 void app_finish_any(void);
 
 #endif

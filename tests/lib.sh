@@ -128,7 +128,8 @@ skip() {
 # expect_formats WHAT PREFIX TABLE CMD...: runs CMD (a program sharing
 # apps/opts.c) as it is, with --format=csv and with --format=json, and
 # checks that the CSV rows of table TABLE carry the same numbers as the
-# table's "PREFIX key=value ..." lines (same keys, in order; a number
+# table's "PREFIX key=value ..." lines (PREFIX: an extended regular
+# expression matched at the start of the line) (same keys, in order; a number
 # equal to the printed one at the printed precision; a key the line does
 # not print is empty in the CSV), and that the JSON parses and has the
 # CSV's rows (python3, when installed).  With FMT_BY_POSITION=1 the
@@ -143,7 +144,7 @@ expect_formats() {
     awk -v prefix="$prefix" -v tab="$tab" -v bypos="${FMT_BY_POSITION:-0}" '
         function num(s) { return s ~ /^-?[0-9]+(\.[0-9]+)?$/ }
         function prec(s) { return index(s, ".") ? 0.5 * 10 ^ -(length(s) - index(s, ".")) : 0.5 }
-        FNR == NR { if (index($0, prefix) != 1) next
+        FNR == NR { if ($0 !~ "^" prefix) next
                     t++; n[t] = 0
                     for (i = 2; i <= NF; i++) { p = index($i, "="); if (p) { n[t]++; v[t, bypos ? n[t] : substr($i, 1, p - 1)] = substr($i, p + 1) } }
                     next }

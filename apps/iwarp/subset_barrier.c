@@ -533,6 +533,7 @@ int main(int argc, char **argv)
         die("--layout: contiguous, interleaved, every=S or worst");
     if (mode_k != 0) {
         int rc;
+        app_several_nodes(); /* the checks print on several cells */
         if (mode_k == 3 &&
             (hops < 1 || hops >= cells || words < 0 || words > 7))
             die("--hops: 1 .. cells-1, --words: 0 .. 7");
