@@ -134,31 +134,41 @@ skip() {
 # not print is empty in the CSV), and that the JSON parses and has the
 # CSV's rows (python3, when installed).  With FMT_BY_POSITION=1 the
 # line's values are compared in order with the CSV's columns (for lines
-# that repeat a key, such as "predicted").
+# that repeat a key, such as "predicted"); with FMT_NUMBERS=1 the numbers
+# of the line (for lines that are not key=value) in order with the CSV's
+# numeric columns.
 expect_formats() {
     what=$1 prefix=$2 tab=$3
     shift 3
     "$@" > "$TMP/fmt.t" 2> "$TMP/fmt.te" || { fail "$what: table run status $?"; cat "$TMP/fmt.te"; return; }
     "$@" --format=csv > "$TMP/fmt.c" 2> "$TMP/fmt.ce" || { fail "$what: csv run status $?"; cat "$TMP/fmt.ce"; return; }
     "$@" --format=json > "$TMP/fmt.j" 2> "$TMP/fmt.je" || { fail "$what: json run status $?"; cat "$TMP/fmt.je"; return; }
-    awk -v prefix="$prefix" -v tab="$tab" -v bypos="${FMT_BY_POSITION:-0}" '
+    awk -v prefix="$prefix" -v tab="$tab" -v bypos="${FMT_BY_POSITION:-0}" \
+        -v bynum="${FMT_NUMBERS:-0}" '
         function num(s) { return s ~ /^-?[0-9]+(\.[0-9]+)?$/ }
         function prec(s) { return index(s, ".") ? 0.5 * 10 ^ -(length(s) - index(s, ".")) : 0.5 }
         FNR == NR { if ($0 !~ "^" prefix) next
                     t++; n[t] = 0
+                    if (bynum) { l = $0; sub("^" prefix, "", l)
+                                 while (match(l, /-?[0-9]+(\.[0-9]+)?/)) { v[t, ++n[t]] = substr(l, RSTART, RLENGTH); l = substr(l, RSTART + RLENGTH) }
+                                 next }
                     for (i = 2; i <= NF; i++) { p = index($i, "="); if (p) { n[t]++; v[t, bypos ? n[t] : substr($i, 1, p - 1)] = substr($i, p + 1) } }
                     next }
         /^table,/ { nh = split($0, h, ","); next }
         { split($0, c, ","); if (c[1] != tab) next }
         { r++; if (r > t) { print "csv row " r ": no table line"; bad++; next }
+          j = 0
           for (i = 2; i <= nh; i++) {
-              k = bypos ? i - 1 : h[i]
+              if (bynum && c[i] !~ /^-?[0-9.e+-]+$/) continue
+              k = bynum ? ++j : bypos ? i - 1 : h[i]
               if (!((r, k) in v)) { if (c[i] != "") { print "row " r " " k ": csv " c[i] ", not in the table line"; bad++ } ; continue }
               x = v[r, k]
               if (num(x) && c[i] ~ /^-?[0-9.e+-]+$/) { d = c[i] - x; if (d < 0) d = -d; if (d > prec(x) + 1e-9) { print "row " r " " k ": table " x ", csv " c[i]; bad++ } }
               else if (x != c[i]) { print "row " r " " k ": table " x ", csv " c[i]; bad++ }
-          } }
-        END { if (r != t) { print "table lines " t ", csv rows " r; bad++ }
+          }
+          nnum[r] = j }
+        END { if (bynum) for (q = 1; q <= r; q++) if (n[q] != nnum[q]) { print "row " q ": " n[q] " numbers in the line, " nnum[q] " in the csv"; bad++ }
+              if (r != t) { print "table lines " t ", csv rows " r; bad++ }
               if (t == 0) { print "no table lines"; bad++ }
               exit bad > 0 }' "$TMP/fmt.t" "$TMP/fmt.c" > "$TMP/fmt.diff"
     if [ $? -eq 0 ]; then
