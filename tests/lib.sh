@@ -172,7 +172,7 @@ expect_formats() {
               if (t == 0) { print "no table lines"; bad++ }
               exit bad > 0 }' "$TMP/fmt.t" "$TMP/fmt.c" > "$TMP/fmt.diff"
     if [ $? -eq 0 ]; then
-        pass "$what: --format=csv rows equal the table ($(grep -c "^$prefix" "$TMP/fmt.t"))"
+        pass "$what: --format=csv rows equal the table ($(grep -cE "^$prefix" "$TMP/fmt.t"))"
     else
         fail "$what: --format=csv differs from the table:"
         sed 's/^/#     /' "$TMP/fmt.diff" >&3
