@@ -1,6 +1,10 @@
 /* Shared option parser and result emitter of the programs in apps/ (see
  * opts.h).  The state is in globals, so each virtual node has its own
  * copy (privatisation); only the node that prints uses the emitter. */
+/* open_memstream (POSIX 2008) */
+#if !defined(_GNU_SOURCE) && !defined(_POSIX_C_SOURCE)
+#define _POSIX_C_SOURCE 200809L
+#endif
 #include "opts.h"
 
 #include <math.h>
@@ -9,6 +13,7 @@
 #include <string.h>
 
 #include "mcemu.h"
+#include "quote.h"
 
 static app_format_t format = APP_TABLE;
 static const char *prog_name = "?";
@@ -20,6 +25,13 @@ static char last_header[1024];
 /* JSON: notes kept until app_finish(). */
 static char *notes;
 static size_t notes_len;
+/* Where CSV and JSON go: stdout, or (several printing nodes, JSON) a
+ * buffer that app_finish() writes at once, so that two nodes' objects do
+ * not interleave. */
+static FILE *out;
+static int several;
+static char *obuf;
+static size_t olen;
 
 app_format_t app_format(void)
 {
@@ -79,11 +91,14 @@ static void print_help(const char *prog, const char *about,
     for (const app_opt_t *o = opts; o->name != NULL; o++) {
         char head[96];
         const char *arg = o->kind == APPO_CHOICE ? o->choices : o->arg;
-        snprintf(head, sizeof(head), "--%s%s%s", o->name,
-                 o->kind == APPO_FLAG ? "" : "=",
-                 o->kind == APPO_FLAG ? ""
-                 : arg                ? arg
-                                      : "VALUE");
+        if (o->kind == APPO_OPTLONG)
+            snprintf(head, sizeof(head), "--%s[=%s]", o->name, arg ? arg : "N");
+        else
+            snprintf(head, sizeof(head), "--%s%s%s", o->name,
+                     o->kind == APPO_FLAG ? "" : "=",
+                     o->kind == APPO_FLAG ? ""
+                     : arg                ? arg
+                                          : "VALUE");
         printf("  %-26s %s\n", head, o->help ? o->help : "");
     }
     printf("  %-26s %s\n", "--format=table|csv|json",
@@ -137,6 +152,16 @@ int app_parse(const char *prog, const char *about, const char *synopsis,
             return bad(prog, synopsis, a, "unknown option");
         const char *v = a[2 + nl] == '=' ? a + 3 + nl : NULL;
         char *end;
+        if (o->kind == APPO_OPTLONG) {
+            if (v != NULL) {
+                long x = strtol(v, &end, 10);
+                if (end == v || *end || x < o->min)
+                    return bad(prog, synopsis, a, "not a valid number");
+                *(long *)o->dst = x;
+            }
+            *o->count = 1;
+            continue;
+        }
         if ((o->kind == APPO_FLAG) != (v == NULL))
             return bad(prog, synopsis, a,
                        v ? "takes no value" : "needs a value (--opt=VALUE)");
@@ -178,6 +203,8 @@ int app_parse(const char *prog, const char *about, const char *synopsis,
             *(int *)o->dst = k;
             break;
         }
+        case APPO_OPTLONG:
+            break; /* handled above */
         }
     }
     return APP_PARSE_OK;
@@ -186,52 +213,35 @@ int app_parse(const char *prog, const char *about, const char *synopsis,
 /* ---- emitter ---------------------------------------------------------------
  */
 
+static void putc_out(int c)
+{
+    putc(c, out);
+}
+
 static void json_string(const char *s)
 {
-    putchar('"');
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
-            printf("\\%c", c);
-        else if (c == '\n')
-            fputs("\\n", stdout);
-        else if (c < 0x20)
-            printf("\\u%04x", c);
-        else
-            putchar(c);
-    }
-    putchar('"');
+    quote_json(out, s);
 }
 
 static void csv_string(const char *s)
 {
-    if (strpbrk(s, ",\"\n") == NULL) {
-        fputs(s, stdout);
-        return;
-    }
-    putchar('"');
-    for (; *s; s++) {
-        if (*s == '"')
-            putchar('"');
-        putchar(*s);
-    }
-    putchar('"');
+    quote_csv(out, s);
 }
 
 static void value(const app_field_t *f)
 {
     switch (f->type) {
     case 'i':
-        printf("%lld", f->i);
+        fprintf(out, "%lld", f->i);
         break;
     case 'u':
-        printf("%llu", f->u);
+        fprintf(out, "%llu", f->u);
         break;
     case 'f':
         if (isfinite(f->f))
-            printf("%.10g", f->f);
+            fprintf(out, "%.10g", f->f);
         else
-            fputs(format == APP_JSON ? "null" : "", stdout);
+            fputs(format == APP_JSON ? "null" : "", out);
         break;
     default:
         if (format == APP_JSON)
@@ -246,17 +256,23 @@ static void start(void)
     if (started)
         return;
     started = 1;
+    out = stdout;
     if (format != APP_JSON)
         return;
-    printf("{\"program\": ");
+    if (several) {
+        FILE *m = open_memstream(&obuf, &olen);
+        if (m != NULL) /* else straight to stdout */
+            out = m;
+    }
+    fprintf(out, "{\"program\": ");
     json_string(prog_name);
-    printf(", \"arguments\": [");
+    fprintf(out, ", \"arguments\": [");
     for (int i = 1; i < nargs; i++) {
         if (i > 1)
-            printf(", ");
+            fprintf(out, ", ");
         json_string(args[i]);
     }
-    printf("],\n \"rows\": [");
+    fprintf(out, "],\n \"rows\": [");
 }
 
 void app_row(const char *table, const app_field_t *fields, const char *fmt, ...)
@@ -277,26 +293,30 @@ void app_row(const char *table, const app_field_t *fields, const char *fmt, ...)
         for (const app_field_t *f = fields; f->name && len < sizeof(head); f++)
             len += (size_t)snprintf(head + len, sizeof(head) - len, ",%s",
                                     f->name);
-        if (strcmp(head, last_header) != 0 || nrows == 0) {
-            printf("%s\n", head);
+        /* several nodes: every row under its header (another node's rows
+         * may come between two of this one's) */
+        if (strcmp(head, last_header) != 0 || nrows == 0 || several) {
+            fprintf(out, "%s\n", head);
             memcpy(last_header, head, sizeof(head));
         }
         csv_string(table);
         for (const app_field_t *f = fields; f->name; f++) {
-            putchar(',');
+            putc_out(',');
             value(f);
         }
-        putchar('\n');
+        putc_out('\n');
+        if (several)
+            fflush(out);
     } else {
-        printf("%s\n  {\"table\": ", nrows ? "," : "");
+        fprintf(out, "%s\n  {\"table\": ", nrows ? "," : "");
         json_string(table);
         for (const app_field_t *f = fields; f->name; f++) {
-            printf(", ");
+            fprintf(out, ", ");
             json_string(f->name);
-            printf(": ");
+            fprintf(out, ": ");
             value(f);
         }
-        putchar('}');
+        putc_out('}');
     }
     nrows++;
 }
@@ -330,21 +350,39 @@ void app_finish(void)
         return;
     start();
     finished = 1;
-    printf("\n ],\n \"notes\": [");
+    fprintf(out, "\n ],\n \"notes\": [");
     /* one string per line of the notes */
     int first = 1;
     for (char *line = notes; line && *line;) {
         char *nl = strchr(line, '\n');
         if (nl)
             *nl = '\0';
-        printf("%s\n  ", first ? "" : ",");
+        fprintf(out, "%s\n  ", first ? "" : ",");
         json_string(line);
         first = 0;
         line = nl ? nl + 1 : NULL;
     }
-    printf("]}\n");
+    fprintf(out, "]}\n");
     free(notes);
     notes = NULL;
     notes_len = 0;
+    if (out != stdout) { /* the object at once */
+        fclose(out);
+        fwrite(obuf, 1, olen, stdout);
+        free(obuf);
+        obuf = NULL;
+        out = stdout;
+    }
     fflush(stdout);
+}
+
+void app_several_nodes(void)
+{
+    several = 1;
+}
+
+void app_finish_any(void)
+{
+    if (started || notes_len > 0)
+        app_finish();
 }

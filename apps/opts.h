@@ -21,14 +21,17 @@ typedef enum {
     APPO_STR,    /* --name=TEXT: dst const char ** (points into argv) */
     APPO_FLAG,   /* --name: dst int * set to 1 */
     APPO_DOUBLE, /* --name=X: dst double *, >= min */
-    APPO_CHOICE  /* --name=a|b|c: dst int * gets the index of the choice */
+    APPO_CHOICE, /* --name=a|b|c: dst int * gets the index of the choice */
+    APPO_OPTLONG /* --name or --name=N: *count set to 1, dst long * to N
+                    (left as it is without =N), N >= min */
 } app_opt_kind_t;
 
 typedef struct app_opt {
     const char *name; /* without the leading "--"; NULL ends the table */
     app_opt_kind_t kind;
     void *dst;
-    int *count;          /* APPO_LIST: number of values parsed (may be NULL) */
+    int *count;          /* APPO_LIST: number of values parsed (may be NULL);
+                            APPO_OPTLONG: set to 1 when given (required) */
     int max;             /* APPO_LIST: capacity of dst */
     long min;            /* APPO_LONG/LIST/DOUBLE: smallest accepted value */
     const char *choices; /* APPO_CHOICE: "a|b|c" */
@@ -96,5 +99,14 @@ void app_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Ends the output (closes the JSON object).  Call once on the node that
  * printed, before main returns; harmless elsewhere and when repeated. */
 void app_finish(void);
+/* For programs whose rows come from several nodes; call after app_parse()
+ * on every node.  Each printing node then writes its own output: in JSON
+ * its own object, written at once by app_finish_any() (objects one after
+ * another: a stream of JSON texts, as jq reads them); in CSV every row
+ * under its header row (another node's rows may come between). */
+void app_several_nodes(void);
+/* As app_finish(), but a node that printed neither a row nor a note prints
+ * nothing: with app_several_nodes(), call it on every node. */
+void app_finish_any(void);
 
 #endif

@@ -80,12 +80,14 @@
  * = standard total / extended total for the same image.
  */
 #include <inttypes.h>
+#include <math.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "opts.h"
 #include "pgm.h"
 /* After the system headers: vertex.h defines send() and friends. */
 #include "vertex.h"
@@ -124,7 +126,7 @@ typedef struct options {
     int sizes[MAX_SIZES], nsizes, size_given, sizes_given;
     int schemes;
     double pixel_cost_us;
-    int pixel_cost_given, help, per_node;
+    int pixel_cost_given, per_node;
 } options_t;
 
 /* Everything a node keeps for the whole program.  The flags are written
@@ -786,118 +788,80 @@ static int scatter(node_ctx_t *c, block_t *b, int run,
 
 /* ---- options ---------------------------------------------------------- */
 
-static void usage(FILE *f)
-{
-    fprintf(f,
-            "usage: sobel_edge [--input=FILE.pgm | --size=N | "
-            "--sizes=N,N,...]\n"
-            "                  [--output=FILE.pgm] [--write-input=FILE.pgm]\n"
-            "                  [--scheme=standard|extended|both] "
-            "[--pixel-cost-us=X] [--per-node]\n"
-            "  default: --sizes=32,64,128,256,512 --scheme=both "
-            "--output=sobel_out.pgm\n"
-            "  (the output is the edge image of the last size)\n");
-}
-
-/* A side in 1..MAX_SIDE; returns 0 on success. */
-static int parse_side(const char *s, const char **end, int *out)
-{
-    char *e;
-    long v = strtol(s, &e, 10);
-    if (e == s || v < 1 || v > MAX_SIDE)
-        return -1;
-    *out = (int)v;
-    *end = e;
-    return 0;
-}
-
-static const char *opt_value(const char *arg, const char *name)
-{
-    size_t n = strlen(name);
-    if (strncmp(arg, name, n) == 0 && arg[n] == '=')
-        return arg + n + 1;
-    return NULL;
-}
-
-static int parse_options(int argc, char **argv, options_t *o, char *err,
-                         size_t errlen)
+static int parse_options(int argc, char **argv, options_t *o)
 {
     static const int defaults[] = {32, 64, 128, 256, 512};
+    long size = 0, sizes[MAX_SIZES];
+    int nsizes = 0, scheme = 2, prc, me = mce_node();
     memset(o, 0, sizeof *o);
     o->output = "sobel_out.pgm";
-    o->schemes = SCHEME_STANDARD | SCHEME_EXTENDED;
-    for (int i = 1; i < argc; i++) {
-        const char *v, *end;
-        if (strcmp(argv[i], "--help") == 0) {
-            o->help = 1;
-        } else if (strcmp(argv[i], "--per-node") == 0) {
-            o->per_node = 1;
-        } else if ((v = opt_value(argv[i], "--input")) != NULL && *v) {
-            o->input = v;
-        } else if ((v = opt_value(argv[i], "--output")) != NULL && *v) {
-            o->output = v;
-        } else if ((v = opt_value(argv[i], "--write-input")) != NULL && *v) {
-            o->write_input = v;
-        } else if ((v = opt_value(argv[i], "--size")) != NULL) {
-            if (parse_side(v, &end, &o->sizes[0]) != 0 || *end != '\0') {
-                snprintf(err, errlen, "bad side in '%s' (1..%d)", argv[i],
-                         MAX_SIDE);
-                return -1;
-            }
-            o->nsizes = 1;
-            o->size_given = 1;
-        } else if ((v = opt_value(argv[i], "--sizes")) != NULL) {
-            o->nsizes = 0;
-            for (;;) {
-                if (o->nsizes == MAX_SIZES ||
-                    parse_side(v, &end, &o->sizes[o->nsizes]) != 0 ||
-                    (*end != ',' && *end != '\0')) {
-                    snprintf(err, errlen,
-                             "bad list in '%s' (at most %d sides, 1..%d)",
-                             argv[i], MAX_SIZES, MAX_SIDE);
-                    return -1;
-                }
-                o->nsizes++;
-                if (*end == '\0')
-                    break;
-                v = end + 1;
-            }
-            o->sizes_given = 1;
-        } else if ((v = opt_value(argv[i], "--scheme")) != NULL) {
-            if (strcmp(v, "standard") == 0)
-                o->schemes = SCHEME_STANDARD;
-            else if (strcmp(v, "extended") == 0)
-                o->schemes = SCHEME_EXTENDED;
-            else if (strcmp(v, "both") == 0)
-                o->schemes = SCHEME_STANDARD | SCHEME_EXTENDED;
-            else {
-                snprintf(err, errlen, "bad scheme in '%s'", argv[i]);
-                return -1;
-            }
-        } else if ((v = opt_value(argv[i], "--pixel-cost-us")) != NULL) {
-            char *e;
-            o->pixel_cost_us = strtod(v, &e);
-            if (e == v || *e != '\0' || !(o->pixel_cost_us >= 0) ||
-                o->pixel_cost_us > 1e6) {
-                snprintf(err, errlen, "bad cost in '%s' (0..1e6 us)", argv[i]);
-                return -1;
-            }
-            o->pixel_cost_given = 1;
-        } else {
-            snprintf(err, errlen, "unknown option '%s'", argv[i]);
-            return -1;
-        }
+    o->pixel_cost_us = -1;
+    const app_opt_t opts[] = {
+        {"input", APPO_STR, &o->input, NULL, 0, 0, NULL, "FILE.pgm",
+         "the image to filter (binary PGM)"},
+        {"size", APPO_LONG, &size, NULL, 0, 1, NULL, "N",
+         "one generated N x N image"},
+        {"sizes", APPO_LIST, sizes, &nsizes, MAX_SIZES, 1, NULL, "N,N,...",
+         "generated images (default 32,64,128,256,512)"},
+        {"output", APPO_STR, &o->output, NULL, 0, 0, NULL, "FILE.pgm",
+         "the edge image of the last size (default sobel_out.pgm)"},
+        {"write-input", APPO_STR, &o->write_input, NULL, 0, 0, NULL, "FILE.pgm",
+         "also write the last input image"},
+        {"scheme", APPO_CHOICE, &scheme, NULL, 0, 0, "standard|extended|both",
+         NULL, "standard or extended Vertex, or both (default)"},
+        {"pixel-cost-us", APPO_DOUBLE, &o->pixel_cost_us, NULL, 0, 0, NULL, "X",
+         "computation per pixel, 0..1e6 us (default app.sobel_pixel)"},
+        {"per-node", APPO_FLAG, &o->per_node, NULL, 0, 0, NULL, NULL,
+         "a row per node under each table row"},
+        {NULL, APPO_FLAG, NULL, NULL, 0, 0, NULL, NULL, NULL}};
+    prc = app_parse("sobel_edge",
+                    "The Sobel edge detector of Mudge, Buzzard and "
+                    "Abdel-Rahman 1987 (section 5) on the NCUBE: virtual ms "
+                    "of the Sobel phase per image and Vertex scheme.",
+                    "[--input=FILE.pgm | --size=N | --sizes=N,N,...] "
+                    "[--output=FILE.pgm] [--write-input=FILE.pgm] "
+                    "[--scheme=standard|extended|both] [--pixel-cost-us=X] "
+                    "[--per-node] [--format=table|csv|json]",
+                    argc, argv, opts);
+    if (prc != APP_PARSE_OK)
+        return prc;
+    o->schemes = scheme == 0   ? SCHEME_STANDARD
+                 : scheme == 1 ? SCHEME_EXTENDED
+                               : SCHEME_STANDARD | SCHEME_EXTENDED;
+    o->size_given = size > 0;
+    o->sizes_given = nsizes > 0;
+    o->pixel_cost_given = o->pixel_cost_us >= 0;
+    const char *err = NULL;
+    if ((o->input && !*o->input) || !*o->output ||
+        (o->write_input && !*o->write_input))
+        err = "--input, --output and --write-input need a file name";
+    else if (size > MAX_SIDE)
+        err = "--size: a side of 1..4096";
+    else if (o->size_given + o->sizes_given + (o->input != NULL) > 1)
+        err = "--input, --size and --sizes exclude one another";
+    else if (o->pixel_cost_given && o->pixel_cost_us > 1e6)
+        err = "--pixel-cost-us: 0..1e6 us";
+    for (int k = 0; err == NULL && k < nsizes; k++)
+        if (sizes[k] > MAX_SIDE)
+            err = "--sizes: sides of 1..4096";
+    if (err != NULL) {
+        if (me <= 0)
+            fprintf(stderr, "sobel_edge: %s\nusage: sobel_edge --help\n", err);
+        return APP_PARSE_ERROR;
     }
-    if (o->size_given + o->sizes_given + (o->input != NULL) > 1) {
-        snprintf(err, errlen,
-                 "--input, --size and --sizes exclude one another");
-        return -1;
+    if (o->size_given) {
+        o->sizes[0] = (int)size;
+        o->nsizes = 1;
     }
+    for (int k = 0; k < nsizes; k++)
+        o->sizes[k] = (int)sizes[k];
+    if (nsizes > 0)
+        o->nsizes = nsizes;
     if (o->nsizes == 0 && o->input == NULL) {
         memcpy(o->sizes, defaults, sizeof defaults);
         o->nsizes = (int)(sizeof defaults / sizeof defaults[0]);
     }
-    return 0;
+    return APP_PARSE_OK;
 }
 
 /* ---- node 0's report -------------------------------------------------- */
@@ -939,22 +903,43 @@ static int64_t report_row(const node_ctx_t *c, const options_t *o,
         snprintf(ratio, sizeof ratio, "%.2f",
                  (double)std_total / (double)total);
     snprintf(label, sizeof label, "%dx%d", b->W, b->H);
-    printf("%9s  %-8s %10.3f %10.3f %10.3f %10.3f %9.3f %8s %8s\n", label,
-           scheme == SCHEME_STANDARD ? "standard" : "extended", ms(total),
-           ms(calc), ms(comm), ms(wait), total > 0 ? calc / (double)total : 0.0,
-           spd, ratio);
+    const char *sname = scheme == SCHEME_STANDARD ? "standard" : "extended";
+    double frac = total > 0 ? calc / (double)total : 0.0;
+    app_row("sobel_edge",
+            APP_FIELDS(APP_S("image", label), APP_S("scheme", sname),
+                       APP_F("total_ms", ms(total)), APP_F("calc_ms", ms(calc)),
+                       APP_F("comm_ms", ms(comm)), APP_F("wait_ms", ms(wait)),
+                       APP_F("calc_frac", frac),
+                       APP_F("speedup",
+                             t1 > 0 && total > 0 ? t1 / (double)total : NAN),
+                       APP_F("ext_std", scheme == SCHEME_EXTENDED &&
+                                                std_total > 0 && total > 0
+                                            ? (double)std_total / (double)total
+                                            : NAN)),
+            "%9s  %-8s %10.3f %10.3f %10.3f %10.3f %9.3f %8s %8s\n", label,
+            sname, ms(total), ms(calc), ms(comm), ms(wait), frac, spd, ratio);
     for (int i = 0; o->per_node && i < c->nodes; i++) {
         int gr, gc;
         grid_pos(c, i, &gr, &gc);
-        printf("    node %4d (%2d,%2d) %10.3f %10.3f %10.3f %10.3f  "
-               "(handlers %.3f ms, start skew %.3f us)\n",
-               i, gr, gc, ms((double)all[i].total), ms((double)all[i].calc),
-               ms((double)all[i].comm), ms((double)all[i].wait),
-               ms((double)all[i].stolen), (double)all[i].skew / (double)MCE_US);
+        app_row(
+            "sobel_edge_node",
+            APP_FIELDS(APP_S("image", label), APP_S("scheme", sname),
+                       APP_I("node", i), APP_I("row", gr), APP_I("col", gc),
+                       APP_F("total_ms", ms((double)all[i].total)),
+                       APP_F("calc_ms", ms((double)all[i].calc)),
+                       APP_F("comm_ms", ms((double)all[i].comm)),
+                       APP_F("wait_ms", ms((double)all[i].wait)),
+                       APP_F("handlers_ms", ms((double)all[i].stolen)),
+                       APP_F("skew_us", (double)all[i].skew / (double)MCE_US)),
+            "    node %4d (%2d,%2d) %10.3f %10.3f %10.3f %10.3f  "
+            "(handlers %.3f ms, start skew %.3f us)\n",
+            i, gr, gc, ms((double)all[i].total), ms((double)all[i].calc),
+            ms((double)all[i].comm), ms((double)all[i].wait),
+            ms((double)all[i].stolen), (double)all[i].skew / (double)MCE_US);
     }
     if (skew_max != skew_min)
-        printf("sobel_edge: note: the nodes started up to %.3f us apart\n",
-               (double)(skew_max - skew_min) / (double)MCE_US);
+        app_note("sobel_edge: note: the nodes started up to %.3f us apart\n",
+                 (double)(skew_max - skew_min) / (double)MCE_US);
     fflush(stdout);
     return total;
 }
@@ -1097,13 +1082,13 @@ static int run_all(node_ctx_t *c, const options_t *o, int *sizes, int nsizes,
                 goto io;
             if (pgm_write(o->output, res, W, H, err, sizeof err) != 0)
                 goto io;
-            printf("sobel_edge: %dx%d edge image written to %s (%s)\n", W, H,
-                   o->output,
-                   wrong ? "WRONG: not the sequential Sobel"
-                         : "identical to the sequential Sobel");
+            app_note("sobel_edge: %dx%d edge image written to %s (%s)\n", W, H,
+                     o->output,
+                     wrong ? "WRONG: not the sequential Sobel"
+                           : "identical to the sequential Sobel");
             if (o->write_input)
-                printf("sobel_edge: %dx%d input image written to %s\n", W, H,
-                       o->write_input);
+                app_note("sobel_edge: %dx%d input image written to %s\n", W, H,
+                         o->write_input);
         }
         if (image != input)
             free(image);
@@ -1134,25 +1119,15 @@ int main(int argc, char **argv)
 {
     options_t o;
     node_ctx_t *c;
-    char err[512];
-    int me = mce_node(), pid, host, status = 1;
+    int me = mce_node(), pid, host, status = 1, prc;
     int sizes[MAX_SIZES], nsizes;
     unsigned char *input = NULL;
     const char *cost_from = "app.sobel_pixel";
     int64_t param;
 
-    if (parse_options(argc, argv, &o, err, sizeof err) != 0) {
-        if (me == 0) {
-            fprintf(stderr, "sobel_edge: %s\n", err);
-            usage(stderr);
-        }
-        return 2;
-    }
-    if (o.help) {
-        if (me == 0)
-            usage(stdout);
-        return 0;
-    }
+    prc = parse_options(argc, argv, &o);
+    if (prc != APP_PARSE_OK)
+        return APP_PARSE_EXIT(prc);
     c = calloc(1, sizeof *c);
     if (c == NULL ||
         (c->msg = malloc(CHUNK_BYTES + sizeof(chunk_hdr_t))) == NULL) {
@@ -1223,22 +1198,24 @@ int main(int argc, char **argv)
         }
     }
     if (c->me == 0) {
-        printf("sobel_edge: %d nodes as a %dx%d grid on '%s', %.3f us per "
-               "pixel (%s), compute mode %s\n",
-               c->nodes, c->rows, c->cols, mce_machine_name(),
-               (double)c->ps / (double)MCE_US, cost_from,
-               mce_compute_mode() == MCE_COMPUTE_EXPLICIT   ? "explicit"
-               : mce_compute_mode() == MCE_COMPUTE_MEASURED ? "measured"
-                                                            : "none");
-        printf("sobel_edge: virtual ms of the Sobel phase (edge exchange and "
-               "computation): total of the slowest node, means of calc, "
-               "comm (calls and interrupts) and wait\n");
-        printf("%9s  %-8s %10s %10s %10s %10s %9s %8s %8s\n", "image", "scheme",
-               "total_ms", "calc_ms", "comm_ms", "wait_ms", "calc_frac",
-               "speedup", "ext/std");
+        app_note("sobel_edge: %d nodes as a %dx%d grid on '%s', %.3f us per "
+                 "pixel (%s), compute mode %s\n",
+                 c->nodes, c->rows, c->cols, mce_machine_name(),
+                 (double)c->ps / (double)MCE_US, cost_from,
+                 mce_compute_mode() == MCE_COMPUTE_EXPLICIT   ? "explicit"
+                 : mce_compute_mode() == MCE_COMPUTE_MEASURED ? "measured"
+                                                              : "none");
+        app_note("sobel_edge: virtual ms of the Sobel phase (edge exchange "
+                 "and computation): total of the slowest node, means of "
+                 "calc, comm (calls and interrupts) and wait\n");
+        app_note("%9s  %-8s %10s %10s %10s %10s %9s %8s %8s\n", "image",
+                 "scheme", "total_ms", "calc_ms", "comm_ms", "wait_ms",
+                 "calc_frac", "speedup", "ext/std");
         fflush(stdout);
     }
     status = run_all(c, &o, sizes, nsizes, input);
+    if (c->me == 0 && status == 0)
+        app_finish();
 done:
     free(input);
     free(c->msg);

@@ -127,3 +127,89 @@ skip() {
     echo "1..0 # SKIP $*" >&3
     exit 0
 }
+
+# expect_formats WHAT PREFIX TABLE CMD...: runs CMD (a program sharing
+# apps/opts.c) as it is, with --format=csv and with --format=json, and
+# checks that the CSV rows of table TABLE carry the same numbers as the
+# table's "PREFIX key=value ..." lines (PREFIX: an extended regular
+# expression matched at the start of the line) (same keys, in order; a number
+# equal to the printed one at the printed precision; a key the line does
+# not print is empty in the CSV), and that the JSON parses and has the
+# CSV's rows (python3, when installed).  With FMT_BY_POSITION=1 the
+# line's values are compared in order with the CSV's columns (for lines
+# that repeat a key, such as "predicted"); with FMT_NUMBERS=1 the numbers
+# of the line (for lines that are not key=value) in order with the CSV's
+# numeric columns.
+expect_formats() {
+    what=$1 prefix=$2 tab=$3
+    shift 3
+    "$@" > "$TMP/fmt.t" 2> "$TMP/fmt.te" || { fail "$what: table run status $?"; cat "$TMP/fmt.te"; return; }
+    "$@" --format=csv > "$TMP/fmt.c" 2> "$TMP/fmt.ce" || { fail "$what: csv run status $?"; cat "$TMP/fmt.ce"; return; }
+    "$@" --format=json > "$TMP/fmt.j" 2> "$TMP/fmt.je" || { fail "$what: json run status $?"; cat "$TMP/fmt.je"; return; }
+    awk -v prefix="$prefix" -v tab="$tab" -v bypos="${FMT_BY_POSITION:-0}" \
+        -v bynum="${FMT_NUMBERS:-0}" '
+        function num(s) { return s ~ /^-?[0-9]+(\.[0-9]+)?$/ }
+        function prec(s) { return index(s, ".") ? 0.5 * 10 ^ -(length(s) - index(s, ".")) : 0.5 }
+        FNR == NR { if ($0 !~ "^" prefix) next
+                    t++; n[t] = 0
+                    if (bynum) { l = $0; sub("^" prefix, "", l)
+                                 while (match(l, /-?[0-9]+(\.[0-9]+)?/)) { v[t, ++n[t]] = substr(l, RSTART, RLENGTH); l = substr(l, RSTART + RLENGTH) }
+                                 next }
+                    for (i = 2; i <= NF; i++) { p = index($i, "="); if (p) { n[t]++; v[t, bypos ? n[t] : substr($i, 1, p - 1)] = substr($i, p + 1) } }
+                    next }
+        /^table,/ { nh = split($0, h, ","); next }
+        { split($0, c, ","); if (c[1] != tab) next }
+        { r++; if (r > t) { print "csv row " r ": no table line"; bad++; next }
+          j = 0
+          for (i = 2; i <= nh; i++) {
+              if (bynum && c[i] !~ /^-?[0-9.e+-]+$/) continue
+              k = bynum ? ++j : bypos ? i - 1 : h[i]
+              if (!((r, k) in v)) { if (c[i] != "") { print "row " r " " k ": csv " c[i] ", not in the table line"; bad++ } ; continue }
+              x = v[r, k]
+              if (num(x) && c[i] ~ /^-?[0-9.e+-]+$/) { d = c[i] - x; if (d < 0) d = -d; if (d > prec(x) + 1e-9) { print "row " r " " k ": table " x ", csv " c[i]; bad++ } }
+              else if (x != c[i]) { print "row " r " " k ": table " x ", csv " c[i]; bad++ }
+          }
+          nnum[r] = j }
+        END { if (bynum) for (q = 1; q <= r; q++) if (n[q] != nnum[q]) { print "row " q ": " n[q] " numbers in the line, " nnum[q] " in the csv"; bad++ }
+              if (r != t) { print "table lines " t ", csv rows " r; bad++ }
+              if (t == 0) { print "no table lines"; bad++ }
+              exit bad > 0 }' "$TMP/fmt.t" "$TMP/fmt.c" > "$TMP/fmt.diff"
+    if [ $? -eq 0 ]; then
+        pass "$what: --format=csv rows equal the table ($(grep -cE "^$prefix" "$TMP/fmt.t"))"
+    else
+        fail "$what: --format=csv differs from the table:"
+        sed 's/^/#     /' "$TMP/fmt.diff" >&3
+    fi
+    command -v python3 > /dev/null 2>&1 || return 0
+    python3 - "$TMP/fmt.j" "$TMP/fmt.c" "$tab" > "$TMP/fmt.jd" 2>&1 <<'PY'
+import csv, json, sys
+dec = json.JSONDecoder()
+text = open(sys.argv[1]).read()
+rows, i = [], 0
+while True:  # one object per printing node, one after another
+    while i < len(text) and text[i].isspace():
+        i += 1
+    if i == len(text):
+        break
+    d, i = dec.raw_decode(text, i)
+    rows += [r for r in d["rows"] if r["table"] == sys.argv[3]]
+want, head = [], None
+for f in csv.reader(open(sys.argv[2])):
+    if f and f[0] == "table":
+        head = f  # a header row: the columns of the rows that follow
+    elif f and f[0] == sys.argv[3]:
+        want.append(dict(zip(head, f)))
+def same(a, b):
+    if a is None:
+        return b == ""
+    if isinstance(a, (int, float)):
+        return b != "" and abs(float(b) - a) <= 1e-9 * max(1, abs(a))
+    return str(a) == b
+assert len(rows) == len(want), "%d json rows, %d csv rows" % (len(rows), len(want))
+for r, w in zip(rows, want):
+    for k, v in r.items():
+        assert same(v, w[k]), "%s: json %r, csv %r" % (k, v, w[k])
+PY
+    if [ $? -eq 0 ]; then pass "$what: --format=json parses, rows as in the csv"
+    else fail "$what: --format=json:"; sed 's/^/#     /' "$TMP/fmt.jd" >&3; fi
+}

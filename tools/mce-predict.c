@@ -32,6 +32,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "quote.h"
+
 #define UNITS_PER_US 10000000LL /* internal time unit: 0.1 ps */
 #define UNIT_DIGITS  7          /* decimals of a microsecond in a unit */
 #define INPUT_DIGITS 6          /* decimals accepted on input (1 ps) */
@@ -1837,31 +1839,12 @@ static int is_number(const char *s)
 
 static void put_json_string(const char *s)
 {
-    putchar('"');
-    for (; *s; s++) {
-        if (*s == '"' || *s == '\\')
-            putchar('\\');
-        if ((unsigned char)*s < 0x20)
-            printf("\\u%04x", (unsigned char)*s);
-        else
-            putchar(*s);
-    }
-    putchar('"');
+    quote_json(stdout, s);
 }
 
 static void put_csv(const char *s)
 {
-    if (strpbrk(s, ",\"\n") == NULL) {
-        fputs(s, stdout);
-        return;
-    }
-    putchar('"');
-    for (; *s; s++) {
-        if (*s == '"')
-            putchar('"');
-        putchar(*s);
-    }
-    putchar('"');
+    quote_csv(stdout, s);
 }
 
 /* Print the key=value text @p buf as CSV (a header row whenever the keys

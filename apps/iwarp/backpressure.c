@@ -27,7 +27,10 @@
  * (ps) at which its block read ended.
  *
  * usage: backpressure --mce-nodes=64 [--mode=stall|share|groups|dq]
- *        [--words=N] [--read-after=T]
+ *        [--words=N] [--read-after=T] [--format=table|csv|json]
+ *        (rows from several cells: in JSON one object each; stall mode
+ *        without --read-after ends in the deadlock report, before the JSON
+ *        objects are closed)
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,6 +39,7 @@
 #include <iwarp.h>
 
 #include "iwapp.h"
+#include "opts.h"
 
 #define PROG  "backpressure"
 #define START 1000 /* clock at which the writers start */
@@ -60,8 +64,10 @@ static void stall(int x, long words, long read_after)
         iwapp_check(PROG, iwarp_gate_bind(IW_W0, 3), "bind");
         for (long k = 1; k <= words; k++) {
             iwapp_check(PROG, iwarp_gate_write(IW_W0, (uint32_t)k), "write");
-            printf("backpressure: word %ld written at %llu\n", k,
-                   iwarp_vtime());
+            unsigned long long t = iwarp_vtime();
+            app_row("backpressure_write",
+                    APP_FIELDS(APP_I("word", k), APP_U("written_at", t)),
+                    "backpressure: word %ld written at %llu\n", k, t);
             fflush(stdout);
         }
     } else if (x == 3 && read_after >= 0) {
@@ -73,8 +79,12 @@ static void stall(int x, long words, long read_after)
             iwapp_check(PROG, iwarp_gate_read(IW_R0, &v), "read");
             bad += v != (uint32_t)k;
         }
-        printf("backpressure: read %ld words (%ld wrong) by %llu\n", words, bad,
-               iwarp_vtime());
+        unsigned long long t = iwarp_vtime();
+        app_row("backpressure_read",
+                APP_FIELDS(APP_I("words", words), APP_I("wrong", bad),
+                           APP_U("read_by", t)),
+                "backpressure: read %ld words (%ld wrong) by %llu\n", words,
+                bad, t);
     }
 }
 
@@ -90,9 +100,15 @@ static const conn_t group_conns[] = {
 
 static void report(int i, int src, int pct, int dst, long words)
 {
-    printf("backpressure: connection %d (%d,%d) PCT %d -> (%d,0): %ld words "
-           "read by %llu ps\n",
-           i, src % 8, src / 8, pct, dst, words, (unsigned long long)mce_now());
+    unsigned long long t = (unsigned long long)mce_now();
+    app_row("backpressure",
+            APP_FIELDS(APP_I("connection", i), APP_I("src_x", src % 8),
+                       APP_I("src_y", src / 8), APP_I("pct", pct),
+                       APP_I("dst_x", dst), APP_I("dst_y", 0),
+                       APP_I("words", words), APP_U("read_by_ps", t)),
+            "backpressure: connection %d (%d,%d) PCT %d -> (%d,0): %ld words "
+            "read by %llu ps\n",
+            i, src % 8, src / 8, pct, dst, words, t);
 }
 
 static void share(int x, int w, long words, const conn_t *c, int n)
@@ -177,25 +193,27 @@ int main(int argc, char **argv)
 {
     long words = 64, read_after = -1;
     int mode = 0, x, y;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (strcmp(a, "--mode=stall") == 0)
-            mode = 0;
-        else if (strcmp(a, "--mode=share") == 0)
-            mode = 1;
-        else if (strcmp(a, "--mode=groups") == 0)
-            mode = 2;
-        else if (strcmp(a, "--mode=dq") == 0)
-            mode = 3;
-        else if (strncmp(a, "--words=", 8) == 0)
-            words = atol(a + 8);
-        else if (strncmp(a, "--read-after=", 13) == 0)
-            read_after = atol(a + 13);
-        else
-            iwapp_die(PROG,
-                      "usage: backpressure [--mode=stall|share|groups|dq] "
-                      "[--words=N] [--read-after=T]");
-    }
+    const app_opt_t opts[] = {
+        {"mode", APPO_CHOICE, &mode, NULL, 0, 0, "stall|share|groups|dq", NULL,
+         "back-pressure of one connection (default), two or four "
+         "connections sharing a link, or DQ congestion"},
+        {"words", APPO_LONG, &words, NULL, 0, 1, NULL, "N",
+         "words per connection, 1..1000000 (a multiple of 3 for groups; "
+         "default 64)"},
+        {"read-after", APPO_LONG, &read_after, NULL, 0, 0, NULL, "T",
+         "stall: the reader starts at clock T (default: never, the run "
+         "ends in the deadlock report)"},
+        {NULL, APPO_FLAG, NULL, NULL, 0, 0, NULL, NULL, NULL}};
+    int prc = app_parse(PROG,
+                        "Back-pressure and link sharing of PCT connections on "
+                        "the iWarp (Warfel 1996, 3.1.3 and 3.1.5).",
+                        "--mce-nodes=64 [--mode=stall|share|groups|dq] "
+                        "[--words=N] [--read-after=T] "
+                        "[--format=table|csv|json]",
+                        argc, argv, opts);
+    if (prc != APP_PARSE_OK)
+        return APP_PARSE_EXIT(prc);
+    app_several_nodes(); /* the writer and the readers print */
     if (words < 1 || words > 1000000 || (mode == 2 && words % 3 != 0))
         iwapp_die(PROG, "--words: a count from 1 to 1000000 (a multiple of 3 "
                         "in groups mode)");
@@ -204,13 +222,12 @@ int main(int argc, char **argv)
     iwarp_coords(&x, &y);
     if (mode == 3)
         dq(iwarp_cell(), words);
-    if (y != 0)
-        return 0;
-    if (mode == 0 && x <= 3)
+    else if (y == 0 && mode == 0 && x <= 3)
         stall(x, words, read_after);
-    else if (mode == 1)
+    else if (y == 0 && mode == 1)
         share(x, 8, words, share_conns, 2);
-    else if (mode == 2)
+    else if (y == 0 && mode == 2)
         share(x, 8, words, group_conns, 4);
+    app_finish_any();
     return 0;
 }

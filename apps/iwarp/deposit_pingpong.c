@@ -26,6 +26,8 @@
  *
  * usage: deposit_pingpong --mce-nodes=64 [--mode=all|single|sixteen|spool]
  *        [--sizes=4,16,...] [--dist=1..7] [--runs=N] [--x0=X]
+ *        [--format=table|csv|json]  (--mode=spool: rows from cells A and B,
+ *        in JSON one object each)
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,6 +36,7 @@
 #include <iwarp.h>
 
 #include "iwapp.h"
+#include "opts.h"
 
 #define PROG "deposit_pingpong"
 
@@ -93,11 +96,20 @@ static int spool_check(int x, int y, int x0)
                         "gate_write");
         t5 = iwarp_vtime();
         t4 = t2;
-        printf("deposit_pingpong: mode=spool out compute_end=%llu done=%llu\n",
-               t1 - t0, t2 - t0);
-        printf("deposit_pingpong: mode=spool burst words=%d during=%llu "
-               "after=%llu spool_left=%llu\n",
-               BURST, t3 - t1, t5 - t4, t2 > t3 ? t2 - t3 : 0ULL);
+        app_row("deposit_spool",
+                APP_FIELDS(APP_S("side", "out"), APP_S("what", "spool"),
+                           APP_U("compute_end", t1 - t0),
+                           APP_U("done", t2 - t0)),
+                "deposit_pingpong: mode=spool out compute_end=%llu "
+                "done=%llu\n",
+                t1 - t0, t2 - t0);
+        app_row("deposit_spool_burst",
+                APP_FIELDS(APP_I("words", BURST), APP_U("during", t3 - t1),
+                           APP_U("after", t5 - t4),
+                           APP_U("spool_left", t2 > t3 ? t2 - t3 : 0ULL)),
+                "deposit_pingpong: mode=spool burst words=%d during=%llu "
+                "after=%llu spool_left=%llu\n",
+                BURST, t3 - t1, t5 - t4, t2 > t3 ? t2 - t3 : 0ULL);
     } else {
         iwapp_check(PROG, h = iwarp_spool_in(0, in, 256), "spool_in");
         t1 = iwarp_vtime();
@@ -106,10 +118,14 @@ static int spool_check(int x, int y, int x0)
         for (int i = 0; i < 256; i++)
             if (in[i] != (uint32_t)(i * 7 + 1))
                 iwapp_die(PROG, "wrong data spooled");
-        printf("deposit_pingpong: mode=spool in started=%llu done=%llu "
-               "data=ok\n",
-               t1 - t0, t2 - t0);
+        app_row("deposit_spool",
+                APP_FIELDS(APP_S("side", "in"), APP_S("what", "spool"),
+                           APP_U("started", t1 - t0), APP_U("done", t2 - t0)),
+                "deposit_pingpong: mode=spool in started=%llu done=%llu "
+                "data=ok\n",
+                t1 - t0, t2 - t0);
     }
+    app_finish_any();
     return 0;
 }
 
@@ -121,53 +137,51 @@ int main(int argc, char **argv)
     unsigned got = 0;
     for (int i = 0; i < 7; i++)
         dist[i] = i + 1;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (strncmp(a, "--mode=", 7) == 0) {
-            mode_mask = 0;
-            for (int m = 0; m < 2; m++)
-                if (strcmp(a + 7, modes[m]) == 0)
-                    mode_mask = 1 << m;
-            if (strcmp(a + 7, "all") == 0)
-                mode_mask = 3;
-            if (strcmp(a + 7, "spool") == 0)
-                mode_mask = 4;
-            if (!mode_mask)
-                iwapp_die(PROG, "--mode: all, single, sixteen or spool");
-        } else if (strncmp(a, "--sizes=", 8) == 0) {
-            nsizes = iwapp_parse_list(a + 8, sizes, 32);
-            if (nsizes <= 0)
-                iwapp_die(PROG, "--sizes: a list of byte counts");
-            for (int k = 0; k < nsizes; k++)
-                if (sizes[k] < 4 || sizes[k] > 16384 || sizes[k] % 4)
-                    iwapp_die(PROG, "--sizes: multiples of 4 from 4 to 16384");
-        } else if (strncmp(a, "--dist=", 7) == 0) {
-            ndist = iwapp_parse_list(a + 7, dist, MAXD);
-            if (ndist <= 0)
-                iwapp_die(PROG, "--dist: a list such as 1..7 or 1,3");
-        } else if (strncmp(a, "--runs=", 7) == 0) {
-            runs = atoi(a + 7);
-            if (runs < 1)
-                iwapp_die(PROG, "--runs: a positive count");
-        } else if (strncmp(a, "--x0=", 5) == 0) {
-            x0 = atoi(a + 5);
-            if (x0 < 0 || x0 >= w)
-                iwapp_die(PROG, "--x0: a column of the array");
-        } else {
-            iwapp_die(
-                PROG,
-                "usage: deposit_pingpong [--mode=all|single|sixteen|spool] "
-                "[--sizes=LIST] [--dist=LIST] [--runs=N] [--x0=X]");
-        }
-    }
+    long lruns = 8, lx0 = 0;
+    int mode = 0;
+    const app_opt_t opts[] = {
+        {"mode", APPO_CHOICE, &mode, NULL, 0, 0, "all|single|sixteen|spool",
+         NULL,
+         "Figures 3.10 and 3.11, or the spool check of 3.6 (default all: "
+         "single and sixteen)"},
+        {"sizes", APPO_LIST, sizes, &nsizes, 32, 4, NULL, "A,B,...",
+         "message sizes in bytes, multiples of 4 up to 16384 (default "
+         "4,16,...,16384)"},
+        {"dist", APPO_LIST, dist, &ndist, MAXD, 1, NULL, "A,B|A..B",
+         "distances in cells, 1 .. width-1-x0 (default 1..7)"},
+        {"runs", APPO_LONG, &lruns, NULL, 0, 1, NULL, "N",
+         "runs per entry, phases 0..7 of the counter (default 8)"},
+        {"x0", APPO_LONG, &lx0, NULL, 0, 0, NULL, "X",
+         "column of cell A (default 0)"},
+        {NULL, APPO_FLAG, NULL, NULL, 0, 0, NULL, NULL, NULL}};
+    int prc = app_parse(PROG,
+                        "Deposit message-passing ping-pong on the iWarp "
+                        "(Warfel 1996, 3.2.3, Figures 3.10 and 3.11): "
+                        "average, maximum and minimum message time in clocks.",
+                        "--mce-nodes=64 [--mode=all|single|sixteen|spool] "
+                        "[--sizes=LIST] [--dist=LIST] [--runs=N] [--x0=X] "
+                        "[--format=table|csv|json]",
+                        argc, argv, opts);
+    if (prc != APP_PARSE_OK)
+        return APP_PARSE_EXIT(prc);
+    mode_mask = mode == 0 ? 3 : 1 << (mode - 1);
+    for (int k = 0; k < nsizes; k++)
+        if (sizes[k] > 16384 || sizes[k] % 4)
+            iwapp_die(PROG, "--sizes: multiples of 4 from 4 to 16384");
+    if (lx0 >= w)
+        iwapp_die(PROG, "--x0: a column of the array");
+    runs = lruns > 1000000 ? 1000000 : (int)lruns;
+    x0 = (int)lx0;
     for (int k = 0; k < ndist; k++)
         if (dist[k] < 1 || x0 + dist[k] >= w)
             iwapp_die(PROG,
                       "--dist: 1 .. width-1-x0 (deposits route without wrap "
                       "links)");
     iwarp_coords(&x, &y);
-    if (mode_mask == 4 && (y == 0 || (y == 1 && x == x0)))
+    if (mode_mask == 4 && (y == 0 || (y == 1 && x == x0))) {
+        app_several_nodes(); /* cells A and B print */
         return spool_check(x, y, x0);
+    }
     if (y != 0)
         return 0;
     iwapp_check(PROG, iwarp_dep_init(), "iwarp_dep_init");
@@ -229,15 +243,27 @@ int main(int argc, char **argv)
                 if (is_a) {
                     unsigned long q = 2ul * (unsigned long)reps;
                     long o = bytes == 4 ? 253 : 359;
-                    printf("deposit_pingpong: mode=%s bytes=%zu dist=%d "
-                           "x0=%d avg=%lu max=%lu min=%lu avg_exact=%.3f "
-                           "runs=%d predicted=%ld\n",
-                           modes[m], bytes, d, x0, sum / runs / q, max / q,
-                           min / q, (double)sum / runs / (double)q, runs,
-                           (o * 1998 + 1000 * (long)bytes + 9990L * d) / 1998);
+                    long pred =
+                        (o * 1998 + 1000 * (long)bytes + 9990L * d) / 1998;
+                    app_row(
+                        "deposit_pingpong",
+                        APP_FIELDS(
+                            APP_S("mode", modes[m]), APP_U("bytes", bytes),
+                            APP_I("dist", d), APP_I("x0", x0),
+                            APP_U("avg", sum / runs / q), APP_U("max", max / q),
+                            APP_U("min", min / q),
+                            APP_F("avg_exact", (double)sum / runs / (double)q),
+                            APP_I("runs", runs), APP_I("predicted", pred)),
+                        "deposit_pingpong: mode=%s bytes=%zu dist=%d "
+                        "x0=%d avg=%lu max=%lu min=%lu avg_exact=%.3f "
+                        "runs=%d predicted=%ld\n",
+                        modes[m], bytes, d, x0, sum / runs / q, max / q,
+                        min / q, (double)sum / runs / (double)q, runs, pred);
                 }
             }
         }
     }
+    if (x == x0)
+        app_finish();
     return 0;
 }

@@ -37,7 +37,7 @@
  *
  * usage: iwarp_barrier --mce-nodes=64 --scheme=token2x|ring1d|ring2d|cube|
  *        tree --signal=pct|dep|rts [--cells=4,8,16,32,64] [--runs=R]
- *        [--straggler=D]
+ *        [--straggler=D] [--format=table|csv|json]
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,6 +46,7 @@
 #include <iwarp.h>
 
 #include "iwapp.h"
+#include "opts.h"
 
 #define PROG "iwarp_barrier"
 
@@ -343,41 +344,34 @@ int main(int argc, char **argv)
         .con = con, .cap = MAXCON, .aw = aw, .ah = ah, .prog = PROG};
     me = cell = iwarp_cell();
     iwarp_coords(&cx, &cy);
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (strncmp(a, "--scheme=", 9) == 0) {
-            for (int k = 0; k < 5; k++)
-                if (strcmp(a + 9, schemes[k]) == 0)
-                    scheme = k;
-            if (scheme < 0)
-                iwapp_die(PROG,
-                          "--scheme: token2x, ring1d, ring2d, cube or tree");
-        } else if (strncmp(a, "--signal=", 9) == 0) {
-            for (int k = 0; k < 3; k++)
-                if (strcmp(a + 9, signals[k]) == 0)
-                    signal_ = k;
-            if (signal_ < 0)
-                iwapp_die(PROG, "--signal: pct, dep or rts");
-        } else if (strncmp(a, "--cells=", 8) == 0) {
-            nlist = iwapp_parse_list(a + 8, list, 8);
-            if (nlist <= 0)
-                iwapp_die(PROG, "--cells: a list such as 4,8,16,32,64");
-        } else if (strncmp(a, "--runs=", 7) == 0) {
-            runs = atoi(a + 7);
-            if (runs < 1)
-                iwapp_die(PROG, "--runs: a positive count");
-        } else if (strncmp(a, "--straggler=", 12) == 0) {
-            char *end;
-            delay = strtol(a + 12, &end, 10);
-            if (*end || delay < 0 || delay > 1000000)
-                iwapp_die(PROG, "--straggler: a delay of 0 .. 1000000 clocks");
-        } else {
-            iwapp_die(PROG, "usage: iwarp_barrier --scheme=token2x|ring1d|"
-                            "ring2d|cube|tree --signal=pct|dep|rts "
-                            "[--cells=4,8,16,32,64] [--runs=R] "
-                            "[--straggler=D]");
-        }
-    }
+    long lruns = 1;
+    const app_opt_t opts[] = {
+        {"scheme", APPO_CHOICE, &scheme, NULL, 0, 0,
+         "token2x|ring1d|ring2d|cube|tree", NULL,
+         "the barrier algorithm (W 4.3.2; required)"},
+        {"signal", APPO_CHOICE, &signal_, NULL, 0, 0, "pct|dep|rts", NULL,
+         "the physical signalling (required)"},
+        {"cells", APPO_LIST, list, &nlist, 8, 4, NULL, "A,B,...",
+         "member counts: 4, 8, 16, 32, 64 (default all)"},
+        {"runs", APPO_LONG, &lruns, NULL, 0, 1, NULL, "R",
+         "runs per entry (default 1)"},
+        {"straggler", APPO_LONG, &delay, NULL, 0, 0, NULL, "D",
+         "the second row's straggler delay, 0 .. 1000000 clocks (default "
+         "2000)"},
+        {NULL, APPO_FLAG, NULL, NULL, 0, 0, NULL, NULL, NULL}};
+    int prc = app_parse(PROG,
+                        "Chapter 4 barriers on the iWarp (Warfel 1996, 4.3.2 "
+                        "and 4.5, Figure 4.19): time from the last entry to "
+                        "the last exit, against the figure's prediction.",
+                        "--mce-nodes=64 --scheme=token2x|ring1d|ring2d|cube|"
+                        "tree --signal=pct|dep|rts [--cells=4,8,16,32,64] "
+                        "[--runs=R] [--straggler=D] [--format=table|csv|json]",
+                        argc, argv, opts);
+    if (prc != APP_PARSE_OK)
+        return APP_PARSE_EXIT(prc);
+    if (delay > 1000000)
+        iwapp_die(PROG, "--straggler: a delay of 0 .. 1000000 clocks");
+    runs = lruns > 1000000 ? 1000000 : (int)lruns;
     if (aw * ah > MAXCELLS)
         iwapp_die(PROG, "the array has more than 1024 cells");
     if (scheme < 0 || signal_ < 0)
@@ -430,11 +424,11 @@ int main(int argc, char **argv)
             need = iwapp_conn_pcts(&cs, 0, &worst);
             if (need > npcts) {
                 if (cell == 0)
-                    printf("%s: scheme=%s signal=%s cells=%d not "
-                           "configurable: cell (%d,%d) needs %d PCTs (a cell "
-                           "has %d)\n",
-                           PROG, schemes[scheme], signals[signal_], n,
-                           worst % aw, worst / aw, need, npcts);
+                    app_note("%s: scheme=%s signal=%s cells=%d not "
+                             "configurable: cell (%d,%d) needs %d PCTs (a "
+                             "cell has %d)\n",
+                             PROG, schemes[scheme], signals[signal_], n,
+                             worst % aw, worst / aw, need, npcts);
                 continue;
             }
             iwapp_conn_configure(&cs, me, 0);
@@ -506,16 +500,27 @@ int main(int argc, char **argv)
                     clock_ps;
                 int64_t e10 =
                     (int64_t)(sum * 10 / (unsigned long long)runs) - p10;
-                printf("%s: scheme=%s signal=%s cells=%d straggler=%llu "
-                       "time=%llu predicted=%lld.%lld error=%s%lld.%lld "
-                       "skew=%llu column=%s runs=%d\n",
-                       PROG, schemes[scheme], signals[signal_], n, d,
-                       sum / (unsigned long long)runs, (long long)(p10 / 10),
-                       (long long)(p10 % 10), e10 < 0 ? "-" : "",
-                       (long long)((e10 < 0 ? -e10 : e10) / 10),
-                       (long long)((e10 < 0 ? -e10 : e10) % 10),
-                       sumskew / (unsigned long long)runs,
-                       seq ? "sequential" : "parallel", runs);
+                app_row("iwarp_barrier",
+                        APP_FIELDS(
+                            APP_S("scheme", schemes[scheme]),
+                            APP_S("signal", signals[signal_]),
+                            APP_I("cells", n), APP_U("straggler", d),
+                            APP_U("time", sum / (unsigned long long)runs),
+                            APP_F("predicted", (double)p10 / 10.0),
+                            APP_F("error", (double)e10 / 10.0),
+                            APP_U("skew", sumskew / (unsigned long long)runs),
+                            APP_S("column", seq ? "sequential" : "parallel"),
+                            APP_I("runs", runs)),
+                        "%s: scheme=%s signal=%s cells=%d straggler=%llu "
+                        "time=%llu predicted=%lld.%lld error=%s%lld.%lld "
+                        "skew=%llu column=%s runs=%d\n",
+                        PROG, schemes[scheme], signals[signal_], n, d,
+                        sum / (unsigned long long)runs, (long long)(p10 / 10),
+                        (long long)(p10 % 10), e10 < 0 ? "-" : "",
+                        (long long)((e10 < 0 ? -e10 : e10) / 10),
+                        (long long)((e10 < 0 ? -e10 : e10) % 10),
+                        sumskew / (unsigned long long)runs,
+                        seq ? "sequential" : "parallel", runs);
             }
         }
         if (signal_ == PCT) {
@@ -523,5 +528,7 @@ int main(int argc, char **argv)
             iwapp_conn_configure(&cs, me, 1);
         }
     }
+    if (cell == 0)
+        app_finish();
     return 0;
 }

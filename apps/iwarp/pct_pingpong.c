@@ -17,7 +17,9 @@
  *
  * usage: pct_pingpong --mce-nodes=64 [--mode=all|single|eight|word-single|
  *        word-eight] [--sizes=4,16,...] [--dist=1,2,...] [--runs=N] [--x0=X]
+ *        [--format=table|csv|json]
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +27,7 @@
 #include <iwarp.h>
 
 #include "iwapp.h"
+#include "opts.h"
 
 #define PROG "pct_pingpong"
 
@@ -90,50 +93,43 @@ int main(int argc, char **argv)
     int x, y, w = iwarp_width();
     for (int i = 0; i < 7; i++)
         dist[i] = i + 1;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (strncmp(a, "--mode=", 7) == 0) {
-            mode_mask = 0;
-            for (int m = 0; m < 4; m++)
-                if (strcmp(a + 7, modes[m]) == 0)
-                    mode_mask = 1 << m;
-            if (strcmp(a + 7, "all") == 0)
-                mode_mask = 15;
-            if (!mode_mask)
-                iwapp_die(
-                    PROG,
-                    "--mode: all, single, eight, word-single or word-eight");
-        } else if (strncmp(a, "--sizes=", 8) == 0) {
-            nsizes = iwapp_parse_list(a + 8, sizes, 32);
-            if (nsizes <= 0)
-                iwapp_die(PROG, "--sizes: a list of byte counts");
-            for (int k = 0; k < nsizes; k++)
-                if (sizes[k] < 4 || sizes[k] > 16384 || sizes[k] % 4)
-                    iwapp_die(PROG, "--sizes: multiples of 4 from 4 to 16384");
-        } else if (strncmp(a, "--dist=", 7) == 0) {
-            ndist = iwapp_parse_list(a + 7, dist, MAXD);
-            if (ndist <= 0)
-                iwapp_die(PROG, "--dist: a list such as 1..7 or 1,3");
-            for (int k = 0; k < ndist; k++)
-                if (dist[k] < 1 || dist[k] >= w || dist[k] > 7)
-                    iwapp_die(PROG,
-                              "--dist: distances 1..7, below the array width");
-        } else if (strncmp(a, "--runs=", 7) == 0) {
-            runs = atoi(a + 7);
-            if (runs < 1)
-                iwapp_die(PROG, "--runs: a positive count");
-        } else if (strncmp(a, "--x0=", 5) == 0) {
-            x0 = atoi(a + 5);
-            if (x0 < 0 || x0 >= w)
-                iwapp_die(PROG, "--x0: a column of the array");
-        } else {
-            iwapp_die(
-                PROG,
-                "usage: pct_pingpong [--mode=all|single|eight|word-single|"
-                "word-eight] [--sizes=LIST] [--dist=LIST] [--runs=N] "
-                "[--x0=X]");
-        }
-    }
+    long lruns = 8, lx0 = 0;
+    int mode = 0;
+    const app_opt_t opts[] = {
+        {"mode", APPO_CHOICE, &mode, NULL, 0, 0,
+         "all|single|eight|word-single|word-eight", NULL,
+         "the measurements (Figures 3.5-3.8; default all)"},
+        {"sizes", APPO_LIST, sizes, &nsizes, 32, 4, NULL, "A,B,...",
+         "block sizes in bytes, multiples of 4 up to 16384 (default "
+         "4,16,...,16384)"},
+        {"dist", APPO_LIST, dist, &ndist, MAXD, 1, NULL, "A,B|A..B",
+         "distances in cells, 1..7 (default 1..7)"},
+        {"runs", APPO_LONG, &lruns, NULL, 0, 1, NULL, "N",
+         "runs per entry, phases 0..7 of the counter (default 8)"},
+        {"x0", APPO_LONG, &lx0, NULL, 0, 0, NULL, "X",
+         "column of cell A (default 0)"},
+        {NULL, APPO_FLAG, NULL, NULL, 0, 0, NULL, NULL, NULL}};
+    int prc = app_parse(PROG,
+                        "PCT-connection ping-pong on the iWarp (Warfel 1996, "
+                        "3.2.1, Figures 3.5-3.8): average, maximum and "
+                        "minimum message time in clocks.",
+                        "--mce-nodes=64 [--mode=...] [--sizes=LIST] "
+                        "[--dist=LIST] [--runs=N] [--x0=X] "
+                        "[--format=table|csv|json]",
+                        argc, argv, opts);
+    if (prc != APP_PARSE_OK)
+        return APP_PARSE_EXIT(prc);
+    mode_mask = mode == 0 ? 15 : 1 << (mode - 1);
+    for (int k = 0; k < nsizes; k++)
+        if (sizes[k] > 16384 || sizes[k] % 4)
+            iwapp_die(PROG, "--sizes: multiples of 4 from 4 to 16384");
+    for (int k = 0; k < ndist; k++)
+        if (dist[k] >= w || dist[k] > 7)
+            iwapp_die(PROG, "--dist: distances 1..7, below the array width");
+    if (lx0 >= w)
+        iwapp_die(PROG, "--x0: a column of the array");
+    runs = lruns > 1000000 ? 1000000 : (int)lruns;
+    x0 = (int)lx0;
     iwarp_coords(&x, &y);
     if (y != 0)
         return 0;
@@ -178,19 +174,32 @@ int main(int argc, char **argv)
                 if (is_a) {
                     unsigned long q = 2ul * (unsigned long)reps;
                     long bytes = word ? 4 : sizes[s];
-                    printf("pct_pingpong: mode=%s bytes=%ld dist=%d x0=%d "
-                           "avg=%lu max=%lu min=%lu avg_exact=%.3f runs=%d",
-                           modes[m], bytes, d, x0, sum / runs / q, max / q,
-                           min / q, (double)sum / runs / (double)q, runs);
+                    long pred = (36 * 1998 + 1000 * bytes + 9990L * d) / 1998;
+                    char ptxt[32] = "";
                     if (!word)
-                        printf(" predicted=%ld",
-                               (36 * 1998 + 1000 * bytes + 9990L * d) / 1998);
-                    printf("\n");
+                        snprintf(ptxt, sizeof(ptxt), " predicted=%ld", pred);
+                    app_row(
+                        "pct_pingpong",
+                        APP_FIELDS(
+                            APP_S("mode", modes[m]), APP_I("bytes", bytes),
+                            APP_I("dist", d), APP_I("x0", x0),
+                            APP_U("avg", sum / runs / q), APP_U("max", max / q),
+                            APP_U("min", min / q),
+                            APP_F("avg_exact", (double)sum / runs / (double)q),
+                            APP_I("runs", runs),
+                            APP_F("predicted", word ? NAN : (double)pred)),
+                        "pct_pingpong: mode=%s bytes=%ld dist=%d x0=%d "
+                        "avg=%lu max=%lu min=%lu avg_exact=%.3f "
+                        "runs=%d%s\n",
+                        modes[m], bytes, d, x0, sum / runs / q, max / q,
+                        min / q, (double)sum / runs / (double)q, runs, ptxt);
                 }
             }
         }
         iwapp_check(PROG, iwarp_gate_unbind(IW_W0), "unbind");
         iwapp_check(PROG, iwarp_gate_unbind(IW_R0), "unbind");
     }
+    if (x == x0)
+        app_finish();
     return 0;
 }

@@ -8,7 +8,7 @@
  * (floored) and the exact average.
  *
  * usage: rts_pingpong --mce-nodes=64 [--sizes=32,64,...] [--dist=1..7]
- *        [--runs=N] [--x0=X]
+ *        [--runs=N] [--x0=X] [--format=table|csv|json]
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +17,7 @@
 #include <iwarp.h>
 
 #include "iwapp.h"
+#include "opts.h"
 
 #define PROG "rts_pingpong"
 
@@ -31,34 +32,34 @@ int main(int argc, char **argv)
     int x, y, w = iwarp_width();
     for (int i = 0; i < 7; i++)
         dist[i] = i + 1;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (strncmp(a, "--sizes=", 8) == 0) {
-            nsizes = iwapp_parse_list(a + 8, sizes, 32);
-            if (nsizes <= 0)
-                iwapp_die(PROG, "--sizes: a list of byte counts");
-            for (int k = 0; k < nsizes; k++)
-                if (sizes[k] < 4 || sizes[k] > 16384 || sizes[k] % 4)
-                    iwapp_die(PROG, "--sizes: multiples of 4 from 4 to 16384");
-        } else if (strncmp(a, "--dist=", 7) == 0) {
-            ndist = iwapp_parse_list(a + 7, dist, MAXD);
-            if (ndist <= 0)
-                iwapp_die(PROG, "--dist: a list such as 1..7 or 1,3");
-        } else if (strncmp(a, "--runs=", 7) == 0) {
-            runs = atoi(a + 7);
-            if (runs < 1)
-                iwapp_die(PROG, "--runs: a positive count");
-        } else if (strncmp(a, "--x0=", 5) == 0) {
-            x0 = atoi(a + 5);
-            if (x0 < 0 || x0 >= w)
-                iwapp_die(PROG, "--x0: a column of the array");
-        } else {
-            iwapp_die(
-                PROG,
-                "usage: rts_pingpong [--sizes=LIST] [--dist=LIST] [--runs=N] "
-                "[--x0=X]");
-        }
-    }
+    long lruns = 8, lx0 = 0;
+    const app_opt_t opts[] = {
+        {"sizes", APPO_LIST, sizes, &nsizes, 32, 4, NULL, "A,B,...",
+         "message sizes in bytes, multiples of 4 up to 16384 (default "
+         "32,64,256,1024,4096,16384)"},
+        {"dist", APPO_LIST, dist, &ndist, MAXD, 1, NULL, "A,B|A..B",
+         "distances in cells, 1 .. width-1 (default 1..7)"},
+        {"runs", APPO_LONG, &lruns, NULL, 0, 1, NULL, "N",
+         "runs per entry, phases 0..7 of the counter (default 8)"},
+        {"x0", APPO_LONG, &lx0, NULL, 0, 0, NULL, "X",
+         "column of cell A (default 0)"},
+        {NULL, APPO_FLAG, NULL, NULL, 0, 0, NULL, NULL, NULL}};
+    int prc = app_parse(PROG,
+                        "RTS message-passing ping-pong on the iWarp (Warfel "
+                        "1996, 3.2.2, Figure 3.9): average, maximum and "
+                        "minimum message time in clocks.",
+                        "--mce-nodes=64 [--sizes=LIST] [--dist=LIST] "
+                        "[--runs=N] [--x0=X] [--format=table|csv|json]",
+                        argc, argv, opts);
+    if (prc != APP_PARSE_OK)
+        return APP_PARSE_EXIT(prc);
+    for (int k = 0; k < nsizes; k++)
+        if (sizes[k] > 16384 || sizes[k] % 4)
+            iwapp_die(PROG, "--sizes: multiples of 4 from 4 to 16384");
+    if (lx0 >= w)
+        iwapp_die(PROG, "--x0: a column of the array");
+    runs = lruns > 1000000 ? 1000000 : (int)lruns;
+    x0 = (int)lx0;
     for (int k = 0; k < ndist; k++)
         if (dist[k] < 1 || dist[k] >= w)
             iwapp_die(PROG, "--dist: 1 .. width-1");
@@ -116,11 +117,20 @@ int main(int argc, char **argv)
                 }
             }
             if (is_a)
-                printf("rts_pingpong: bytes=%zu dist=%d x0=%d avg=%lu "
-                       "max=%lu min=%lu avg_exact=%.3f runs=%d\n",
-                       bytes, d, x0, sum / runs / 2, max / 2, min / 2,
-                       (double)sum / runs / 2.0, runs);
+                app_row("rts_pingpong",
+                        APP_FIELDS(APP_U("bytes", bytes), APP_I("dist", d),
+                                   APP_I("x0", x0),
+                                   APP_U("avg", sum / runs / 2),
+                                   APP_U("max", max / 2), APP_U("min", min / 2),
+                                   APP_F("avg_exact", (double)sum / runs / 2.0),
+                                   APP_I("runs", runs)),
+                        "rts_pingpong: bytes=%zu dist=%d x0=%d avg=%lu "
+                        "max=%lu min=%lu avg_exact=%.3f runs=%d\n",
+                        bytes, d, x0, sum / runs / 2, max / 2, min / 2,
+                        (double)sum / runs / 2.0, runs);
         }
     }
+    if (x == x0)
+        app_finish();
     return 0;
 }

@@ -29,13 +29,18 @@
  *
  * usage: subset_barrier --mce-nodes=64 [--alg=bcast|ring1|ring2|ring3]
  *        [--n=2..64] [--subsets=K|max] [--layout=contiguous|interleaved]
- *        [--straggler[=D]] [--mode=barrier|sru-test|cam-test]
+ *        [--straggler[=D]] [--mode=barrier|sru-test|cam-test|steps]
+ *        [--format=table|csv|json]  (sru-test: rows from several cells, in
+ *        JSON one object each)
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <iwarp.h>
+
+#include "opts.h"
 
 enum { BCAST, RING1, RING2, RING3 };
 static const char *const algs[] = {"bcast", "ring1", "ring2", "ring3"};
@@ -298,8 +303,7 @@ static void ring_barrier(void)
         }
         if (!have)
             srecv(set1, 1, w);
-        ring2_notify((int)w[0],
-                     (uint64_t)w[1] | (uint64_t)w[2] << 32);
+        ring2_notify((int)w[0], (uint64_t)w[1] | (uint64_t)w[2] << 32);
     } else {
         int c = class_of(myid), got0 = 0;
         uint32_t set1[2] = {hdr(T_CLASS, 0), hdr(T_CLASS, c)};
@@ -334,19 +338,26 @@ static int sru_test(void)
     } else if (cell == 1) {
         iwarp_compute(5000);
         check(iwarp_sru_recv(&w, &jam), "recv");
-        printf("subset_barrier: sru-test received=0x%X jam=%d lost=%lu "
-               "poll_after=%d\n",
-               (unsigned)w, jam, iwarp_sru_lost(), iwarp_sru_poll(&w, &jam));
+        unsigned long lost = iwarp_sru_lost();
+        int poll = iwarp_sru_poll(&w, &jam);
+        app_row("sru_test",
+                APP_FIELDS(APP_U("received", w), APP_I("jam", jam),
+                           APP_U("lost", lost), APP_I("poll_after", poll)),
+                "subset_barrier: sru-test received=0x%X jam=%d lost=%lu "
+                "poll_after=%d\n",
+                (unsigned)w, jam, lost, poll);
     } else if (cell == 2) {
         iwarp_align(10000);
         /* cells 2 and 3 broadcast different words at the same time: a
          * collision, both see IW_JAMMED */
         int rc = iwarp_sru_broadcast(0x10);
-        printf("subset_barrier: sru-test collision cell=2 rc=%d\n", rc);
+        app_row("sru_collision", APP_FIELDS(APP_I("cell", 2), APP_I("rc", rc)),
+                "subset_barrier: sru-test collision cell=2 rc=%d\n", rc);
     } else if (cell == 3) {
         iwarp_align(10000);
         int rc = iwarp_sru_broadcast(0x20);
-        printf("subset_barrier: sru-test collision cell=3 rc=%d\n", rc);
+        app_row("sru_collision", APP_FIELDS(APP_I("cell", 3), APP_I("rc", rc)),
+                "subset_barrier: sru-test collision cell=3 rc=%d\n", rc);
     }
     return 0;
 }
@@ -359,9 +370,11 @@ static int cam_test(void)
         size_t k;
         for (int e = 0; e < entries; e++)
             check(iwarp_cam_set(e, hs[e]), "iwarp_cam_set");
-        printf("subset_barrier: cam-test set5=%d recv5=%d\n",
-               iwarp_cam_set(entries, 5),
-               iwarp_selective_receive(hs, 5, &h, w, 7, &k));
+        int set5 = iwarp_cam_set(entries, 5);
+        int recv5 = iwarp_selective_receive(hs, 5, &h, w, 7, &k);
+        app_row("cam_test",
+                APP_FIELDS(APP_I("set5", set5), APP_I("recv5", recv5)),
+                "subset_barrier: cam-test set5=%d recv5=%d\n", set5, recv5);
     }
     return 0;
 }
@@ -382,7 +395,11 @@ static int steps(int hops, int words)
         check(iwarp_sru_broadcast(1), "broadcast");
     if (cell == 1) {
         check(iwarp_sru_recv(&w[0], &jam), "recv");
-        printf("subset_barrier: step=sru time=%llu\n", iwarp_vtime() - t0);
+        unsigned long long t = iwarp_vtime() - t0;
+        app_row("step",
+                APP_FIELDS(APP_S("step", "sru"), APP_I("hops", 0),
+                           APP_I("words", 1), APP_U("time", t)),
+                "subset_barrier: step=sru time=%llu\n", t);
     }
     t0 = 16000;
     iwarp_align(t0);
@@ -390,8 +407,12 @@ static int steps(int hops, int words)
         check(iwarp_selective_send(hs[0], w, (size_t)words), "send");
     if (pos == hops) {
         check(iwarp_selective_receive(hs, 1, &h, w, 7, &k), "receive");
-        printf("subset_barrier: step=ring hops=%d words=%d time=%llu\n", hops,
-               words, iwarp_vtime() - t0);
+        unsigned long long t = iwarp_vtime() - t0;
+        app_row("step",
+                APP_FIELDS(APP_S("step", "ring"), APP_I("hops", hops),
+                           APP_I("words", words), APP_U("time", t)),
+                "subset_barrier: step=ring hops=%d words=%d time=%llu\n", hops,
+                words, t);
     }
     return 0;
 }
@@ -441,7 +462,6 @@ int main(int argc, char **argv)
     const char *layout = "contiguous";
     int strag = 0, lay = 0, stride = 1, pos, part, maxsub = 0, late = -1;
     long delay = 200000;
-    const char *mode = "barrier";
     int hops = 1, words = 2;
     unsigned long long t0 = 4000, tin, tout, t1;
     int64_t v;
@@ -449,67 +469,80 @@ int main(int argc, char **argv)
     lbits = ceil_log2(cells);
     if (mce_machine_param("cam.entries", &v) == 0)
         entries = (int)v;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (strncmp(a, "--alg=", 6) == 0) {
-            alg = -1;
-            for (int k = 0; k < 4; k++)
-                if (strcmp(a + 6, algs[k]) == 0)
-                    alg = k;
-            if (alg < 0)
-                die("--alg: bcast, ring1, ring2 or ring3");
-        } else if (strncmp(a, "--n=", 4) == 0) {
-            n = atoi(a + 4);
-        } else if (strncmp(a, "--subsets=", 10) == 0) {
-            if (strcmp(a + 10, "max") == 0)
-                maxsub = 1;
-            else
-                nsub = atoi(a + 10);
-        } else if (strncmp(a, "--layout=", 9) == 0) {
-            layout = a + 9;
-            if (strcmp(layout, "contiguous") == 0)
-                lay = 0;
-            else if (strcmp(layout, "interleaved") == 0)
-                lay = 1;
-            else if (strncmp(layout, "every=", 6) == 0)
-                lay = 2, stride = atoi(layout + 6);
-            else if (strcmp(layout, "worst") == 0)
-                lay = 3;
-            else
-                die("--layout: contiguous, interleaved, every=S or worst");
-        } else if (strcmp(a, "--straggler") == 0) {
-            strag = 1;
-        } else if (strncmp(a, "--straggler=", 12) == 0) {
-            strag = 1;
-            delay = atol(a + 12);
-        } else if (strncmp(a, "--late=", 7) == 0) {
-            late = atoi(a + 7);
-        } else if (strncmp(a, "--hops=", 7) == 0) {
-            hops = atoi(a + 7);
-        } else if (strncmp(a, "--words=", 8) == 0) {
-            words = atoi(a + 8);
-        } else if (strncmp(a, "--mode=", 7) == 0) {
-            mode = a + 7;
-        } else {
-            die("usage: subset_barrier [--alg=bcast|ring1|ring2|ring3] "
-                "[--n=N] [--subsets=K|max] "
-                "[--layout=contiguous|interleaved|every=S|worst] "
-                "[--straggler[=D]] [--late=I] "
-                "[--mode=barrier|sru-test|cam-test|steps] "
-                "[--hops=H] [--words=K]");
-        }
+    long ln = n, lhops = 1, lwords = 2, llate = -1;
+    const char *subsets = NULL;
+    int mode_k = 0, alg_k = alg;
+    const app_opt_t opts[] = {
+        {"alg", APPO_CHOICE, &alg_k, NULL, 0, 0, "bcast|ring1|ring2|ring3",
+         NULL, "the barrier: SRU broadcast or a CAM ring algorithm"},
+        {"n", APPO_LONG, &ln, NULL, 0, 0, NULL, "N",
+         "participants per subset, 2 .. cells"},
+        {"subsets", APPO_STR, &subsets, NULL, 0, 0, NULL, "K|max",
+         "concurrent subsets (default 1)"},
+        {"layout", APPO_STR, &layout, NULL, 0, 0, NULL,
+         "contiguous|interleaved|every=S|worst",
+         "where the subsets' cells lie on the ring (default contiguous)"},
+        {"straggler", APPO_OPTLONG, &delay, &strag, 0, 0, NULL, "D",
+         "one cell of subset 0 enters D clocks late (default 200000)"},
+        {"late", APPO_LONG, &llate, NULL, 0, 0, NULL, "I",
+         "the straggler's index in subset 0 (default n-1)"},
+        {"mode", APPO_CHOICE, &mode_k, NULL, 0, 0,
+         "barrier|sru-test|cam-test|steps", NULL,
+         "a barrier (default), the SRU and CAM semantics checks, or one "
+         "step of each primitive"},
+        {"hops", APPO_LONG, &lhops, NULL, 0, 0, NULL, "H",
+         "--mode=steps: ring hops (default 1)"},
+        {"words", APPO_LONG, &lwords, NULL, 0, 0, NULL, "K",
+         "--mode=steps: message words (default 2)"},
+        {NULL, APPO_FLAG, NULL, NULL, 0, 0, NULL, NULL, NULL}};
+    int prc = app_parse("subset_barrier",
+                        "Subset barriers on the iWarp's SRU and CAM ring "
+                        "(Feldmann, Gross, O'Hallaron and Stricker 1992): "
+                        "the time from the last entry to the last exit.",
+                        "--mce-nodes=64 [--alg=bcast|ring1|ring2|ring3] "
+                        "[--n=N] [--subsets=K|max] "
+                        "[--layout=contiguous|interleaved|every=S|worst] "
+                        "[--straggler[=D]] [--late=I] "
+                        "[--mode=barrier|sru-test|cam-test|steps] "
+                        "[--hops=H] [--words=K] [--format=table|csv|json]",
+                        argc, argv, opts);
+    if (prc != APP_PARSE_OK)
+        return APP_PARSE_EXIT(prc);
+    alg = alg_k;
+    if (ln > 64 || lhops > 64 || lwords > 64 || llate > 64)
+        die("--n, --hops, --words, --late: at most 64");
+    n = (int)ln;
+    hops = (int)lhops;
+    words = (int)lwords;
+    late = (int)llate;
+    if (subsets != NULL) {
+        if (strcmp(subsets, "max") == 0)
+            maxsub = 1;
+        else
+            nsub = atoi(subsets);
     }
-    if (strcmp(mode, "sru-test") == 0)
-        return sru_test();
-    if (strcmp(mode, "cam-test") == 0)
-        return cam_test();
-    if (strcmp(mode, "steps") == 0) {
-        if (hops < 1 || hops >= cells || words < 0 || words > 7)
+    if (strcmp(layout, "contiguous") == 0)
+        lay = 0;
+    else if (strcmp(layout, "interleaved") == 0)
+        lay = 1;
+    else if (strncmp(layout, "every=", 6) == 0)
+        lay = 2, stride = atoi(layout + 6);
+    else if (strcmp(layout, "worst") == 0)
+        lay = 3;
+    else
+        die("--layout: contiguous, interleaved, every=S or worst");
+    if (mode_k != 0) {
+        int rc;
+        app_several_nodes(); /* the checks print on several cells */
+        if (mode_k == 3 &&
+            (hops < 1 || hops >= cells || words < 0 || words > 7))
             die("--hops: 1 .. cells-1, --words: 0 .. 7");
-        return steps(hops, words);
+        rc = mode_k == 1   ? sru_test()
+             : mode_k == 2 ? cam_test()
+                           : steps(hops, words);
+        app_finish_any(); /* several cells print */
+        return rc;
     }
-    if (strcmp(mode, "barrier") != 0)
-        die("--mode: barrier, sru-test, cam-test or steps");
     if (n < 2 || n > cells || cells > 64)
         die("--n: 2 .. cells participants, at most 64 cells");
     if (maxsub)
@@ -608,26 +641,44 @@ int main(int argc, char **argv)
             }
             wires += m1 + m2;
             entry = strag ? (unsigned long long)delay : 0;
-            printf("subset_barrier: alg=%s n=%d subsets=%d layout=%s "
-                   "straggler=%d time=%llu us=%.2f",
-                   algs[alg], n, nsub, layout, strag, last - entry,
-                   (last - entry) / 20.0);
-            printf(" spread=%llu messages1=%lu messages2=%lu", last - first,
-                   m1, m2);
+            char extra[160] = "";
             if (alg != BCAST) {
                 /* one barrier: its winner's depth at the win (the
                  * rounds of Phase 1), the deepest exit (all rounds) and
                  * the winner's time after the last entry */
-                printf(" wires=%lu", wires);
-                if (nsub == 1) {
+                if (nsub == 1)
                     for (int c = 0; c < cells; c++)
                         if (wn[c] > 0)
                             d1 = (dp[c] >> 16) - 1, win = wn[c] - 1;
-                    printf(" rounds1=%u depth=%u phase1_end=%llu", d1,
-                           dmax, win - entry);
-                }
+                if (nsub == 1)
+                    snprintf(extra, sizeof(extra),
+                             " wires=%lu rounds1=%u depth=%u phase1_end=%llu",
+                             wires, d1, dmax, win - entry);
+                else
+                    snprintf(extra, sizeof(extra), " wires=%lu", wires);
             }
-            printf("\n");
+            app_row("subset_barrier",
+                    APP_FIELDS(
+                        APP_S("alg", algs[alg]), APP_I("n", n),
+                        APP_I("subsets", nsub), APP_S("layout", layout),
+                        APP_I("straggler", strag), APP_U("time", last - entry),
+                        APP_F("us", (last - entry) / 20.0),
+                        APP_U("spread", last - first), APP_U("messages1", m1),
+                        APP_U("messages2", m2),
+                        APP_F("wires", alg != BCAST ? (double)wires : NAN),
+                        APP_F("rounds1",
+                              alg != BCAST && nsub == 1 ? (double)d1 : NAN),
+                        APP_F("depth",
+                              alg != BCAST && nsub == 1 ? (double)dmax : NAN),
+                        APP_F("phase1_end", alg != BCAST && nsub == 1
+                                                ? (double)(win - entry)
+                                                : NAN)),
+                    "subset_barrier: alg=%s n=%d subsets=%d layout=%s "
+                    "straggler=%d time=%llu us=%.2f spread=%llu "
+                    "messages1=%lu messages2=%lu%s\n",
+                    algs[alg], n, nsub, layout, strag, last - entry,
+                    (last - entry) / 20.0, last - first, m1, m2, extra);
+            app_finish();
         }
     }
     return 0;

@@ -24,10 +24,13 @@
  * port to ball_detect's cell 0, which scatters it to cells 1-3
  * (netgroup 'filter'), then switches to 'collect' and receives a word
  * from each of cells 4 and 5 (their ranks).  Cell (0,0) and cell (4,0) print
- * what they saw and when (virtual clocks). */
+ * what they saw and when (virtual clocks); --format=csv|json as rows (one
+ * JSON object per printing cell). */
 #include <stdio.h>
 
 #include <tcs.h>
+
+#include "opts.h"
 
 static tcs_task_t t_sc, t_pp;
 static tcs_ng_t ng_sample, ng_pack, ng_filter, ng_collect;
@@ -52,8 +55,13 @@ static void video_in(tcs_ctx_t *ctx, const void *params)
 {
     (void)params;
     tcs_start(ctx, tcs_rank(ctx) < 2 ? t_sc : t_pp, NULL);
-    if (tcs_rank(ctx) == 0)
-        printf("ball_front: video_in ended at %llu\n", iwarp_vtime());
+    if (tcs_rank(ctx) == 0) {
+        unsigned long long t = iwarp_vtime();
+        app_row("ball_front_event",
+                APP_FIELDS(APP_S("event", "video_in_end"), APP_U("clock", t),
+                           APP_S("values", "")),
+                "ball_front: video_in ended at %llu\n", t);
+    }
 }
 
 static void sample_camera(tcs_ctx_t *ctx, const void *params)
@@ -61,7 +69,11 @@ static void sample_camera(tcs_ctx_t *ctx, const void *params)
     (void)params;
     tcs_switch(ctx, ng_sample);
     if (tcs_rank(ctx) == 0) {
-        printf("ball_front: sample_camera started at %llu\n", iwarp_vtime());
+        unsigned long long t = iwarp_vtime();
+        app_row("ball_front_event",
+                APP_FIELDS(APP_S("event", "sample_camera_start"),
+                           APP_U("clock", t), APP_S("values", "")),
+                "ball_front: sample_camera started at %llu\n", t);
         put(ctx, "w", 100);
     } else {
         put(ctx, "out", get(ctx, "w") + 1);
@@ -99,8 +111,16 @@ static void ball_detect(tcs_ctx_t *ctx, const void *params)
     } else if (r == 0) {
         s4 = get(ctx, "sum4");
         s5 = get(ctx, "sum5");
-        printf("ball_front: ball_detect got pixel %u, results %u %u at %llu\n",
-               (unsigned)px, (unsigned)s4, (unsigned)s5, iwarp_vtime());
+        unsigned long long t = iwarp_vtime();
+        char v[48];
+        snprintf(v, sizeof(v), "%u %u %u", (unsigned)px, (unsigned)s4,
+                 (unsigned)s5);
+        app_row("ball_front_event",
+                APP_FIELDS(APP_S("event", "ball_detect_results"),
+                           APP_U("clock", t), APP_S("values", v)),
+                "ball_front: ball_detect got pixel %u, results %u %u at "
+                "%llu\n",
+                (unsigned)px, (unsigned)s4, (unsigned)s5, t);
     }
 }
 
@@ -155,24 +175,42 @@ void tcs_declare(tcs_decl_t *d)
 
 int main(int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
+    const app_opt_t opts[] = {
+        {NULL, APPO_FLAG, NULL, NULL, 0, 0, NULL, NULL, NULL}};
+    int prc =
+        app_parse("ball_front",
+                  "The front end of the ball-trajectory example of "
+                  "Warfel 1996 (2.2, Figures 2.2 and 2.3) as a TCS "
+                  "program: the linker's allocations and when the "
+                  "tasks saw their words (clocks).  tcs-link "
+                  "ball_front prints the linker's report.",
+                  "--mce-nodes=64 [--format=table|csv|json]", argc, argv, opts);
+    if (prc != APP_PARSE_OK)
+        return APP_PARSE_EXIT(prc);
+    app_several_nodes(); /* cells (0,0) and (4,0) print */
     if (iwarp_cell() == 0) {
-        printf("ball_front: the declaration linked at start-up; "
-               "allocations:\n");
+        app_note("ball_front: the declaration linked at start-up; "
+                 "allocations:\n");
         for (int i = 0; i < NTASKS; i++) {
             int x = tasks[i].x, y = tasks[i].y, p = tasks[i].parent;
             for (; p >= 0; p = tasks[p].parent)
                 x += tasks[p].x, y += tasks[p].y;
-            printf("ball_front: task %s cells (%d,%d)-(%d,%d)%s%s\n",
-                   tasks[i].name, x, y, x + tasks[i].w - 1, y + tasks[i].h - 1,
-                   tasks[i].parent < 0 ? "" : " inside ",
-                   tasks[i].parent < 0 ? "" : tasks[tasks[i].parent].name);
+            const char *parent =
+                tasks[i].parent < 0 ? "" : tasks[tasks[i].parent].name;
+            app_row("ball_front_task",
+                    APP_FIELDS(APP_S("task", tasks[i].name), APP_I("x0", x),
+                               APP_I("y0", y), APP_I("x1", x + tasks[i].w - 1),
+                               APP_I("y1", y + tasks[i].h - 1),
+                               APP_S("parent", parent)),
+                    "ball_front: task %s cells (%d,%d)-(%d,%d)%s%s\n",
+                    tasks[i].name, x, y, x + tasks[i].w - 1, y + tasks[i].h - 1,
+                    *parent ? " inside " : "", parent);
         }
         fflush(stdout);
     }
     /* each cell runs the top-level task that holds it (if any) */
     if (tcs_run(VI, NULL) != TCS_OK || tcs_run(BD, NULL) != TCS_OK)
         return 1;
+    app_finish_any();
     return 0;
 }

@@ -33,6 +33,7 @@
 
 #include <tcs.h>
 
+#include "opts.h"
 #include "video.h"
 
 #define WORKERS   10
@@ -244,26 +245,44 @@ static void detect(tcs_ctx_t *ctx, const void *params)
                 }
             }
         if (role == GW_IN) {
-            printf("motion_detect: block=%d frames=%d video=%s gateway_in "
-                   "from_frame=%llu lost=%lu\n",
-                   b, p->frames, vid_name(&p->vid), start,
-                   (unsigned long)(iwarp_video_lost() - lost0));
+            unsigned long lost = (unsigned long)(iwarp_video_lost() - lost0);
+            app_row("motion_detect_gateway_in",
+                    APP_FIELDS(APP_I("block", b), APP_I("frames", p->frames),
+                               APP_S("video", vid_name(&p->vid)),
+                               APP_U("from_frame", start), APP_U("lost", lost)),
+                    "motion_detect: block=%d frames=%d video=%s gateway_in "
+                    "from_frame=%llu lost=%lu\n",
+                    b, p->frames, vid_name(&p->vid), start, lost);
         } else if (role == GW_OUT) {
             unsigned long long n = (unsigned long long)iwarp_video_output(
                                    0, NULL, NULL),
                                tl;
             iwarp_video_output(n - 1, NULL, &tl);
-            printf(
-                "motion_detect: block=%d frames=%d video=%s latency_max=%llu "
-                "latency_mean=%.1f latency_first=%llu completion=%llu\n",
-                b, p->frames, vid_name(&p->vid), lat_max,
-                (double)lat_sum / (double)nlat, lat_first, tl - t0);
+            app_row("motion_detect",
+                    APP_FIELDS(
+                        APP_I("block", b), APP_I("frames", p->frames),
+                        APP_S("video", vid_name(&p->vid)),
+                        APP_U("latency_max", lat_max),
+                        APP_F("latency_mean", (double)lat_sum / (double)nlat),
+                        APP_U("latency_first", lat_first),
+                        APP_U("completion", tl - t0)),
+                    "motion_detect: block=%d frames=%d video=%s "
+                    "latency_max=%llu latency_mean=%.1f latency_first=%llu "
+                    "completion=%llu\n",
+                    b, p->frames, vid_name(&p->vid), lat_max,
+                    (double)lat_sum / (double)nlat, lat_first, tl - t0);
         } else if (worker >= 0) {
             unsigned long long c = compute_clocks(p) - c0;
-            printf("motion_detect: block=%d frames=%d video=%s worker=%d "
-                   "compute=%llu utilisation=%.4f\n",
-                   b, p->frames, vid_name(&p->vid), worker, c,
-                   (double)c / ((double)p->frames * (double)p->frame_clocks));
+            double u =
+                (double)c / ((double)p->frames * (double)p->frame_clocks);
+            app_row("motion_detect_worker",
+                    APP_FIELDS(APP_I("block", b), APP_I("frames", p->frames),
+                               APP_S("video", vid_name(&p->vid)),
+                               APP_I("worker", worker), APP_U("compute", c),
+                               APP_F("utilisation", u)),
+                    "motion_detect: block=%d frames=%d video=%s worker=%d "
+                    "compute=%llu utilisation=%.4f\n",
+                    b, p->frames, vid_name(&p->vid), worker, c, u);
         }
         fflush(stdout);
     }
@@ -301,15 +320,6 @@ void tcs_declare(tcs_decl_t *d)
     }
 }
 
-static const char *opt(int argc, char **argv, const char *name)
-{
-    size_t n = strlen(name);
-    for (int i = 1; i < argc; i++)
-        if (strncmp(argv[i], name, n) == 0 && argv[i][n] == '=')
-            return argv[i] + n + 1;
-    return NULL;
-}
-
 static unsigned long long param(const char *key)
 {
     int64_t v = 0;
@@ -323,20 +333,41 @@ static unsigned long long param(const char *key)
 int main(int argc, char **argv)
 {
     md_params_t p = {0};
-    const char *v = opt(argc, argv, "--video"),
-               *bl = opt(argc, argv, "--block"),
-               *fr = opt(argc, argv, "--frames");
+    const char *v = NULL, *bl = NULL;
+    long frames = 1;
     char *end;
+    const app_opt_t opts[] = {
+        {"block", APPO_STR, &bl, NULL, 0, 0, NULL, "B,B,...",
+         "lines per block, 1..240; one run per size (default 1)"},
+        {"frames", APPO_LONG, &frames, NULL, 0, 1, NULL, "F",
+         "video frames, 1..1000 (default 1)"},
+        {"video", APPO_STR, &v, NULL, 0, 0, NULL, "static|noise|square",
+         "the generated video (default static)"},
+        {"out", APPO_STR, &p.out, NULL, 0, 0, NULL, "FILE",
+         "write the last block size's motion images (raw, 8 bits)"},
+        {NULL, APPO_FLAG, NULL, NULL, 0, 0, NULL, NULL, NULL}};
+    int prc = app_parse("motion_detect",
+                        "The motion detector of Warfel 1996, chapter 7, as a "
+                        "TCS program on the iWarp's video interfaces: "
+                        "latency, completion and worker utilisation in "
+                        "clocks.",
+                        "[--block=B,...] [--frames=F] "
+                        "[--video=static|noise|square] [--out=FILE] "
+                        "[--format=table|csv|json]",
+                        argc, argv, opts);
+    if (prc != APP_PARSE_OK)
+        return APP_PARSE_EXIT(prc);
+    app_several_nodes(); /* the gateways and the workers print */
     if (vid_init(&p.vid, v != NULL ? v : "static", mce_seed()) != 0) {
         fprintf(stderr, "motion_detect: --video must be static, noise or "
                         "square\n");
         return 2;
     }
-    p.frames = fr != NULL ? (int)strtol(fr, &end, 10) : 1;
-    if (fr != NULL && (*end != '\0' || p.frames < 1 || p.frames > 1000)) {
+    if (frames > 1000) {
         fprintf(stderr, "motion_detect: --frames must be 1..1000\n");
         return 2;
     }
+    p.frames = (int)frames;
     for (const char *s = bl != NULL ? bl : "1"; *s != '\0';) {
         long b = strtol(s, &end, 10);
         if (end == s || b < 1 || b > MAXBLOCKS || p.nruns == MAXBLOCKS ||
@@ -350,7 +381,6 @@ int main(int argc, char **argv)
         p.blocks[p.nruns++] = (int)b;
         s = *end == ',' ? end + 1 : end;
     }
-    p.out = opt(argc, argv, "--out");
     p.threshold = (int)param("app.md_threshold");
     p.pix = param("app.md_pixel");
     p.pix_motion = param("app.md_pixel_motion");
@@ -364,5 +394,7 @@ int main(int argc, char **argv)
                         "camera on cell 0 and the display on cell 8\n");
         return 2;
     }
-    return tcs_run(t_detect, &p) == TCS_OK ? 0 : 1;
+    prc = tcs_run(t_detect, &p) == TCS_OK ? 0 : 1;
+    app_finish_any(); /* the gateways and the workers print */
+    return prc;
 }

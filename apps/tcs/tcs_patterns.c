@@ -40,6 +40,7 @@
  *
  * usage: tcs_patterns --mce-nodes=64 --pattern=sg|rb|a2a --impl=dep
  *        [--remap] [--array=2x2,4x4,8x8] [--sizes=16,...,32768] [--runs=R]
+ *        [--format=table|csv|json]
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -48,6 +49,7 @@
 #include <iwarp.h>
 
 #include "../iwarp/iwapp.h"
+#include "opts.h"
 #include "patterns.h"
 
 #define PROG "tcs_patterns"
@@ -408,57 +410,72 @@ int main(int argc, char **argv)
     cs = (iwapp_conns_t){
         .con = con, .cap = MAXCON, .aw = aw, .ah = ah, .prog = PROG};
     me = iwarp_cell();
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (strncmp(a, "--pattern=", 10) == 0) {
-            for (int k = 0; k < 3; k++)
-                if (strcmp(a + 10, patterns[k]) == 0)
-                    pattern = k;
-            if (pattern < 0)
-                iwapp_die(PROG, "--pattern: sg, rb or a2a");
-        } else if (strncmp(a, "--impl=", 7) == 0) {
-            if (strcmp(a + 7, "tcs") == 0)
-                iwapp_die(PROG, "--impl=tcs: TCS connections are a TCS "
-                                "program of their own: run tcs_patterns_tcs "
-                                "--impl=tcs");
-            for (size_t k = 0; k < sizeof(impls) / sizeof(impls[0]); k++)
-                if (strcmp(a + 7, impls[k].name) == 0)
-                    impl = (int)k;
-            if (impl < 0)
-                iwapp_die(PROG, "--impl: dep");
-        } else if (strcmp(a, "--remap") == 0) {
-            remap = 1;
-        } else if (strncmp(a, "--array=", 8) == 0) {
-            const char *p = a + 8;
-            ncfg = 0;
-            while (*p && ncfg < MAXCFG) {
-                char *e;
-                cfgw[ncfg] = (int)strtol(p, &e, 10);
-                if (*e != 'x')
-                    iwapp_die(PROG, "--array: a list such as 2x2,4x4,8x8");
-                cfgh[ncfg] = (int)strtol(e + 1, &e, 10);
-                ncfg++;
-                if (*e == ',')
-                    e++;
-                else if (*e)
-                    iwapp_die(PROG, "--array: a list such as 2x2,4x4,8x8");
-                p = e;
-            }
-            if (ncfg == 0)
+    const char *o_pattern = NULL, *o_impl = NULL, *o_array = NULL;
+    long lruns = 1;
+    const app_opt_t opts[] = {
+        {"pattern", APPO_STR, &o_pattern, NULL, 0, 0, NULL, "sg|rb|a2a",
+         "scatter/gather, reduction/broadcast or all-to-all (required)"},
+        {"impl", APPO_STR, &o_impl, NULL, 0, 0, NULL, "dep",
+         "the deposit implementation (W 6.2.1, 6.3.1, 6.4.1; required; "
+         "TCS connections: tcs_patterns_tcs)"},
+        {"remap", APPO_FLAG, &remap, NULL, 0, 0, NULL, NULL,
+         "--pattern=rb: the remapped tree"},
+        {"array", APPO_STR, &o_array, NULL, 0, 0, NULL, "WxH,...",
+         "member rectangles at the array's corner (default 2x2,4x4,8x8)"},
+        {"sizes", APPO_LIST, sizes, &nsizes, 32, 0, NULL, "A,B,...",
+         "bytes per cell, multiples of 4 from 16 to 32768 (default "
+         "16,64,...,32768)"},
+        {"runs", APPO_LONG, &lruns, NULL, 0, 1, NULL, "R",
+         "runs per entry (default 1)"},
+        {NULL, APPO_FLAG, NULL, NULL, 0, 0, NULL, NULL, NULL}};
+    int prc = app_parse(PROG,
+                        "Chapter 6 communication patterns of Warfel 1996 with "
+                        "deposit message passing: emulated time in clocks "
+                        "against the chapter's prediction.",
+                        "--mce-nodes=64 --pattern=sg|rb|a2a --impl=dep "
+                        "[--remap] [--array=2x2,4x4,8x8] "
+                        "[--sizes=16,...,32768] [--runs=R] "
+                        "[--format=table|csv|json]",
+                        argc, argv, opts);
+    if (prc != APP_PARSE_OK)
+        return APP_PARSE_EXIT(prc);
+    runs = lruns > 1000000 ? 1000000 : (int)lruns;
+    if (o_pattern != NULL) {
+        for (int k = 0; k < 3; k++)
+            if (strcmp(o_pattern, patterns[k]) == 0)
+                pattern = k;
+        if (pattern < 0)
+            iwapp_die(PROG, "--pattern: sg, rb or a2a");
+    }
+    if (o_impl != NULL) {
+        if (strcmp(o_impl, "tcs") == 0)
+            iwapp_die(PROG, "--impl=tcs: TCS connections are a TCS "
+                            "program of their own: run tcs_patterns_tcs "
+                            "--impl=tcs");
+        for (size_t k = 0; k < sizeof(impls) / sizeof(impls[0]); k++)
+            if (strcmp(o_impl, impls[k].name) == 0)
+                impl = (int)k;
+        if (impl < 0)
+            iwapp_die(PROG, "--impl: dep");
+    }
+    if (o_array != NULL) {
+        const char *p = o_array;
+        ncfg = 0;
+        while (*p && ncfg < MAXCFG) {
+            char *e;
+            cfgw[ncfg] = (int)strtol(p, &e, 10);
+            if (*e != 'x')
                 iwapp_die(PROG, "--array: a list such as 2x2,4x4,8x8");
-        } else if (strncmp(a, "--sizes=", 8) == 0) {
-            nsizes = iwapp_parse_list(a + 8, sizes, 32);
-            if (nsizes <= 0)
-                iwapp_die(PROG, "--sizes: a list of byte counts");
-        } else if (strncmp(a, "--runs=", 7) == 0) {
-            runs = atoi(a + 7);
-            if (runs < 1)
-                iwapp_die(PROG, "--runs: a positive count");
-        } else {
-            iwapp_die(PROG, "usage: tcs_patterns --pattern=sg|rb|a2a "
-                            "--impl=dep [--remap] [--array=2x2,4x4,8x8] "
-                            "[--sizes=16,...,32768] [--runs=R]");
+            cfgh[ncfg] = (int)strtol(e + 1, &e, 10);
+            ncfg++;
+            if (*e == ',')
+                e++;
+            else if (*e)
+                iwapp_die(PROG, "--array: a list such as 2x2,4x4,8x8");
+            p = e;
         }
+        if (ncfg == 0)
+            iwapp_die(PROG, "--array: a list such as 2x2,4x4,8x8");
     }
     if (pattern < 0 || impl < 0)
         iwapp_die(PROG, "--pattern and --impl are required");
@@ -565,15 +582,26 @@ int main(int argc, char **argv)
             if (me == 0) {
                 long long p = predict_milli(pattern, (long long)bytes);
                 unsigned long long avg = sum / (unsigned long long)runs;
-                printf("%s: pattern=%s impl=%s%s array=%dx%d cells=%d "
-                       "bytes=%zu runs=%d emulated=%llu predicted=%lld "
-                       "ratio=%.3f data=ok\n",
-                       PROG, patterns[pattern], impls[impl].name,
-                       pattern != RB ? ""
-                       : remap       ? " mapping=remap"
-                                     : " mapping=natural",
-                       rw, rh, n, bytes, runs, avg, p / 1000,
-                       (double)avg * 1000.0 / (double)p);
+                char arr[24];
+                snprintf(arr, sizeof(arr), "%dx%d", rw, rh);
+                const char *mapping = pattern != RB ? ""
+                                      : remap       ? "remap"
+                                                    : "natural";
+                app_row("tcs_patterns",
+                        APP_FIELDS(
+                            APP_S("pattern", patterns[pattern]),
+                            APP_S("impl", impls[impl].name),
+                            APP_S("mapping", mapping), APP_S("array", arr),
+                            APP_I("cells", n), APP_U("bytes", bytes),
+                            APP_I("runs", runs), APP_U("emulated", avg),
+                            APP_I("predicted", p / 1000),
+                            APP_F("ratio", (double)avg * 1000.0 / (double)p)),
+                        "%s: pattern=%s impl=%s%s%s array=%dx%d cells=%d "
+                        "bytes=%zu runs=%d emulated=%llu predicted=%lld "
+                        "ratio=%.3f data=ok\n",
+                        PROG, patterns[pattern], impls[impl].name,
+                        *mapping ? " mapping=" : "", mapping, rw, rh, n, bytes,
+                        runs, avg, p / 1000, (double)avg * 1000.0 / (double)p);
             }
         }
         if (c < ncfg - 1) { /* tear the barrier down at the next start */
@@ -588,5 +616,7 @@ int main(int argc, char **argv)
     free(rbuf);
     free(sbuf);
     free(acc);
+    if (me == 0)
+        app_finish();
     return 0;
 }

@@ -41,7 +41,9 @@
  *
  * usage: tcs_patterns_tcs --mce-nodes=64 --pattern=sg|rb|a2a --impl=tcs
  *        [--array=2x2,4x2,4x4,8x4,8x8] [--sizes=16,...,32768] [--runs=R]
+ *        [--phase-conns=max|1] [--format=table|csv|json]
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,6 +51,7 @@
 #include <tcs.h>
 
 #include "../iwarp/iwapp.h"
+#include "opts.h"
 #include "patterns.h"
 
 #define PROG    "tcs_patterns"
@@ -228,11 +231,19 @@ static double mean_h(int c)
 static void print_line(int c, long s, unsigned long long avg,
                        unsigned long long rc)
 {
+    char arr[24];
+    snprintf(arr, sizeof(arr), "%dx%d", cfgs[c][0], cfgs[c][1]);
     if (pattern == A2A) { /* predicted from the linker's phase report */
-        printf("%s: pattern=a2a impl=tcs array=%dx%d cells=%d bytes=%ld "
-               "runs=%d phases=%d reconfig=%llu emulated=%llu data=ok\n",
-               PROG, cfgs[c][0], cfgs[c][1], cfgs[c][0] * cfgs[c][1], s, runs,
-               phases(c), rc, avg);
+        int n = cfgs[c][0] * cfgs[c][1];
+        app_row("tcs_patterns_tcs_a2a",
+                APP_FIELDS(APP_S("pattern", "a2a"), APP_S("impl", "tcs"),
+                           APP_S("array", arr), APP_I("cells", n),
+                           APP_I("bytes", s), APP_I("runs", runs),
+                           APP_I("phases", phases(c)), APP_U("reconfig", rc),
+                           APP_U("emulated", avg)),
+                "%s: pattern=a2a impl=tcs array=%dx%d cells=%d bytes=%ld "
+                "runs=%d phases=%d reconfig=%llu emulated=%llu data=ok\n",
+                PROG, cfgs[c][0], cfgs[c][1], n, s, runs, phases(c), rc, avg);
         return;
     }
     int n = cfgs[c][0] * cfgs[c][1];
@@ -245,6 +256,7 @@ static void print_line(int c, long s, unsigned long long avg,
         (double)k_tcs("iwarp.word_bytes") / (double)k_tcs("iwarp.word_time");
     double p = predict(c, s, lat, (double)rc, bw);
     char key[64], pw[48] = "-";
+    double pwv = NAN;
     if (n == 4 || n == 16 || n == 64) {
         long wl, wr;
         snprintf(key, sizeof(key), "app.tcs_w_latency_%d", n);
@@ -256,16 +268,29 @@ static void print_line(int c, long s, unsigned long long avg,
                  predict(c, s, (double)wl, (double)wr,
                          (double)k_tcs("app.net_bw_milli") / 1000.0) -
                      0.5);
+        pwv = strtod(pw, NULL);
     }
-    printf("%s: pattern=%s impl=tcs%s array=%dx%d cells=%d bytes=%ld "
-           "runs=%d phase_conns=%d phases=%d reconfig=%llu latency=%.3f "
-           "mean_h=%.3f "
-           "emulated=%llu predicted=%.0f ratio=%.3f predicted_w=%s "
-           "data=ok\n",
-           PROG, patterns[pattern], pattern == RB ? " mapping=remap" : "",
-           cfgs[c][0], cfgs[c][1], n, s, runs,
-           pattern == SG ? sg_k[sgv][c] : n - 1, phases(c), rc, lat, mh, avg,
-           p - 0.5, (double)avg / p, pw);
+    int conns = pattern == SG ? sg_k[sgv][c] : n - 1;
+    char ptxt[48];
+    snprintf(ptxt, sizeof(ptxt), "%.0f", p - 0.5); /* as printed */
+    app_row("tcs_patterns_tcs",
+            APP_FIELDS(
+                APP_S("pattern", patterns[pattern]), APP_S("impl", "tcs"),
+                APP_S("mapping", pattern == RB ? "remap" : ""),
+                APP_S("array", arr), APP_I("cells", n), APP_I("bytes", s),
+                APP_I("runs", runs), APP_I("phase_conns", conns),
+                APP_I("phases", phases(c)), APP_U("reconfig", rc),
+                APP_F("latency", lat), APP_F("mean_h", mh),
+                APP_U("emulated", avg), APP_F("predicted", strtod(ptxt, NULL)),
+                APP_F("ratio", (double)avg / p), APP_F("predicted_w", pwv)),
+            "%s: pattern=%s impl=tcs%s array=%dx%d cells=%d bytes=%ld "
+            "runs=%d phase_conns=%d phases=%d reconfig=%llu latency=%.3f "
+            "mean_h=%.3f "
+            "emulated=%llu predicted=%s ratio=%.3f predicted_w=%s "
+            "data=ok\n",
+            PROG, patterns[pattern], pattern == RB ? " mapping=remap" : "",
+            cfgs[c][0], cfgs[c][1], n, s, runs, conns, phases(c), rc, lat, mh,
+            avg, ptxt, (double)avg / p, pw);
 }
 
 /* ---- the patterns ----------------------------------------------------- */
@@ -567,61 +592,75 @@ int main(int argc, char **argv)
 {
     int impl = 0;
     size_t maxbytes = 0;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (strncmp(a, "--pattern=", 10) == 0) {
-            for (int k = 0; k < 3; k++)
-                if (strcmp(a + 10, patterns[k]) == 0)
-                    pattern = k;
-            if (pattern < 0)
-                iwapp_die(PROG, "--pattern: sg, rb or a2a");
-        } else if (strncmp(a, "--impl=", 7) == 0) {
-            if (strcmp(a + 7, "tcs") != 0)
-                iwapp_die(PROG, "--impl: tcs (the deposit implementation "
-                                "is tcs_patterns --impl=dep)");
-            impl = 1;
-        } else if (strncmp(a, "--array=", 8) == 0) {
-            const char *s = a + 8;
-            ncl = 0;
-            while (*s) {
-                char *e;
-                int w = (int)strtol(s, &e, 10), h, c = -1;
-                if (*e != 'x')
-                    iwapp_die(PROG, "--array: a list such as 2x2,4x4,8x8");
-                h = (int)strtol(e + 1, &e, 10);
-                for (int k = 0; k < NCFG; k++)
-                    if (cfgs[k][0] == w && cfgs[k][1] == h)
-                        c = k;
-                if (c < 0 || ncl >= NCFG)
-                    iwapp_die(PROG, "--array: 2x2, 4x2, 4x4, 8x4 or 8x8, each "
-                                    "at most once");
-                cl[ncl++] = c;
-                if (*e == ',')
-                    e++;
-                else if (*e)
-                    iwapp_die(PROG, "--array: a list such as 2x2,4x4,8x8");
-                s = e;
-            }
-            if (ncl == 0)
+    const char *o_pattern = NULL, *o_impl = NULL, *o_array = NULL;
+    long lruns = 1;
+    int pc = 0;
+    const app_opt_t opts[] = {
+        {"pattern", APPO_STR, &o_pattern, NULL, 0, 0, NULL, "sg|rb|a2a",
+         "scatter/gather, reduction/broadcast or all-to-all (required)"},
+        {"impl", APPO_STR, &o_impl, NULL, 0, 0, NULL, "tcs",
+         "TCS connections (W 6.2.2, 6.3.2, 6.4.2; required; deposits: "
+         "tcs_patterns)"},
+        {"phase-conns", APPO_CHOICE, &pc, NULL, 0, 0, "max|1", NULL,
+         "--pattern=sg: connections per phase (default max)"},
+        {"array", APPO_STR, &o_array, NULL, 0, 0, NULL, "WxH,...",
+         "member rectangles 2x2, 4x2, 4x4, 8x4, 8x8 (default all)"},
+        {"sizes", APPO_LIST, sizes, &nsizes, 32, 0, NULL, "A,B,...",
+         "bytes per cell, multiples of 4 from 16 to 32768 (default "
+         "16,64,...,32768)"},
+        {"runs", APPO_LONG, &lruns, NULL, 0, 1, NULL, "R",
+         "runs per entry (default 1)"},
+        {NULL, APPO_FLAG, NULL, NULL, 0, 0, NULL, NULL, NULL}};
+    int prc = app_parse("tcs_patterns_tcs",
+                        "Chapter 6 communication patterns of Warfel 1996 over "
+                        "TCS connections: emulated time in clocks against the "
+                        "chapter's prediction.",
+                        "--mce-nodes=64 --pattern=sg|rb|a2a --impl=tcs "
+                        "[--phase-conns=max|1] [--array=2x2,4x2,4x4,8x4,8x8] "
+                        "[--sizes=16,...,32768] [--runs=R] "
+                        "[--format=table|csv|json]",
+                        argc, argv, opts);
+    if (prc != APP_PARSE_OK)
+        return APP_PARSE_EXIT(prc);
+    sgv = pc;
+    runs = lruns > 1000000 ? 1000000 : (int)lruns;
+    if (o_pattern != NULL) {
+        for (int k = 0; k < 3; k++)
+            if (strcmp(o_pattern, patterns[k]) == 0)
+                pattern = k;
+        if (pattern < 0)
+            iwapp_die(PROG, "--pattern: sg, rb or a2a");
+    }
+    if (o_impl != NULL) {
+        if (strcmp(o_impl, "tcs") != 0)
+            iwapp_die(PROG, "--impl: tcs (the deposit implementation "
+                            "is tcs_patterns --impl=dep)");
+        impl = 1;
+    }
+    if (o_array != NULL) {
+        const char *s = o_array;
+        ncl = 0;
+        while (*s) {
+            char *e;
+            int w = (int)strtol(s, &e, 10), h, c = -1;
+            if (*e != 'x')
                 iwapp_die(PROG, "--array: a list such as 2x2,4x4,8x8");
-        } else if (strncmp(a, "--sizes=", 8) == 0) {
-            nsizes = iwapp_parse_list(a + 8, sizes, 32);
-            if (nsizes <= 0)
-                iwapp_die(PROG, "--sizes: a list of byte counts");
-        } else if (strcmp(a, "--phase-conns=1") == 0) {
-            sgv = 1;
-        } else if (strcmp(a, "--phase-conns=max") == 0) {
-            sgv = 0;
-        } else if (strncmp(a, "--runs=", 7) == 0) {
-            runs = atoi(a + 7);
-            if (runs < 1)
-                iwapp_die(PROG, "--runs: a positive count");
-        } else {
-            iwapp_die(PROG, "usage: tcs_patterns_tcs --pattern=sg|rb|a2a "
-                            "--impl=tcs [--phase-conns=max|1] "
-                            "[--array=2x2,4x2,4x4,8x4,8x8] "
-                            "[--sizes=16,...,32768] [--runs=R]");
+            h = (int)strtol(e + 1, &e, 10);
+            for (int k = 0; k < NCFG; k++)
+                if (cfgs[k][0] == w && cfgs[k][1] == h)
+                    c = k;
+            if (c < 0 || ncl >= NCFG)
+                iwapp_die(PROG, "--array: 2x2, 4x2, 4x4, 8x4 or 8x8, each "
+                                "at most once");
+            cl[ncl++] = c;
+            if (*e == ',')
+                e++;
+            else if (*e)
+                iwapp_die(PROG, "--array: a list such as 2x2,4x4,8x8");
+            s = e;
         }
+        if (ncl == 0)
+            iwapp_die(PROG, "--array: a list such as 2x2,4x4,8x8");
     }
     if (sgv && pattern != SG)
         iwapp_die(PROG, "--phase-conns: only for --pattern=sg");
@@ -649,5 +688,7 @@ int main(int argc, char **argv)
     free(sbuf);
     free(acc);
     free(tmp);
+    if (iwarp_cell() == 0)
+        app_finish();
     return 0;
 }

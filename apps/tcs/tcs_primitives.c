@@ -24,6 +24,7 @@
  * the task start prediction, so does the "emu" column).
  *
  * usage: tcs_primitives --mce-nodes=64 [--cells=2,4,8,16,32,64] [--no-2d]
+ *        [--format=table|csv|json]
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,6 +33,7 @@
 #include <tcs.h>
 
 #include "../iwarp/iwapp.h"
+#include "opts.h"
 
 #define PROG   "tcs_primitives"
 #define NSIZES 6
@@ -128,9 +130,18 @@ static long long reconfig10(long long barrier10) /* W s.5.2.1 */
            3 * (param("tcs.barrier_lookup") * 10 + barrier10);
 }
 
-static void pr10(const char *label, long long v10)
+/* Appends " label=V.V" (tenths of a clock) to @p buf. */
+static void pr10(char *buf, size_t size, const char *label, long long v10)
 {
-    printf(" %s=%lld.%lld", label, v10 / 10, v10 % 10);
+    size_t len = strlen(buf);
+    snprintf(buf + len, size - len, " %s=%lld.%lld", label, v10 / 10, v10 % 10);
+}
+
+/* Appends " label=V" to @p buf. */
+static void pru(char *buf, size_t size, const char *label, unsigned long long v)
+{
+    size_t len = strlen(buf);
+    snprintf(buf + len, size - len, " %s=%llu", label, v);
 }
 
 /* ---- the tasks ------------------------------------------------------------
@@ -178,19 +189,37 @@ static void print_1d(int s, unsigned start, unsigned end)
     int n = sizes[s][0];
     long long b10 = (long long)r_barrier[s] * 10;
     long long rc10 = (long long)r_reconfig[s] * 10;
-    printf("%s: rings=1d cells=%d barrier=%llu", PROG, n, r_barrier[s]);
-    pr10("predicted", b419_10(n, 0));
-    printf(" reconfig=%llu", r_reconfig[s]);
-    pr10("predicted", reconfig10(b419_10(n, 0)));
-    pr10("predicted_emu", reconfig10(b10));
-    printf(" start=%u", start);
-    pr10("predicted",
-         param("tcs.task_change") * 10 + reconfig10(b419_10(n, 0)));
-    pr10("predicted_emu", param("tcs.task_change") * 10 + rc10);
-    printf(" end=%u", end);
-    pr10("predicted", b419_10(n, 0) + param("tcs.task_restore") * 10);
-    pr10("predicted_emu", b10 + param("tcs.task_restore") * 10);
-    printf("\n");
+    long long bp = b419_10(n, 0), rp = reconfig10(bp), rpe = reconfig10(b10);
+    long long sp = param("tcs.task_change") * 10 + rp;
+    long long spe = param("tcs.task_change") * 10 + rc10;
+    long long ep = bp + param("tcs.task_restore") * 10;
+    long long epe = b10 + param("tcs.task_restore") * 10;
+    char line[400];
+    snprintf(line, sizeof(line), "%s: rings=1d cells=%d", PROG, n);
+    pru(line, sizeof(line), "barrier", r_barrier[s]);
+    pr10(line, sizeof(line), "predicted", bp);
+    pru(line, sizeof(line), "reconfig", r_reconfig[s]);
+    pr10(line, sizeof(line), "predicted", rp);
+    pr10(line, sizeof(line), "predicted_emu", rpe);
+    pru(line, sizeof(line), "start", start);
+    pr10(line, sizeof(line), "predicted", sp);
+    pr10(line, sizeof(line), "predicted_emu", spe);
+    pru(line, sizeof(line), "end", end);
+    pr10(line, sizeof(line), "predicted", ep);
+    pr10(line, sizeof(line), "predicted_emu", epe);
+    app_row("tcs_primitives",
+            APP_FIELDS(APP_S("rings", "1d"), APP_I("cells", n),
+                       APP_U("barrier", r_barrier[s]),
+                       APP_F("barrier_predicted", bp / 10.0),
+                       APP_U("reconfig", r_reconfig[s]),
+                       APP_F("reconfig_predicted", rp / 10.0),
+                       APP_F("reconfig_predicted_emu", rpe / 10.0),
+                       APP_U("start", start),
+                       APP_F("start_predicted", sp / 10.0),
+                       APP_F("start_predicted_emu", spe / 10.0),
+                       APP_U("end", end), APP_F("end_predicted", ep / 10.0),
+                       APP_F("end_predicted_emu", epe / 10.0)),
+            "%s\n", line);
 }
 
 static void whole(tcs_ctx_t *ctx, const void *p)
@@ -213,12 +242,23 @@ static void whole(tcs_ctx_t *ctx, const void *p)
         r = since(t + 3000);
         v = gather(64, tcs_rank(ctx), (unsigned)(b << 16 | r), t + 20000);
         if (me == 0) {
-            printf("%s: rings=2d cells=64 barrier=%u", PROG, v >> 16);
-            pr10("predicted", b419_10(64, 1));
-            printf(" reconfig=%u", v & 0xffff);
-            pr10("predicted", reconfig10(b419_10(64, 1)));
-            pr10("predicted_emu", reconfig10((long long)(v >> 16) * 10));
-            printf("\n");
+            long long bp = b419_10(64, 1), rp = reconfig10(bp);
+            long long rpe = reconfig10((long long)(v >> 16) * 10);
+            char line[200];
+            snprintf(line, sizeof(line), "%s: rings=2d cells=64", PROG);
+            pru(line, sizeof(line), "barrier", v >> 16);
+            pr10(line, sizeof(line), "predicted", bp);
+            pru(line, sizeof(line), "reconfig", v & 0xffff);
+            pr10(line, sizeof(line), "predicted", rp);
+            pr10(line, sizeof(line), "predicted_emu", rpe);
+            app_row("tcs_primitives_2d",
+                    APP_FIELDS(APP_S("rings", "2d"), APP_I("cells", 64),
+                               APP_U("barrier", v >> 16),
+                               APP_F("barrier_predicted", bp / 10.0),
+                               APP_U("reconfig", v & 0xffff),
+                               APP_F("reconfig_predicted", rp / 10.0),
+                               APP_F("reconfig_predicted_emu", rpe / 10.0)),
+                    "%s\n", line);
         }
         t += SLOT;
     }
@@ -295,31 +335,40 @@ void tcs_declare(tcs_decl_t *d)
 
 int main(int argc, char **argv)
 {
-    for (int i = 1; i < argc; i++) {
-        if (strncmp(argv[i], "--cells=", 8) == 0) {
-            long v[NSIZES];
-            int m = iwapp_parse_list(argv[i] + 8, v, NSIZES);
-            if (m <= 0)
-                iwapp_die(PROG, "--cells: a list of 2, 4, 8, 16, 32, 64");
-            nlist = 0;
-            for (int k = 0; k < m; k++) {
-                int s = -1;
-                for (int j = 0; j < NSIZES; j++)
-                    if (sizes[j][0] == v[k])
-                        s = j;
-                if (s < 0)
-                    iwapp_die(PROG, "--cells: 2, 4, 8, 16, 32 or 64");
-                list[nlist++] = s;
-            }
-        } else if (strcmp(argv[i], "--no-2d") == 0) {
-            opt_2d = 0;
-        } else {
-            iwapp_die(PROG, "usage: tcs_primitives [--cells=2,4,8,16,32,64] "
-                            "[--no-2d]");
+    long v[NSIZES];
+    int m = 0, no2d = 0;
+    const app_opt_t opts[] = {
+        {"cells", APPO_LIST, v, &m, NSIZES, 2, NULL, "A,B,...",
+         "the 1D rows: cell counts 2, 4, 8, 16, 32, 64 (default all)"},
+        {"no-2d", APPO_FLAG, &no2d, NULL, 0, 0, NULL, NULL,
+         "leave out the whole array's 2D-ring row"},
+        {NULL, APPO_FLAG, NULL, NULL, 0, 0, NULL, NULL, NULL}};
+    int prc = app_parse(PROG,
+                        "The TCS control primitives of Warfel 1996, chapter 5 "
+                        "(barrier, reconfiguration, task start, task end) "
+                        "against the chapter's predictions, in clocks.",
+                        "--mce-nodes=64 [--cells=2,4,8,16,32,64] [--no-2d] "
+                        "[--format=table|csv|json]",
+                        argc, argv, opts);
+    if (prc != APP_PARSE_OK)
+        return APP_PARSE_EXIT(prc);
+    opt_2d = !no2d;
+    if (m > 0) {
+        nlist = 0;
+        for (int k = 0; k < m; k++) {
+            int s = -1;
+            for (int j = 0; j < NSIZES; j++)
+                if (sizes[j][0] == v[k])
+                    s = j;
+            if (s < 0)
+                iwapp_die(PROG, "--cells: 2, 4, 8, 16, 32 or 64");
+            list[nlist++] = s;
         }
     }
     if (iwarp_width() != 8 || iwarp_height() != 8)
         iwapp_die(PROG, "needs the 8 x 8 array (--mce-nodes=64)");
     check(tcs_run(t_whole, NULL), "tcs_run");
+    if (iwarp_cell() == 0)
+        app_finish();
     return 0;
 }

@@ -29,6 +29,15 @@ for p in pingpong ring ring_vertex shift_sync calibrate_nx complete_exchange; do
     expect_eq "$p --help status" $? 0
     expect_grep "$p --help lists --format" "--format=table|csv|json" "$TMP/h"
 done
+# the iWarp, TCS and Sobel programs (their default machines)
+for p in iwarp/pct_pingpong iwarp/deposit_pingpong iwarp/rts_pingpong \
+    iwarp/iwarp_barrier iwarp/subset_barrier iwarp/backpressure \
+    tcs/tcs_primitives tcs/tcs_patterns tcs/tcs_patterns_tcs \
+    tcs/motion_detect tcs/ball_front sobel_edge; do
+    run 0 "$B/apps/$p" --help > "$TMP/h" 2>&1
+    expect_eq "$p --help status" $? 0
+    expect_grep "$p --help lists --format" "--format=table|csv|json" "$TMP/h"
+done
 run 0 "$B/apps/pingpong" --mce-nodes=2 --format=xml > "$TMP/e" 2>&1
 expect_eq "--format=xml status" $? 2
 expect_grep "--format=xml refused" "pingpong: --format: table, csv or json" "$TMP/e"

@@ -147,7 +147,8 @@ expect_grep "--mce-help (NX): default machine ipsc860" \
     "personality nx (nx.h); default machine ipsc860 (network model ipsc, protocol nx)" "$TMP/h"
 
 # ---- manual pages -------------------------------------------------------------
-for p in mce-info.1 mcemu.7; do
+pages="mce-info.1 mcemu.7 mcecc.1 mcef77.1 mce-predict.1 mce-report.1 tcs-link.1"
+for p in $pages; do
     f=$top_srcdir/doc/man/$p
     expect_grep "$p carries the version" "^\.TH .* \"mcemu $cv\"" "$f"
     if command -v groff > /dev/null 2>&1; then
@@ -155,6 +156,15 @@ for p in mce-info.1 mcemu.7; do
         expect_eq "$p renders without groff warnings" "$? $(cat "$TMP/groff")" "0 "
     else
         note "$p: no groff, not rendered"
+    fi
+    # man -l: the page as a user reads it (NAME line, no roff left over)
+    if command -v man > /dev/null 2>&1; then
+        MANWIDTH=80 LC_ALL=C man -l "$f" > "$TMP/man" 2> "$TMP/manerr"
+        expect_eq "man -l $p status" "$? $(cat "$TMP/manerr")" "0 "
+        expect_grep "man -l $p: NAME section" "^NAME" "$TMP/man"
+        expect_grep "man -l $p: its name line" "^ *${p%.*}  *- " "$TMP/man"
+    else
+        note "$p: no man, not rendered"
     fi
 done
 # Every option of --mce-help and of mce-info --help is in its page.
@@ -171,5 +181,25 @@ for o in $("$info" --help | sed -n 's/^  --\([a-z-]*\).*/\1/p'); do
         missing="$missing $o"
 done
 expect_eq "mce-info(1) documents every option of mce-info --help" "$missing" ""
+# ... and every option of the other tools' --help in theirs.
+tool_opts() { # PAGE: the --options of TOOL --help, one per line
+    case $1 in
+    mcecc) "$B/tools/mcecc" --help | sed -n 's/^  mcecc \(-[-a-z]*\).*/\1/p' ;;
+    mcef77) "$B/tools/mcef77" --help | sed -n 's/^  mcef77 \(-[-a-z]*\).*/\1/p' ;;
+    mce-predict) "$B/tools/mce-predict" --help | sed -n 's/^  \(--[a-z-]*\).*/\1/p' ;;
+    mce-report) sh "$B/tools/mce-report" --help | sed -n 's/^  \(--[a-z-]*\).*/\1/p' ;;
+    tcs-link) sh "$top_srcdir/tools/tcs-link" --help > /dev/null && echo --help ;;
+    esac
+}
+for t in mcecc mcef77 mce-predict mce-report tcs-link; do
+    missing="" n=0
+    for o in $(tool_opts $t | sort -u); do
+        n=$((n + 1))
+        grep -q -- "$(echo "$o" | sed 's/-/\\\\-/g')" "$top_srcdir/doc/man/$t.1" ||
+            missing="$missing $o"
+    done
+    expect_eq "$t(1) documents every option of $t --help ($n)" "$missing" ""
+    [ $n -gt 0 ] || fail "$t --help: no options found"
+done
 
 finish

@@ -73,7 +73,8 @@ expect_eq "installed prefix recorded" "$(grep -c "^prefix=$prefix" "$pc")" 1
 # installed machines (the installed tree's, searched first here).
 info=$(find "$dest" -name mce-info -type f | head -n 1)
 [ -n "$info" ] && pass "installed mce-info" || fail "mce-info was not installed"
-for p in man1/mce-info.1 man7/mcemu.7; do
+for p in man1/mce-info.1 man7/mcemu.7 man1/mcecc.1 man1/mcef77.1 \
+    man1/mce-predict.1 man1/mce-report.1 man1/tcs-link.1; do
     f=$(find "$dest" -path "*/man/$p" | head -n 1)
     [ -n "$f" ] && pass "installed $p" || fail "$p was not installed"
 done

@@ -3,7 +3,9 @@
 # plots (SVG and PNG), index.html and summary.md; a headless chromium
 # loads each index.html, every plot it lists is referenced, present and
 # loaded (the page marks an image once the browser has decoded it), and a
-# screenshot is taken.  Skipped without gnuplot or chromium.
+# screenshot is taken.  The iWarp chapter's tables are all there and its
+# predicted columns follow Warfel 1996's formulas (computed here with
+# awk).  Skipped without gnuplot or chromium.
 . "$top_srcdir/tests/lib.sh"
 
 command -v gnuplot > /dev/null 2>&1 || skip "gnuplot is not installed (gnuplot-nox)"
@@ -53,4 +55,23 @@ for p in ipsc paragon ncube iwarp; do
     browse --screenshot="$TMP/$p.png" --window-size=1000,2500 "file://$d/index.html" > /dev/null
     [ -s "$TMP/$p.png" ] && pass "$p: screenshot" || fail "$p: no screenshot ($(head -c 300 "$TMP/chrome.err"))"
 done
+# The iWarp and TCS chapter: every table, and its predicted columns
+# computed again here from Warfel 1996's formulas (3.2.1: 36 + bytes/1.998
+# + 5 dist; 3.2.3: O + bytes/1.998 + 5 dist, O = 253 for 4 bytes, 359
+# above; floored as Figures 3.7/3.8 and 3.10/3.11 print them).
+d=$TMP/r/iwarp
+for t in pct deposit rts barrier subset straggler tcs_primitives patterns; do
+    [ -s "$d/$t.csv" ] && [ "$(wc -l < "$d/$t.csv")" -gt 1 ] &&
+        pass "iwarp: $t.csv has rows" || fail "iwarp: $t.csv missing or empty"
+done
+for t in pct:36 deposit:0; do
+    bad=$(awk -F, -v o="${t#*:}" 'NR > 1 { ov = o ? o : ($1 == 4 ? 253 : 359)
+            w = int((ov * 1998 + 1000 * $1 + 9990 * $2) / 1998)
+            if ($4 != w) print $1 "/" $2 ": " $4 " != " w }' "$d/${t%%:*}.csv")
+    expect_eq "iwarp: ${t%%:*}.csv predicted = Warfel's formula" "$bad" ""
+done
+bad=$(awk -F, 'NR > 1 && $1 == "reconfig" && $5 != "" { print $2 ": " $5 }' "$d/tcs_primitives.csv" | tr '\n' ' ')
+expect_eq "iwarp: published reconfiguration times (W 6.2.2)" "$bad" "4: 444 16: 872 64: 2551 "
+[ "$(wc -l < "$d/plots.list")" -ge 9 ] && pass "iwarp: $(wc -l < "$d/plots.list") plots" ||
+    fail "iwarp: fewer than 9 plots"
 finish

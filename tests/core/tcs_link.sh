@@ -203,4 +203,10 @@ expect_grep "TCS on a non-iWarp machine: message" \
     "TCS programs need an iWarp machine (protocol iwarp); machine 'ideal' is not one" "$TMP/n"
 "$front" --mce-help > "$TMP/n" 2>&1
 expect_grep "--mce-help lists --mce-tcs" "--mce-tcs=run|link" "$TMP/n"
+# --format=csv|json (apps/opts.c): the allocations as rows, the same
+# numbers as the table.
+FMT_NUMBERS=1
+expect_formats "ball_front" "ball_front: task " ball_front_task \
+    "$front" --mce-nodes=64
+FMT_NUMBERS=0
 finish

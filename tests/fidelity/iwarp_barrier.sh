@@ -234,4 +234,7 @@ for cfg in "--scheme=tree --signal=dep --cells=16" "--scheme=ring1d --signal=pct
         done
     done
 done
+# --format=csv|json (apps/opts.c): the same numbers as the table.
+expect_formats "iwarp_barrier" "iwarp_barrier: " iwarp_barrier \
+    "$ib" $N --scheme=tree --signal=dep --cells=4,16
 finish

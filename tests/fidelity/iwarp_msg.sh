@@ -220,4 +220,12 @@ for prog in "$dp --runs=4 --sizes=4,1024 --dist=1,4,7" "$dp --mode=spool" "$rp -
         done
     done
 done
+# --format=csv|json (apps/opts.c): the same numbers as the table; the
+# spool check's rows come from two cells (one JSON object each).
+expect_formats "deposit_pingpong" "deposit_pingpong: mode=s" deposit_pingpong \
+    "$dp" --mce-nodes=64 --runs=2 --sizes=4,64 --dist=1,3
+expect_formats "deposit_pingpong --mode=spool" "deposit_pingpong: mode=spool burst" \
+    deposit_spool_burst "$dp" --mce-nodes=64 --mode=spool
+expect_formats "rts_pingpong" "rts_pingpong: " rts_pingpong \
+    "$rp" --mce-nodes=64 --runs=1 --sizes=32,256 --dist=1,3
 finish

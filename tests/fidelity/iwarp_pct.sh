@@ -227,4 +227,7 @@ for np in 1 2 4; do
             "$(grep '^pct_pingpong:' "$TMP/o" | sort | cksum)" "$(grep '^pct_pingpong:' "$TMP/ref" | sort | cksum)"
     done
 done
+# --format=csv|json (apps/opts.c): the same numbers as the table.
+expect_formats "pct_pingpong" "pct_pingpong: " pct_pingpong \
+    "$pp" --mce-nodes=64 --runs=2 --sizes=4,64 --dist=1,3 --mode=all
 finish

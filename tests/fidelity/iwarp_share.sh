@@ -177,4 +177,12 @@ for args in "--mode=groups --words=600" "--read-after=10000" "--mode=dq --words=
             "$(grep '^backpressure:' "$TMP/o" | sort | cksum)" "$(grep '^backpressure:' "$TMP/ref" | sort | cksum)"
     done
 done
+# --format=csv|json (apps/opts.c): the same numbers as the table (the
+# lines' numbers in order; one JSON object per reading cell).
+FMT_NUMBERS=1
+expect_formats "backpressure groups" "backpressure: connection" backpressure \
+    "$bp" --mce-nodes=64 --mode=groups --words=600
+expect_formats "backpressure stall" "backpressure: word" backpressure_write \
+    "$bp" --mce-nodes=64 --words=8 --read-after=2000
+FMT_NUMBERS=0
 finish

@@ -115,4 +115,11 @@ for np in 1 2 4; do
     expect_eq "$np rank(s): same summary" "$(summary_sans_ranks "$TMP/d$np")" "$(summary_sans_ranks "$TMP/d0")"
 done
 
+# --format=csv|json (apps/opts.c): the same numbers as the table; the
+# rows come from the output gateway and the workers (one JSON object
+# each).
+expect_formats "motion_detect latency" "motion_detect: .* latency_max=" \
+    motion_detect "$md" --block=4,24 --frames=1 --video=square
+expect_formats "motion_detect workers" "motion_detect: .* worker=" \
+    motion_detect_worker "$md" --block=4 --frames=1 --video=square
 finish

@@ -149,4 +149,12 @@ expect_eq "unknown option exit status" "$?" 2
 expect_grep "unknown option prints the usage" "usage: sobel_edge" "$TMP/log"
 run 0 "$sobel" --mce-nodes=64 --size=100 > "$TMP/log" 2>&1
 expect_eq "indivisible size exit status" "$?" 2
+# --format=csv|json (apps/opts.c): the same numbers as the table's rows
+# (their numbers in order after the image and the scheme).
+FMT_NUMBERS=1
+expect_formats "sobel_edge" " *[0-9]+x[0-9]+  (standard|extended) " sobel_edge \
+    "$sobel" --mce-nodes=4 --sizes=32,64 --output="$TMP/f.pgm"
+expect_formats "sobel_edge --per-node" "    node " sobel_edge_node \
+    "$sobel" --mce-nodes=4 --size=32 --scheme=extended --per-node --output="$TMP/f.pgm"
+FMT_NUMBERS=0
 finish

@@ -312,4 +312,9 @@ for args in "--alg=ring3 --n=32 --subsets=2" "--alg=bcast --n=8 --subsets=2 --la
         done
     done
 done
+# --format=csv|json (apps/opts.c): the same numbers as the table.
+expect_formats "subset_barrier ring2" "subset_barrier: " subset_barrier \
+    "$sb" $N --alg=ring2 --n=8
+expect_formats "subset_barrier bcast" "subset_barrier: " subset_barrier \
+    "$sb" $N --alg=bcast --n=8 --subsets=2 --straggler
 finish

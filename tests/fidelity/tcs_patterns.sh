@@ -234,4 +234,7 @@ for cfg in "--pattern=a2a --array=4x4 --sizes=16" "--pattern=rb --array=4x4 --si
         done
     done
 done
+# --format=csv|json (apps/opts.c): the same numbers as the table.
+expect_formats "tcs_patterns rb" "tcs_patterns: pattern=" tcs_patterns \
+    "$tp" $N --pattern=rb --impl=dep --array=2x2,4x4 --sizes=64,256
 finish

@@ -186,4 +186,9 @@ for cfg in "--pattern=sg --array=4x4 --sizes=1024" "--pattern=rb --array=8x8 --s
         done
     done
 done
+# --format=csv|json (apps/opts.c): the same numbers as the table.
+expect_formats "tcs_patterns_tcs sg" "tcs_patterns: pattern=" tcs_patterns_tcs \
+    "$tp" $N --pattern=sg --impl=tcs --array=2x2,4x4 --sizes=64,1024
+expect_formats "tcs_patterns_tcs a2a" "tcs_patterns: pattern=" tcs_patterns_tcs_a2a \
+    "$tp" $N --pattern=a2a --impl=tcs --array=2x2 --sizes=64
 finish

@@ -184,4 +184,12 @@ for np in 1 2 4; do
             "$(grep '^tcs_primitives:' "$TMP/o" | cksum)" "$(grep '^tcs_primitives:' "$TMP/ref" | cksum)"
     done
 done
+# --format=csv|json (apps/opts.c): the same numbers as the table (by
+# position: the line repeats "predicted").
+FMT_BY_POSITION=1
+expect_formats "tcs_primitives 1d" "tcs_primitives: rings=1d" \
+    tcs_primitives "$tp" $N --cells=4,16
+expect_formats "tcs_primitives 2d" "tcs_primitives: rings=2d" \
+    tcs_primitives_2d "$tp" $N --cells=4
+FMT_BY_POSITION=0
 finish
