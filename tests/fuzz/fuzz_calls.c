@@ -675,6 +675,9 @@ static void child(void)
     args[argc++] = (char *)"--mce-livelock=1ms";
     args[argc++] = (char *)"--mce-max-vtime=1000s";
     args[argc++] = (char *)"--mce-max-wall=10s";
+    /* FUZZ_OPTION=--mce-...: one more option, to look at a run */
+    if (getenv("FUZZ_OPTION") != NULL)
+        args[argc++] = getenv("FUZZ_OPTION");
     args[argc] = NULL;
     if (mcei_net_register_all() != MCE_OK ||
         mcei_proto_register_all() != MCE_OK ||
