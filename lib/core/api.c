@@ -1,6 +1,7 @@
 /* The native API of mcemu.h, on the engine's services. */
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "engine.h"

@@ -1,6 +1,7 @@
 #!/bin/sh
 # tests/fuzz/run.sh SECONDS [HARNESS...]: run each libFuzzer harness (built
-# by make fuzz-build in tests/fuzz/ of the build directory) for SECONDS
+# by make fuzz-build in tests/fuzz/ of the build directory: conf, tcs,
+# calls) for SECONDS
 # seconds, at most 200,000 executions a second, from its seed corpus
 # tests/fuzz/corpus/NAME of the source tree.  New inputs go to
 # fuzz-work/NAME (the seeds stay untouched), crash reproducers to
@@ -11,7 +12,7 @@ set -u
 secs=${1:?usage: run.sh SECONDS [HARNESS...]}
 shift
 src=${FUZZ_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
-harnesses=${*:-conf tcs}
+harnesses=${*:-conf tcs calls}
 # UBSan reports are errors here (the harnesses are built with
 # -fno-sanitize-recover too); Open MPI is not linked, so leaks are real.
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
@@ -27,8 +28,14 @@ for h in $harnesses; do
     start=$(date +%s)
     dict=
     [ -f "$src/tests/fuzz/$h.dict" ] && dict=-dict=$src/tests/fuzz/$h.dict
-    "$bin" -max_total_time="$secs" -runs=$((secs * 200000)) -timeout=10 \
-        -rss_limit_mb=2048 -print_final_stats=1 $dict \
+    # fuzz_calls: 64 calls of 8 bytes after a 2-byte header; each input
+    # runs in a child limited to 20 s of CPU, so 30 s is a hang.
+    extra=
+    [ "$h" = calls ] && extra="-max_len=514"
+    tmo=10
+    [ "$h" = calls ] && tmo=30
+    "$bin" -max_total_time="$secs" -runs=$((secs * 200000)) -timeout=$tmo \
+        -rss_limit_mb=2048 -print_final_stats=1 $dict $extra \
         -artifact_prefix="fuzz-work/$h-" "fuzz-work/$h" "$src/tests/fuzz/corpus/$h" \
         > "$log" 2>&1
     rc=$?

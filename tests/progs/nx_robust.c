@@ -10,6 +10,9 @@
  *   gopovf      _gdsum with (2^61 + 1) doubles fails with EINVAL;
  *   gopovf_plain the same with gdsum: the run ends with the diagnostic;
  *   gcolxovf    _gcolx with lengths whose sum overflows fails;
+ *   gopoverlap  _gdsum whose work array overlaps x, or is x, fails with
+ *               EINVAL and leaves x alone; a proper gdsum follows (found
+ *               by tests/fuzz/fuzz_calls.c: memcpy of overlapping arrays);
  *   negptype    _csend/_isend to a negative process type fail;
  *   hwclock     reads hwclock (with a machine whose cycle_time is bad);
  *   param       mce_machine_param: overflowing values are OVERFLOW;
@@ -241,6 +244,23 @@ int main(int argc, char **argv)
         double x = 1, w = 0;
         gdsum(&x, (1L << 61) + 1, &w);
         printf("nx_robust: gdsum returned\n");
+    } else if (strcmp(c, "gopoverlap") == 0) {
+        double a[4] = {(double)me + 1, 2, 3, 4}, w[2];
+        long rc_;
+        errno = 0;
+        rc_ = _gdsum(a, 3, a + 2);
+        CHECK(rc_ == -1 && errno == EINVAL, "overlap: %ld errno %d", rc_,
+              errno);
+        errno = 0;
+        rc_ = _gdsum(a, 2, a);
+        CHECK(rc_ == -1 && errno == EINVAL, "same array: %ld errno %d", rc_,
+              errno);
+        CHECK(a[0] == (double)me + 1 && a[1] == 2 && a[2] == 3 && a[3] == 4,
+              "x changed");
+        gdsum(a, 2, w);
+        CHECK(a[0] == numnodes() * (numnodes() + 1) / 2.0 &&
+                  a[1] == 2.0 * numnodes(),
+              "gdsum after the refusals: %g %g", a[0], a[1]);
     } else if (strcmp(c, "gcolxovf") == 0) {
         long lens[2] = {0x7fffffffffffff00L, 0x1000};
         char x[8], y[8];

@@ -873,6 +873,12 @@ static long do_gop(int under, const char *call, void *x, long n, void *work,
         return nx_fail(vn, under, call, EINVAL,
                        "%ld elements of %zu bytes overflow the byte count", n,
                        esz);
+    /* work receives the partners' values while x is still needed (and
+     * sent): one array in both roles would mix them. */
+    if (bytes > 0 && (uintptr_t)x < (uintptr_t)work + (uintptr_t)bytes &&
+        (uintptr_t)work < (uintptr_t)x + (uintptr_t)bytes)
+        return nx_fail(vn, under, call, EINVAL,
+                       "the work array overlaps x (%ld bytes each)", bytes);
     if ((rc = allreduce(vn, x, n, esz, work, f, arg)) != MCE_OK)
         return status_fail(vn, under, call, rc);
     return leave(vn, 0);

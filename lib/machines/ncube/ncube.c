@@ -32,10 +32,13 @@
 enum { K_LEN = 1, K_ACK = 2, K_DATA = 3, K_XDATA = 4 };
 enum { T_DMA_DONE = 1, T_XDONE = 2, T_SELF = 3 };
 
-/* A pool buffer shared by the inbox copy and broadcast relays. */
+/* A pool buffer shared by the inbox copy and broadcast relays; every
+ * live one is on its node's list, so that a node's end frees those its
+ * program never read. */
 typedef struct vbuf {
     uint32_t off;
     int refs;
+    struct vbuf *prev, *next;
 } vbuf_t;
 
 /* A standard-Vertex message on its way out of this node. */
@@ -74,6 +77,7 @@ typedef struct node {
     } in[MCEI_NCUBE_MAXDIM];
     int mode[MCEI_NCUBE_MAXDIM];
     xreq_t *xhead[MCEI_NCUBE_MAXDIM], *xtail[MCEI_NCUBE_MAXDIM];
+    vbuf_t *vbufs; /* live pool buffers */
 } node_t;
 
 /* The protocol's global state: the engine's proto_state while ncube
@@ -116,6 +120,33 @@ int mcei_ncube_dim(void)
 static node_t *node_of(mcei_vn_t *vn)
 {
     return vn->proto;
+}
+
+/* A buffer record for pool offset @p off, with @p refs references. */
+static vbuf_t *vbuf_new(mcei_vn_t *vn, uint32_t off, int refs)
+{
+    node_t *nd = node_of(vn);
+    vbuf_t *vb = malloc(sizeof(*vb));
+    if (vb == NULL)
+        mcei_vn_fatal(vn, "Vertex: out of memory");
+    vb->off = off;
+    vb->refs = refs;
+    vb->prev = NULL;
+    vb->next = nd->vbufs;
+    if (nd->vbufs != NULL)
+        nd->vbufs->prev = vb;
+    nd->vbufs = vb;
+    return vb;
+}
+
+static void vbuf_unlink(node_t *nd, vbuf_t *vb)
+{
+    if (vb->prev != NULL)
+        vb->prev->next = vb->next;
+    else
+        nd->vbufs = vb->next;
+    if (vb->next != NULL)
+        vb->next->prev = vb->prev;
 }
 
 static int lowest_bit(unsigned x)
@@ -215,11 +246,7 @@ static void grant_loop(mcei_vn_t *vn, mce_time_t t)
         r->off = off;
         trace_pool_wait(vn, r, t);
         if (r->remote) {
-            vbuf_t *vb = malloc(sizeof(*vb));
-            if (vb == NULL)
-                mcei_vn_fatal(vn, "Vertex: out of memory");
-            vb->off = off;
-            vb->refs = 1;
+            vbuf_t *vb = vbuf_new(vn, off, 1);
             nd->in[r->dim].expecting = 1;
             nd->in[r->dim].vb = vb;
             send_ctl(vn, r->dim, K_ACK, r->len, t);
@@ -238,6 +265,7 @@ static void vbuf_release(mcei_vn_t *vn, vbuf_t *vb, mce_time_t t)
     if (mcei_vx_pool_free(&node_of(vn)->pool, vb->off) != MCE_OK)
         mcei_vn_fatal(vn, "Vertex: buffer pool corrupted (free of %u)",
                       vb->off);
+    vbuf_unlink(node_of(vn), vb);
     free(vb);
     grant_loop(vn, t);
 }
@@ -262,6 +290,12 @@ static out_msg_t *out_new(mcei_vn_t *vn, vbuf_t *vb, const void *data,
     om->type = type;
     om->bcast_root = root;
     return om;
+}
+
+static void out_free(out_msg_t *om)
+{
+    free(om->payload);
+    free(om);
 }
 
 /* Children of @p me in the binomial spanning tree rooted at @p root. */
@@ -300,11 +334,7 @@ static void on_len(mcei_vn_t *vn, mcei_msg_t *m, int d)
      * buffer large enough, and queued only if there is none (it may
      * overtake queued larger requests). */
     if (mcei_vx_pool_alloc(&nd->pool, len, &off) == MCE_OK) {
-        vbuf_t *vb = malloc(sizeof(*vb));
-        if (vb == NULL)
-            mcei_vn_fatal_at(vn, m->arrival, "Vertex: out of memory");
-        vb->off = off;
-        vb->refs = 1;
+        vbuf_t *vb = vbuf_new(vn, off, 1);
         nd->in[d].expecting = 1;
         nd->in[d].vb = vb;
         send_ctl(vn, d, K_ACK, len, e);
@@ -576,11 +606,7 @@ int mcei_ncube_nwrite(mcei_vn_t *vn, const void *buf, uint32_t n, int dest,
                  n, fb, nb, lg);
         mcei_wait(vn, pool_granted, &req, "nwrite", what);
     }
-    vbuf_t *vb = malloc(sizeof(*vb));
-    if (vb == NULL)
-        return MCE_ERR_NOMEM;
-    vb->off = req.off;
-    vb->refs = bc ? nkids : 1;
+    vbuf_t *vb = vbuf_new(vn, req.off, bc ? nkids : 1);
     /* Step 3: copy, then the caller is released. */
     mce_time_t copy = (mce_time_t)n * cst()->copy_per_byte;
     mcei_charge_comm(vn, copy);
@@ -908,6 +934,31 @@ static void ncube_node_fini(mcei_vn_t *vn)
     if (nd == NULL)
         return;
     drop_xreqs(nd);
+    /* What a finished run left: buffers of messages never read, their
+     * relays and transfers still queued, requests still waiting for a
+     * buffer (a neighbour's are the node's to free; its own nwrite's
+     * lived on its stack). */
+    while (nd->vbufs != NULL) {
+        vbuf_t *vb = nd->vbufs;
+        nd->vbufs = vb->next;
+        free(vb);
+    }
+    for (int d = 0; d < MCEI_NCUBE_MAXDIM; d++) {
+        mcei_vx_item_t *it = nd->out[d].head, *next;
+        if (nd->out[d].current != NULL)
+            out_free(nd->out[d].current->data);
+        for (; it != NULL; it = next) {
+            next = it->next;
+            out_free(it->data);
+        }
+        nd->out[d].current = nd->out[d].head = nd->out[d].tail = NULL;
+    }
+    for (size_t i = 0; i < nd->pool.nwait; i++) {
+        pool_req_t *r =
+            nd->pool.waitq[(nd->pool.waithead + i) % nd->pool.capwait].cookie;
+        if (r != NULL && r->remote)
+            free(r);
+    }
     mcei_vx_pool_fini(&nd->pool);
     free(nd);
     vn->proto = NULL;
