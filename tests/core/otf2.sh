@@ -33,7 +33,7 @@ otf2_counts() {
     echo "$(grep -c '^ENTER ' "$TMP/print") $(grep -c '^LEAVE ' "$TMP/print") $(grep -c '^MPI_SEND ' "$TMP/print") $(grep -c '^MPI_RECV ' "$TMP/print")"
 }
 
-for cfg in "sobel_edge apps/sobel_edge --mce-nodes=64" \
+for cfg in "sobel_edge apps/sobel_edge --mce-nodes=64 --output=$TMP/sobel.pgm" \
     "nx_stats tests/progs/nx_stats --mce-nodes=4"; do
     set -- $cfg
     what=$1 prog=$2; shift 2
