@@ -36,7 +36,7 @@ otf2_counts() {
     echo "$(grep -c '^ENTER ' "$TMP/print") $(grep -c '^LEAVE ' "$TMP/print") $(grep -c '^MPI_SEND ' "$TMP/print") $(grep -c '^MPI_RECV ' "$TMP/print")"
 }
 
-for cfg in "sobel_edge apps/sobel_edge --mce-nodes=64" \
+for cfg in "sobel_edge apps/sobel_edge --mce-nodes=64 --output=$TMP/sobel.pgm" \
     "nx_stats tests/progs/nx_stats --mce-nodes=4" \
     "vx_routes tests/progs/vx_routes --mce-nodes=4" \
     "spool apps/iwarp/deposit_pingpong --mce-nodes=64 --mode=spool"; do

@@ -74,7 +74,7 @@ while read -r what prog args; do
         "$(identity "$TMP/s.csv")" "ok $(echo "$args" | sed 's/.*--mce-nodes=\([0-9]*\).*/\1/')"
 done <<EOF
 native apps/ring --mce-nodes=8 --rounds=3 --bytes=100
-native-compute apps/sobel_edge --mce-nodes=16
+native-compute apps/sobel_edge --mce-nodes=16 --output=$TMP/sobel.pgm
 nx-ipsc-irq apps/shift_sync --mce-nodes=16 --trials=2 --sizes=4096 --back-to-back --mce-set=nx.irq=1 --mce-set=ipsc.fc=1
 nx-ipsc tests/progs/nx_api --mce-nodes=8
 nx-paragon apps/complete_exchange --mce-nodes=16 --mce-machine=paragon --mce-set=paragon.width=4 --sizes=9000
