@@ -46,7 +46,7 @@ while IFS='|' read -r name nps cmd; do
     done
 done <<EOF
 ring|1:topology 2:topology 3:block 3:cyclic 3:topology 3:weights 4:weights|apps/ring --mce-nodes=13 --rounds=3 --bytes=33
-sobel|1:weights 2:topology 3:block 3:cyclic 3:topology 4:topology 4:weights|apps/sobel_edge --mce-nodes=16 --sizes=32,64
+sobel|1:weights 2:topology 3:block 3:cyclic 3:topology 4:topology 4:weights|apps/sobel_edge --mce-nodes=16 --sizes=32,64 --output=$TMP/sobel.pgm
 cx|1:topology 2:topology 3:cyclic 3:topology 3:weights 4:topology 4:weights|apps/complete_exchange --mce-nodes=16 --mce-machine=paragon --mce-set=paragon.width=4 --sizes=9000
 md|4:topology 3:weights|apps/tcs/motion_detect --mce-nodes=64 --block=24 --frames=1 --video=square
 EOF
