@@ -104,13 +104,16 @@ void mcei_hwinfo_line(mcei_engine_t *eng, char *buf, size_t len)
 
 int mcei_hw_cores(void)
 {
-    hwloc_topology_t topo;
     int n = 0;
+#ifdef HAVE_HWLOC
+    hwloc_topology_t topo;
     if (hwloc_topology_init(&topo) == 0) {
         if (hwloc_topology_load(topo) == 0)
             n = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_CORE);
         hwloc_topology_destroy(topo);
     }
+#endif
+    /* (without hwloc: the online processors, which counts PUs) */
     if (n <= 0)
         n = (int)sysconf(_SC_NPROCESSORS_ONLN);
     return n;
