@@ -45,6 +45,8 @@ ok_case cancel2 2
 ok_case gopovf 2
 ok_case gcolxovf 2
 ok_case gopoverlap 2
+ok_case gopempty 2
+every_row && ok_case gopempty 4
 every_row && ok_case gopoverlap 3 --mce-machine=paragon --mce-set=paragon.width=3
 ok_case negptype 2
 ok_case nullbuf 2

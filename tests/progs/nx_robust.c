@@ -9,6 +9,8 @@
  *   cancel2     msgcancel twice on a send in flight: the second fails;
  *   gopovf      _gdsum with (2^61 + 1) doubles fails with EINVAL;
  *   gopovf_plain the same with gdsum: the run ends with the diagnostic;
+ *   gopempty    global operations of 0 elements with NULL arrays succeed
+ *               (memcpy of NULL: found by tests/fuzz/fuzz_calls.c);
  *   gcolxovf    _gcolx with lengths whose sum overflows fails;
  *   gopoverlap  _gdsum whose work array overlaps x, or is x, fails with
  *               EINVAL and leaves x alone; a proper gdsum follows (found
@@ -244,6 +246,14 @@ int main(int argc, char **argv)
         double x = 1, w = 0;
         gdsum(&x, (1L << 61) + 1, &w);
         printf("nx_robust: gdsum returned\n");
+    } else if (strcmp(c, "gopempty") == 0) {
+        double x = (double)me + 1, w;
+        long rc_ = _gdsum(NULL, 0, NULL);
+        CHECK(rc_ == 0, "_gdsum of 0 elements: %ld errno %d", rc_, errno);
+        gsprod(NULL, 0, NULL);
+        gihigh(NULL, 0, NULL);
+        gdsum(&x, 1, &w);
+        CHECK(x == numnodes() * (numnodes() + 1) / 2.0, "gdsum after: %g", x);
     } else if (strcmp(c, "gopoverlap") == 0) {
         double a[4] = {(double)me + 1, 2, 3, 4}, w[2];
         long rc_;

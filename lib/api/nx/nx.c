@@ -806,7 +806,8 @@ static int allreduce(mcei_vn_t *vn, void *x, long n, size_t esz, void *work,
                 combine(x, work, n, arg);
             } else {
                 combine(work, x, n, arg);
-                memcpy(x, work, (size_t)bytes);
+                if (bytes > 0) /* n = 0 may come with NULL arrays */
+                    memcpy(x, work, (size_t)bytes);
             }
         }
         return rc;
