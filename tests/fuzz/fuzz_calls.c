@@ -714,7 +714,11 @@ static int run_one(const uint8_t *data, size_t size, char *out, size_t outlen,
     nodes = machine == M_PARAGON ? 2 + data[1] % 3 : 2 << (data[1] & 1);
     memset(nids, 0, sizeof(nids));
     if (outfd < 0) {
-        char tmpl[] = "/tmp/fuzz_calls.XXXXXX";
+        /* one unlinked file for every run's output */
+        const char *dir = getenv("TMPDIR");
+        char tmpl[4096];
+        snprintf(tmpl, sizeof(tmpl), "%s/fuzz_calls.XXXXXX",
+                 dir && *dir ? dir : "/tmp");
         if ((outfd = mkstemp(tmpl)) < 0) {
             perror("fuzz_calls: mkstemp");
             abort();
