@@ -65,7 +65,8 @@ run_check() {
 }
 
 # fuzz_quick DIR: the libFuzzer harnesses of tests/fuzz, 10 s each (about
-# 40 s with their build), when configure found clang with libFuzzer
+# 90 s with their build: fuzz_calls compiles the whole engine), when
+# configure found clang with libFuzzer
 # (clang, and libclang-rt-dev for -fsanitize=fuzzer: doc/USER-GUIDE.md
 # 13.2).  Any crash or sanitizer report fails.
 fuzz_quick() {

@@ -45,6 +45,14 @@ ok_case cancel2 2
 ok_case gopovf 2
 ok_case gcolxovf 2
 ok_case gopoverlap 2
+ok_case gopempty 2
+ok_case gopmismatch 2
+$T "$P/nx_robust" gcolxmismatch --mce-nodes=2 > "$TMP/o" 2>&1
+expect_eq "nx gcolx lengths that do not match: status" $? 1
+expect_grep "nx gcolx lengths that do not match: message" \
+    "node 0 at virtual time .*: NX gcolx: the nodes' global operations do not match" \
+    "$TMP/o"
+every_row && ok_case gopempty 4
 every_row && ok_case gopoverlap 3 --mce-machine=paragon --mce-set=paragon.width=3
 ok_case negptype 2
 ok_case nullbuf 2

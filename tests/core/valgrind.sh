@@ -86,9 +86,13 @@ vg_row "stack overflow" 139 \
 vg_row "stack overflow, smaller stack" 139 \
     "node 1 overflowed its 262144-byte stack" \
     "$P/overflow" --mce-nodes=2 --mce-stack-size=256K
-# Every input of the fuzz corpus (tests/core/fuzz_replay.sh), each in a
-# forked child that memcheck follows: an error or a definite leak in a
-# child is its status 99, which the replay reports as no documented end.
+# The named inputs of the fuzz corpus (tests/core/fuzz_replay.sh: the
+# seeds and the fuzzer's findings; the whole corpus, 300 inputs, costs
+# half a minute), each in a forked child that memcheck follows: an error
+# or a definite leak in a child is its status 99, which the replay
+# reports as no documented end.
 vg_row "NX/Vertex fuzz corpus" 0 ", 0 without a documented end$" \
-    "$B/tests/fuzz/fuzz_calls_replay" "$top_srcdir/tests/fuzz/corpus/calls"
+    "$B/tests/fuzz/fuzz_calls_replay" "$top_srcdir"/tests/fuzz/corpus/calls/nx_* \
+    "$top_srcdir"/tests/fuzz/corpus/calls/vx_* \
+    "$top_srcdir"/tests/fuzz/corpus/calls/nc2_*
 finish

@@ -13,7 +13,8 @@
  *   status 3  with "mcemu: deadlock" or "mcemu: livelock",
  *   status 4  with a "limit" line (--mce-max-vtime, --mce-max-wall);
  * anything else (a signal, a sanitizer report, status 2 or 99, a hang
- * past the CPU limit) is a finding.
+ * past the CPU limit, and under ASan a leak after a run that returned)
+ * is a finding.
  *
  * The engine cannot be booted twice in one process: a run ends in
  * _exit() on every fatal path (deadlock, livelock, limits, fatal errors
@@ -27,7 +28,8 @@
  * coverage reaches the fuzzer (share_counters()).
  *
  * Input: byte 0 picks the machine (bits 0-1: ipsc860, paragon, ncube,
- * ncube2), byte 1 the node count; then records of 8 bytes
+ * ncube2), byte 1 the node count (2 or 4 on the hypercubes, 2 to 4 on
+ * the Paragon, one row); then records of 8 bytes
  * [node, call, a, b, c, d, e, f], at most MAX_OPS; node % nodes runs the
  * call, its arguments decoded from a..f (dec_* below).  Built twice:
  * with clang -fsanitize=fuzzer (make fuzz-build: LLVMFuzzerTestOneInput)
@@ -714,7 +716,11 @@ static int run_one(const uint8_t *data, size_t size, char *out, size_t outlen,
     nodes = machine == M_PARAGON ? 2 + data[1] % 3 : 2 << (data[1] & 1);
     memset(nids, 0, sizeof(nids));
     if (outfd < 0) {
-        char tmpl[] = "/tmp/fuzz_calls.XXXXXX";
+        /* one unlinked file for every run's output */
+        const char *dir = getenv("TMPDIR");
+        char tmpl[4096];
+        snprintf(tmpl, sizeof(tmpl), "%s/fuzz_calls.XXXXXX",
+                 dir && *dir ? dir : "/tmp");
         if ((outfd = mkstemp(tmpl)) < 0) {
             perror("fuzz_calls: mkstemp");
             abort();

@@ -9,6 +9,15 @@
  *   cancel2     msgcancel twice on a send in flight: the second fails;
  *   gopovf      _gdsum with (2^61 + 1) doubles fails with EINVAL;
  *   gopovf_plain the same with gdsum: the run ends with the diagnostic;
+ *   gopempty    global operations of 0 elements with NULL arrays succeed
+ *               (memcpy of NULL: found by tests/fuzz/fuzz_calls.c);
+ *   gopmismatch global operations that do not match on the nodes
+ *               (_gdsum of 2 elements on node 0, 1 on node 1) fail with
+ *               EINVAL, instead of using a partly unwritten buffer (found
+ *               by tests/fuzz/fuzz_calls.c under valgrind); a proper
+ *               gdsum follows;
+ *   gcolxmismatch  gcolx lengths that disagree with what node 1 sends:
+ *               node 0's plain call ends the run with the diagnostic;
  *   gcolxovf    _gcolx with lengths whose sum overflows fails;
  *   gopoverlap  _gdsum whose work array overlaps x, or is x, fails with
  *               EINVAL and leaves x alone; a proper gdsum follows (found
@@ -244,6 +253,31 @@ int main(int argc, char **argv)
         double x = 1, w = 0;
         gdsum(&x, (1L << 61) + 1, &w);
         printf("nx_robust: gdsum returned\n");
+    } else if (strcmp(c, "gopempty") == 0) {
+        double x = (double)me + 1, w;
+        long rc_ = _gdsum(NULL, 0, NULL);
+        CHECK(rc_ == 0, "_gdsum of 0 elements: %ld errno %d", rc_, errno);
+        gsprod(NULL, 0, NULL);
+        gihigh(NULL, 0, NULL);
+        gdsum(&x, 1, &w);
+        CHECK(x == numnodes() * (numnodes() + 1) / 2.0, "gdsum after: %g", x);
+    } else if (strcmp(c, "gopmismatch") == 0) {
+        double x[2] = {1, 2}, w[2];
+        long rc_;
+        errno = 0;
+        rc_ = _gdsum(x, me == 0 ? 2 : 1, w);
+        CHECK(rc_ == -1 && errno == EINVAL, "_gdsum: %ld errno %d", rc_, errno);
+        x[0] = (double)me + 1;
+        gdsum(x, 1, w);
+        CHECK(x[0] == numnodes() * (numnodes() + 1) / 2.0, "gdsum after: %g",
+              x[0]);
+    } else if (strcmp(c, "gcolxmismatch") == 0) {
+        /* the same total, but node 0 expects 16 bytes from node 1,
+         * which sends 8 */
+        long lens[2] = {me == 0 ? 8 : 16, me == 0 ? 16 : 8};
+        char cx[16] = "abcdefghijklmno", cy[32];
+        gcolx(cx, lens, cy);
+        printf("nx_robust: gcolx returned on node %ld\n", me);
     } else if (strcmp(c, "gopoverlap") == 0) {
         double a[4] = {(double)me + 1, 2, 3, 4}, w[2];
         long rc_;

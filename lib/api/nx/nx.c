@@ -111,6 +111,10 @@ static long status_fail(mcei_vn_t *vn, int under, const char *call, int rc)
     case MCE_ERR_TRUNCATE:
         return nx_fail(vn, under, call, EMSGSIZE,
                        "message longer than the receive buffer");
+    case MCE_ERR_STATE: /* from the global operations' receives */
+        return nx_fail(vn, under, call, EINVAL,
+                       "the nodes' global operations do not match (another "
+                       "node called a different one, or gave another length)");
     default:
         return nx_fail(vn, under, call, EINVAL, "%s", mce_strerror(rc));
     }
@@ -736,12 +740,25 @@ static int sys_send(mcei_vn_t *vn, long type, const void *buf, long n, int dst)
     return rc == MCE_OK ? mcei_nx_wait(vn, id, NULL) : rc;
 }
 
+/* Wait for a receive of a global operation.  Every node knows the length
+ * of each message of one: another length (a shorter message left part of
+ * the buffer unwritten) means the nodes' calls do not match, an
+ * MCE_ERR_STATE (found by tests/fuzz/fuzz_calls.c). */
+static int sys_wait(mcei_vn_t *vn, long id, long n)
+{
+    mcei_nx_info_t i = {0};
+    int rc = mcei_nx_wait(vn, id, &i);
+    if (rc == MCE_ERR_TRUNCATE || (rc == MCE_OK && i.count != n))
+        return MCE_ERR_STATE;
+    return rc;
+}
+
 static int sys_recv(mcei_vn_t *vn, long type, void *buf, long n, int src)
 {
     long id;
     int rc = mcei_nx_irecv(vn, MCEI_CTX_SYSTEM, type, buf, n, src, -1, NULL,
                            NULL, &id);
-    return rc == MCE_OK ? mcei_nx_wait(vn, id, NULL) : rc;
+    return rc == MCE_OK ? sys_wait(vn, id, n) : rc;
 }
 
 static int pow2(int n)
@@ -799,14 +816,15 @@ static int allreduce(mcei_vn_t *vn, void *x, long n, size_t esz, void *work,
                 (rc = mcei_nx_isend(vn, MCEI_CTX_SYSTEM, gtype(vn, d), x, bytes,
                                     p, 0, NULL, &sid)) != MCE_OK ||
                 (rc = mcei_nx_wait(vn, sid, NULL)) != MCE_OK ||
-                (rc = mcei_nx_wait(vn, rid, NULL)) != MCE_OK)
+                (rc = sys_wait(vn, rid, bytes)) != MCE_OK)
                 break;
             /* Combine in a fixed order so every node gets the same bits. */
             if (me < p) {
                 combine(x, work, n, arg);
             } else {
                 combine(work, x, n, arg);
-                memcpy(x, work, (size_t)bytes);
+                if (bytes > 0) /* n = 0 may come with NULL arrays */
+                    memcpy(x, work, (size_t)bytes);
             }
         }
         return rc;
