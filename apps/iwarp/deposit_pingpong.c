@@ -165,9 +165,7 @@ int main(int argc, char **argv)
     if (prc != APP_PARSE_OK)
         return APP_PARSE_EXIT(prc);
     mode_mask = mode == 0 ? 3 : 1 << (mode - 1);
-    for (int k = 0; k < nsizes; k++)
-        if (sizes[k] > 16384 || sizes[k] % 4)
-            iwapp_die(PROG, "--sizes: multiples of 4 from 4 to 16384");
+    iwapp_check_sizes(PROG, sizes, nsizes);
     if (lx0 >= w)
         iwapp_die(PROG, "--x0: a column of the array");
     runs = lruns > 1000000 ? 1000000 : (int)lruns;

@@ -38,6 +38,13 @@ void iwapp_die(const char *prog, const char *msg)
     exit(2);
 }
 
+void iwapp_check_sizes(const char *prog, const long *sizes, int n)
+{
+    for (int k = 0; k < n; k++)
+        if (sizes[k] > 16384 || sizes[k] % 4)
+            iwapp_die(prog, "--sizes: multiples of 4 from 4 to 16384");
+}
+
 void iwapp_check(const char *prog, int rc, const char *what)
 {
     if (rc < 0) {

@@ -11,6 +11,10 @@ int iwapp_parse_list(const char *s, long *out, int max);
 /* Bad usage: cell 0 prints "prog: msg", every cell exits with status 2. */
 _Noreturn void iwapp_die(const char *prog, const char *msg);
 
+/* --sizes of the ping-pongs: multiples of 4 up to 16384 bytes, or bad
+ * usage. */
+void iwapp_check_sizes(const char *prog, const long *sizes, int n);
+
 /* A failed iWarp call (rc < 0) ends the run with status 1. */
 void iwapp_check(const char *prog, int rc, const char *what);
 

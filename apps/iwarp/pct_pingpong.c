@@ -120,9 +120,7 @@ int main(int argc, char **argv)
     if (prc != APP_PARSE_OK)
         return APP_PARSE_EXIT(prc);
     mode_mask = mode == 0 ? 15 : 1 << (mode - 1);
-    for (int k = 0; k < nsizes; k++)
-        if (sizes[k] > 16384 || sizes[k] % 4)
-            iwapp_die(PROG, "--sizes: multiples of 4 from 4 to 16384");
+    iwapp_check_sizes(PROG, sizes, nsizes);
     for (int k = 0; k < ndist; k++)
         if (dist[k] >= w || dist[k] > 7)
             iwapp_die(PROG, "--dist: distances 1..7, below the array width");

@@ -56,47 +56,52 @@ int mcei_transport_local_ranks(void)
     return local_ranks;
 }
 
-/* Wait for requests without holding a core: spin on MPI_Testall for a
- * while (the other ranks are usually a few microseconds behind), then
- * sleep, longer and longer, so that a rank that waits gives its core to
- * the rank that works (a loaded or oversubscribed host). */
+/* Waiting without holding a core: spin for a while (the other ranks are
+ * usually a few microseconds behind), then sleep, longer and longer, so
+ * that a rank that waits gives its core to the rank that works (a loaded
+ * or oversubscribed host). */
+typedef struct backoff {
+    unsigned it, spins;
+    long sleep_ns, max_ns;
+} backoff_t;
+
+static backoff_t backoff_start(void)
+{
+    backoff_t b = {0, oversubscribed ? 8 : 4000, 2000,
+                   oversubscribed ? 1000000 : 100000};
+    return b;
+}
+
+static void backoff_pause(backoff_t *b)
+{
+    if (b->it++ < b->spins)
+        return;
+    struct timespec ts = {0, b->sleep_ns};
+    nanosleep(&ts, NULL);
+    if (b->sleep_ns < b->max_ns)
+        b->sleep_ns *= 2;
+}
+
 static int wait_all(int n, MPI_Request *r)
 {
-    long sleep_ns = 2000, max_ns = oversubscribed ? 1000000 : 100000;
-    unsigned spins = oversubscribed ? 8 : 4000;
-    for (unsigned it = 0;; it++) {
+    for (backoff_t b = backoff_start();; backoff_pause(&b)) {
         int flag = 0;
         if (MPI_Testall(n, r, &flag, MPI_STATUSES_IGNORE) != MPI_SUCCESS)
             return MCE_ERR_MPI;
         if (flag)
             return MCE_OK;
-        if (it >= spins) {
-            struct timespec ts = {0, sleep_ns};
-            nanosleep(&ts, NULL);
-            if (sleep_ns < max_ns)
-                sleep_ns *= 2;
-        }
     }
 }
 
 /* MPI_Probe, the same way. */
 static int probe_any(int tag, MPI_Status *st)
 {
-    long sleep_ns = 2000, max_ns = oversubscribed ? 1000000 : 100000;
-    unsigned spins = oversubscribed ? 8 : 4000;
-    for (unsigned it = 0;; it++) {
+    for (backoff_t b = backoff_start();; backoff_pause(&b)) {
         int flag = 0;
-        if (MPI_Iprobe(MPI_ANY_SOURCE, tag, comm, &flag, st) !=
-            MPI_SUCCESS)
+        if (MPI_Iprobe(MPI_ANY_SOURCE, tag, comm, &flag, st) != MPI_SUCCESS)
             return MCE_ERR_MPI;
         if (flag)
             return MCE_OK;
-        if (it >= spins) {
-            struct timespec ts = {0, sleep_ns};
-            nanosleep(&ts, NULL);
-            if (sleep_ns < max_ns)
-                sleep_ns *= 2;
-        }
     }
 }
 
