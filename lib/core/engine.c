@@ -188,6 +188,7 @@ static void vn_of(mcei_engine_t *eng, int node, mcei_vn_t **out)
 }
 
 static void accept_arrival(mcei_engine_t *eng, mcei_vn_t *vn, mcei_msg_t *m);
+static void settle(mcei_engine_t *eng, mcei_vn_t *vn);
 
 /* Network model delivery callback (scheduler context). */
 static void deliver(void *ctx, mcei_msg_t *m, mce_time_t arrival)
@@ -248,20 +249,7 @@ static void accept_arrival(mcei_engine_t *eng, mcei_vn_t *vn, mcei_msg_t *m)
      * processed now with exactly the state it had at the arrival time. */
     if (vn->arrivals.head != m)
         return;
-    switch (vn->state) {
-    case MCEI_VN_BLOCKED:
-        process_arrival(eng, vn, m);
-        if (vn->ready(vn, vn->ready_arg))
-            wake(eng, vn, arrival);
-        break;
-    case MCEI_VN_DONE:
-        process_arrival(eng, vn, m);
-        break;
-    default:
-        if (arrival <= vn->clock)
-            process_arrival(eng, vn, m);
-        break;
-    }
+    settle(eng, vn);
 }
 
 /* After staging: process a node's arrivals as accept_arrival would have,
