@@ -10,20 +10,15 @@
 # start-up).  Then 'mpirun -np 64 ./sobel_edge' (packed by default onto
 # one rank per core) against an empty 64-rank MPI job.
 #
-# Then a projection to 64 and 1024 ranks of a cluster, from the measured
-# one-process time W, the network model's time M (replicated models only:
-# every rank runs it; a partitioned model's share divides like the
-# nodes'), the windows N and the point-to-point messages per window and
-# rank measured on 2 ranks (p), by the cost model
-#     T(P) = M + (W - M) / P + N x (c x ceil(log2 P) + p x a)
-# with c = 2 us a stage of a small reduction or allgather and a = 3 us a
-# point-to-point message (assumed: typical of an InfiniBand cluster of the
-# 2020s; change them with COLL_US and P2P_US), perfect balance of the node
-# work, and a replicated model's allgather of D descriptors a window
-# adding D x 104 bytes at 5 GB/s to every rank (D from the 1-process
-# deliveries per window).  It is a model of the protocol's costs, not a
-# measurement: it shows where the collectives and the replicated model
-# stop the speedup.
+# Then a projection to 64 and 1024 ranks of a cluster: bench/project.sh
+# replays each program's one-process run window by window on P ranks
+# (block placement) from its --mce-window-log, with the measured cost of
+# a node activation and of a model message, and assumed costs of a
+# collective stage (c = COLL_US, 2 us), a point-to-point message (a =
+# P2P_US, 3 us) and the allgather's bandwidth (BW_GBS, 5 GB/s): a
+# simulation of the protocol's costs, not a measurement; it shows where
+# the collectives, the imbalance of the windows and the replicated models
+# stop the speedup (assumptions and what it leaves out: bench/project.sh).
 set -u
 B=${top_builddir:-.}
 MPIEXEC=${MPIEXEC:-mpirun}
@@ -86,22 +81,16 @@ if mpicc -o "$T/empty" "$T/empty.c" 2>/dev/null; then
             c - b, b - a, (c - b) / (b - a) }'
 fi
 
-echo "== projection (T(P) = M + (W-M)/P + N (c ceil(log2 P) + p a) [+ replicated descriptors]; c=$COLL_US us, a=$P2P_US us; assumptions in bench/scaling.sh) =="
-printf '%-22s %10s %10s %10s\n' program "64 ranks" "1024 ranks" "(speedup)"
+echo "== projection: the window protocol simulated on a cluster (bench/project.sh; c=$COLL_US us a collective stage, a=$P2P_US us a message) =="
 echo "$progs" | while IFS='|' read -r label cmd; do
-    f1="$T/$label.1"; f2="$T/$label.2"
-    [ -f "$f1" ] && [ -f "$f2" ] || continue
-    part=0
-    case $label in ring4096|sobel64) part=1 ;; esac # the ideal network
-    awk -v W="$(stat wall_s "$f1")" -v M="$(stat model_s "$f1")" \
-        -v N="$(stat windows "$f1")" -v D="$(stat deliveries "$f1")" \
-        -v P2="$(stat p2p_msgs "$f2")" -v part="$part" -v c="$COLL_US" \
-        -v a="$P2P_US" -v l="$label" 'function lg(p) { return int(log(p) / log(2) + 0.999999) }
-        function t(P,   m, rest, comm) {
-            m = part ? M / P : M
-            rest = (W - M) / P
-            comm = N * (c * lg(P) + (P2 / N / 2) * a) * 1e-6
-            if (!part) comm += D * 104 / 5e9
-            return m + rest + comm }
-        BEGIN { printf "%-22s %9.2fx %9.2fx\n", l, W / t(64), W / t(1024) }'
+    f1="$T/$label.1"
+    [ -f "$f1" ] || continue
+    model=replicated
+    case $label in ring4096|sobel64) model=partitioned ;; esac # ideal
+    # shellcheck disable=SC2086
+    $cmd --mce-window-log="$T/$label.wlog" < /dev/null > /dev/null 2>&1 || continue
+    echo "-- $label ($model network model; measured 2 ranks here: $(awk -v a="$(stat wall_s "$f1")" -v b="$(stat wall_s "$T/$label.2")" 'BEGIN { printf "%.2fx", a / b }'))"
+    COLL_US=$COLL_US P2P_US=$P2P_US sh "$(dirname "$0")/project.sh" "$T/$label.wlog" \
+        "$(stat wall_s "$f1")" "$(stat model_s "$f1")" $model 2 4 64 1024
+    rm -f "$T/$label.wlog"
 done

@@ -411,6 +411,10 @@ static const opt_desc_t options[] = {
     {"stats", OPT_STRING, OFF(stats), NULL, "FILE.csv|FILE.json",
      "write one row of statistics per node (virtual time, compute, comm, "
      "wait, stolen, messages and bytes) with the run's provenance"},
+    {"window-log", OPT_STRING, OFF(window_log), NULL, "FILE",
+     "write each synchronisation window's node activations and messages "
+     "(one process only; bench/project.sh simulates the window protocol "
+     "on more ranks from it)"},
     {"summary", OPT_FLAG, OFF(summary), NULL, NULL,
      "rank 0 prints a summary line with the virtual-time digest at exit"},
     {"verbose", OPT_FLAG, OFF(verbose), NULL, NULL,
@@ -466,6 +470,7 @@ void mcei_config_free(mcei_config_t *cfg)
     free(cfg->trace_nodes);
     free(cfg->config_file);
     free(cfg->place_weights);
+    free(cfg->window_log);
     mcei_kv_free(&cfg->overrides);
     memset(cfg, 0, sizeof(*cfg));
 }

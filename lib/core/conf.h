@@ -76,6 +76,7 @@ typedef struct mcei_config {
     char *trace_nodes;  /* A-B */
     char *config_file;
     char *place_weights; /* --mce-place-weights: a --mce-stats file */
+    char *window_log;    /* --mce-window-log: per-window work and messages */
     mce_compute_mode_t compute;
     mcei_placement_t placement;
     mcei_privatize_t privatize;

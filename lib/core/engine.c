@@ -967,6 +967,8 @@ static void boot_exit(mcei_engine_t *eng, int status, const char *msg)
     exit(status);
 }
 
+static void wlog_open(mcei_engine_t *eng);
+
 static int load_costs(mcei_engine_t *eng, char *err, size_t errlen)
 {
     mcei_machine_t *m = &eng->machine;
@@ -1305,12 +1307,68 @@ int mcei_engine_boot(int *argc, char ***argv, char **envp)
     if (eng->cfg.stats != NULL &&
         mcei_stats_open(eng, err, sizeof(err)) != MCE_OK)
         boot_exit(eng, 2, err);
+    if (eng->cfg.window_log != NULL)
+        wlog_open(eng);
     install_signals();
     install_wall_limit(eng->cfg.max_wall);
     if (eng->cfg.verbose)
         mcei_hwinfo_report(eng);
     eng->started = 1;
     return MCE_OK;
+}
+
+/* ---- the window log (--mce-window-log) ----------------------------------- */
+
+/* The raw material of bench/project.sh, which replays a one-process run's
+ * windows on P ranks: per window its start, each node's activations in it
+ * and each message sent (source and destination).  One line a window:
+ *   w INDEX START_PS a NODE:COUNT ... m SRC:DST ...
+ * One process only: the windows of a run on several ranks are the same
+ * windows, and the file would need a merge. */
+static void wlog_open(mcei_engine_t *eng)
+{
+    char msg[1200];
+    if (eng->nranks > 1)
+        boot_exit(eng, 2,
+                  "option --mce-window-log records a one-process run: run "
+                  "the program without mpirun (or with one rank)");
+    eng->wlog_resumes = calloc((size_t)eng->nlocal, sizeof(uint64_t));
+    eng->wlog = eng->wlog_resumes ? fopen(eng->cfg.window_log, "w") : NULL;
+    if (eng->wlog == NULL) {
+        snprintf(msg, sizeof(msg), "option --mce-window-log: cannot write '%s': %s",
+                 eng->cfg.window_log, strerror(errno));
+        boot_exit(eng, 2, msg);
+    }
+    fprintf(eng->wlog, "# mcemu window log 1: nodes=%d lookahead_ps=%" PRIu64
+            "\n", eng->nodes, eng->lookahead);
+}
+
+static void wlog_window(mcei_engine_t *eng)
+{
+    FILE *f = eng->wlog;
+    fprintf(f, "w %" PRIu64 " %" PRIu64 " a", eng->windows, eng->window_start);
+    for (int i = 0; i < eng->nlocal; i++) {
+        uint64_t r = eng->vns[i].fiber.resumes;
+        if (r != eng->wlog_resumes[i])
+            fprintf(f, " %d:%" PRIu64, eng->vns[i].id, r - eng->wlog_resumes[i]);
+        eng->wlog_resumes[i] = r;
+    }
+    fputs(" m", f);
+    for (size_t i = 0; i < eng->ninj; i++)
+        fprintf(f, " %d:%d", eng->inj[i]->w.src, eng->inj[i]->w.dst);
+    fputc('\n', f);
+}
+
+static void wlog_close(mcei_engine_t *eng)
+{
+    if (eng->wlog == NULL)
+        return;
+    if (ferror(eng->wlog) | fclose(eng->wlog))
+        mcei_log("option --mce-window-log: writing '%s' failed",
+                 eng->cfg.window_log);
+    eng->wlog = NULL;
+    free(eng->wlog_resumes);
+    eng->wlog_resumes = NULL;
 }
 
 /* ---- the window loop ----------------------------------------------------- */
@@ -1717,6 +1775,12 @@ int mcei_engine_run(void)
 
         run_window(eng);
         eng->windows++;
+        if (eng->wlog != NULL)
+            wlog_window(eng);
+        if (eng->cfg.verbose) /* this rank's sends; the report sums ranks */
+            for (size_t i = 0; i < eng->ninj; i++)
+                mcei_place_note_msg(&eng->place, eng->inj[i]->w.src,
+                                    eng->inj[i]->w.dst);
 
         top = mcei_runq_top(&eng->runq);
         mine.ninj = eng->ninj;
@@ -1818,6 +1882,9 @@ int mcei_engine_run(void)
     }
     eng->finished = 1;
     status = finish(eng);
+    wlog_close(eng);
+    if (eng->cfg.verbose)
+        mcei_place_report_run(eng); /* collective */
     mcei_priv_fini();
     cleanup(eng);
     if (eng->use_mpi)

@@ -223,6 +223,10 @@ struct mcei_engine {
     double progress_at;
     uint64_t model_ns; /* wall time in the network model (the benchmarks) */
     uint64_t progress_windows, progress_msgs;
+    /* --mce-window-log: the file and each local node's activations at the
+     * last window's end */
+    FILE *wlog;
+    uint64_t *wlog_resumes;
     mcei_msg_t **inj; /* this window's injections */
     size_t ninj, capinj;
     mcei_msg_t *free_msgs;

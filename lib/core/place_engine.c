@@ -4,14 +4,10 @@
  * messages whose source and destination ranks differ and each rank's
  * share of the context switches, printed by rank 0 when the run ends.
  *
- * Transitional wiring: the engine's boot calls mcei_place_init on its own
- * placement, which is recognised here; the messages are counted by
- * wrapping the network model's inject (every rank's replicated model sees
- * every message) and the report printed from its fini (called on every
- * rank at the end of a run).  When the window exchange is rewritten, the
- * engine should call mcei_place_setup, mcei_place_note_msg for each
- * message it sends to another rank and mcei_place_report_run itself, and
- * this wrapping go. */
+ * The engine notes each message its nodes send (mcei_place_note_msg, in
+ * the window loop) and calls mcei_place_report_run at the end of the run;
+ * the report sums the ranks' counts.
+ */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,35 +37,6 @@ void mcei_proto_no_topology(const mcei_engine_t *eng, mcei_topo_t *out)
     (void)eng;
     memset(out, 0, sizeof(*out));
     out->kind = MCEI_TOPO_NONE;
-}
-
-/* ---- counting (transitional) --------------------------------------------- */
-
-static mcei_net_ops_t counted_ops;
-static const mcei_net_ops_t *real_ops;
-
-static int counted_inject(mcei_net_t *net, mcei_msg_t *m)
-{
-    mcei_place_note_msg(&mcei_eng->place, m->w.src, m->w.dst);
-    return real_ops->inject(net, m);
-}
-
-static void counted_fini(mcei_net_t *net)
-{
-    if (mcei_eng != NULL && mcei_eng->finished)
-        mcei_place_report_run(mcei_eng);
-    real_ops->fini(net);
-}
-
-static void count_messages(mcei_engine_t *eng)
-{
-    if (eng->net.ops == &counted_ops)
-        return;
-    real_ops = eng->net.ops;
-    counted_ops = *real_ops;
-    counted_ops.inject = counted_inject;
-    counted_ops.fini = counted_fini;
-    eng->net.ops = &counted_ops;
 }
 
 /* ---- setup ----------------------------------------------------------------
@@ -138,8 +105,6 @@ int mcei_place_setup(mcei_engine_t *eng, char *err, size_t errlen)
             rc = MCE_ERR_CONFIG;
         }
     }
-    if (rc == MCE_OK && eng->cfg.verbose)
-        count_messages(eng);
     return rc;
 }
 
@@ -163,12 +128,12 @@ int mcei_place_init(mcei_place_t *p, int nodes, int ranks,
 /* ---- the end-of-run report ----------------------------------------------- */
 
 typedef struct rank_rec {
-    uint64_t switches;
+    uint64_t switches, msgs, cross;
 } rank_rec_t;
 
 void mcei_place_report_run(mcei_engine_t *eng)
 {
-    rank_rec_t mine = {eng->switches};
+    rank_rec_t mine = {eng->switches, eng->place.msgs, eng->place.cross};
     void *all = NULL;
     size_t n = 0;
     if (mcei_transport_gather(&mine, 1, sizeof(mine), &all, &n) != MCE_OK)
@@ -176,11 +141,13 @@ void mcei_place_report_run(mcei_engine_t *eng)
     if (eng->rank == 0 && n > 0) {
         const rank_rec_t *r = all;
         const mcei_place_t *p = &eng->place;
-        uint64_t sum = 0, max = 0;
+        uint64_t sum = 0, max = 0, msgs = 0, cross = 0;
         char list[512] = "";
         size_t at = 0;
         for (size_t i = 0; i < n; i++) {
             sum += r[i].switches;
+            msgs += r[i].msgs;
+            cross += r[i].cross;
             max = r[i].switches > max ? r[i].switches : max;
             if (at < sizeof(list))
                 at +=
@@ -193,7 +160,7 @@ void mcei_place_report_run(mcei_engine_t *eng)
          * share of the context switches (1/ranks is perfect balance). */
         printf("mcemu: placement %s: cross_rank=%" PRIu64 " messages=%" PRIu64
                " switches_per_rank=%s switch_max_share=%.3f\n",
-               mcei_place_policy_name(p->policy), p->cross, p->msgs, list,
+               mcei_place_policy_name(p->policy), cross, msgs, list,
                sum ? (double)max / (double)sum : 0.0);
         fflush(stdout);
     }

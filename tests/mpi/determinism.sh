@@ -1,7 +1,7 @@
 #!/bin/sh
 # The determinism contract: the same program prints the same summary line
-# (digest and vtime_max_ps) in one process and under mpirun with 1, 2 and 4
-# ranks, with block and cyclic placement; and the ring's time equals the
+# (digest and vtime_max_ps) in one process and under mpirun with 1, 2, 3
+# and 4 ranks, with block and cyclic placement (64 ranks: ranks64.sh); and the ring's time equals the
 # ideal formula R x (latency + B x per_byte + recv_overhead).
 . "$top_srcdir/tests/lib.sh"
 
@@ -16,7 +16,7 @@ for cfg in "64 5 8" "64 3 1000" "13 4 33"; do
     # ideal.conf: latency 5 us, per_byte 10 ns, recv_overhead 1 us
     want=$((rounds * (5000000 + bytes * 10000 + 1000000)))
     expect_eq "ring $cfg vtime_max_ps" "$(field vtime_max_ps "$TMP/ref")" "$want"
-    for np in 1 2 4; do
+    for np in 1 2 3 4; do
         for place in block cyclic; do
             [ "$np" -gt "$nodes" ] && continue
             run "$np" "$ring" $args --mce-placement=$place > "$TMP/out" 2>&1 ||
@@ -30,7 +30,7 @@ for cfg in "64 5 8" "64 3 1000" "13 4 33"; do
 done
 
 # The machine models: NX on the iPSC/860 and the Paragon, Vertex on the
-# NCUBE, on 1, 2 and 4 ranks.
+# NCUBE, on 1, 2, 3 and 4 ranks.
 for cfg in "tests/progs/nx_api 8 --mce-machine=ipsc860" \
     "apps/shift_sync 16 --trials=4 --sizes=4096 --back-to-back --mce-set=nx.irq=1 --mce-set=ipsc.fc=1" \
     "apps/complete_exchange 16 --mce-machine=paragon --mce-set=paragon.width=4 --sizes=9000" \
@@ -40,7 +40,7 @@ for cfg in "tests/progs/nx_api 8 --mce-machine=ipsc860" \
     run 0 "$B/$prog" --mce-nodes=$nodes --mce-summary "$@" > "$TMP/ref" 2>&1
     ref=$(summary_sans_ranks "$TMP/ref")
     [ -n "$ref" ] || fail "$prog: no summary line"
-    for np in 1 2 4; do
+    for np in 1 2 3 4; do
         run $np "$B/$prog" --mce-nodes=$nodes --mce-summary "$@" > "$TMP/out" 2>&1
         expect_eq "$prog on $np ranks" "$(summary_sans_ranks "$TMP/out")" "$ref"
     done
