@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "stats.h"
 #include "transport.h"
@@ -141,7 +142,20 @@ int mcei_trace_open(mcei_engine_t *eng, char *err, size_t errlen)
         return MCE_ERR_CONFIG;
     }
 #endif
-    if (eng->rank == 0) {
+    if (eng->rank == 0 && otf2 &&
+        mcei_trace_otf2_clear(eng->cfg.trace, 0, err, errlen) != MCE_OK) {
+        /* Something at the archive's path that is not an OTF2 archive:
+         * refused before it is touched. */
+        bad = 1;
+    } else if (eng->rank == 0 && otf2 && access(eng->cfg.trace, F_OK) == 0) {
+        /* A previous archive, replaced at the end: its anchor stays
+         * until then (a run that fails leaves it whole). */
+        if (access(eng->cfg.trace, W_OK) != 0) {
+            snprintf(err, errlen, "option --mce-trace: cannot write '%s': %s",
+                     eng->cfg.trace, strerror(errno));
+            bad = 1;
+        }
+    } else if (eng->rank == 0) {
         /* Fail early if the file cannot be written. */
         FILE *f = fopen(eng->cfg.trace, "w");
         if (f == NULL) {
@@ -674,11 +688,13 @@ int mcei_trace_close(mcei_engine_t *eng)
                      strerror(errno));
             rc = MCE_ERR_IO;
         }
-        if (otf2 && rc == MCE_OK &&
-            mcei_trace_otf2_write(out, eng->cfg.trace, eng->nodes) != MCE_OK) {
-            mcei_log("cannot write the OTF2 trace archive '%s'",
-                     eng->cfg.trace);
-            rc = MCE_ERR_IO;
+        if (otf2 && rc == MCE_OK) {
+            char why[512];
+            if (mcei_trace_otf2_write(out, eng->cfg.trace, eng->nodes, why,
+                                      sizeof(why)) != MCE_OK) {
+                mcei_log("%s", why);
+                rc = MCE_ERR_IO;
+            }
         }
         if (fclose(out) != 0 && rc == MCE_OK) {
             mcei_log("cannot write trace '%s': %s", eng->cfg.trace,

@@ -80,8 +80,16 @@ void mcei_trace_res(mcei_vn_t *vn, int slot, const char *label,
  * when the trace is closed (rank 0, before mcei_trace_close). */
 void mcei_trace_set_end(mce_time_t t);
 /* Convert the merged JSON events in @p json (rewound) into the OTF2
- * archive @p path (FILE.otf2); MCE_ERR_IO without OTF2 support. */
-int mcei_trace_otf2_write(FILE *json, const char *path, int nodes);
+ * archive @p path (FILE.otf2), replacing a previous archive there (see
+ * mcei_trace_otf2_clear); MCE_ERR_IO without OTF2 support.  On failure
+ * @p err says why. */
+int mcei_trace_otf2_write(FILE *json, const char *path, int nodes, char *err,
+                          size_t errlen);
+/* An archive already at @p path (FILE.otf2 with FILE.def and FILE/):
+ * MCE_OK if there is none or every piece of it is an OTF2 archive's (with
+ * @p rm, removed); otherwise MCE_ERR_IO, nothing removed, @p err says
+ * which piece is not. */
+int mcei_trace_otf2_clear(const char *path, int rm, char *err, size_t errlen);
 void mcei_trace_net(const char *res, int index, const char *name, mce_time_t t0,
                     mce_time_t t1, const char *args);
 
