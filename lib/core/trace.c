@@ -365,11 +365,16 @@ void mcei_trace_span(mcei_vn_t *vn, const char *name, mce_time_t t0,
     fputc('}', tf);
 }
 
+int mcei_trace_proto_on(const mcei_vn_t *vn)
+{
+    return (events & MCEI_TRACE_PROTO) && node_on(vn);
+}
+
 void mcei_trace_proto(mcei_vn_t *vn, const char *track, const char *name,
                       mce_time_t t0, mce_time_t t1, const char *args)
 {
     char a[32], b[32];
-    if (!(events & MCEI_TRACE_PROTO) || !node_on(vn))
+    if (!mcei_trace_proto_on(vn))
         return;
     fprintf(tf, ",\n{\"ph\":\"X\",\"name\":\"");
     put_json_str(name);

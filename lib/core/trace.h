@@ -49,6 +49,9 @@ void mcei_trace_span(mcei_vn_t *vn, const char *name, mce_time_t t0,
  * @p args is NULL or the members of a JSON object ("\"bytes\":12"). */
 void mcei_trace_proto(mcei_vn_t *vn, const char *track, const char *name,
                       mce_time_t t0, mce_time_t t1, const char *args);
+/* Whether node @p vn's protocol events are recorded (a model may skip
+ * formatting their arguments otherwise). */
+int mcei_trace_proto_on(const mcei_vn_t *vn);
 /* Network events, on one track per resource (@p res, @p index: "link",
  * 12); written by one rank only, as every rank runs the same model.
  * mcei_trace_net_on() tells a model whether to format any. */
