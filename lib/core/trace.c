@@ -37,6 +37,10 @@ static struct net_track {
     int open;
     mce_time_t t0;
     char *name, *args;
+    /* a state inside the open one (mcei_trace_net_inner_open) */
+    int iopen;
+    mce_time_t it0;
+    char *iname, *iargs;
 } * net_tracks;
 static size_t n_net_tracks, cap_net_tracks;
 static uint32_t *net_hash;
@@ -500,9 +504,22 @@ void mcei_trace_net(const char *res, int index, const char *name, mce_time_t t0,
     mcei_trace_net_named(res, index, NULL, name, t0, t1, args);
 }
 
+static void net_inner_end(int tid, mce_time_t t1)
+{
+    struct net_track *k = &net_tracks[tid];
+    if (!k->iopen)
+        return;
+    slice(2, tid, "net", k->iname, k->it0, t1, k->iargs);
+    free(k->iname);
+    free(k->iargs);
+    k->iname = k->iargs = NULL;
+    k->iopen = 0;
+}
+
 static void net_end(int tid, mce_time_t t1)
 {
     struct net_track *k = &net_tracks[tid];
+    net_inner_end(tid, t1); /* what is inside ends with it */
     if (!k->open)
         return;
     slice(2, tid, "net", k->name, k->t0, t1, k->args);
@@ -539,6 +556,36 @@ void mcei_trace_net_close(const char *res, int index, mce_time_t t1)
     if (!mcei_trace_net_on() || (tid = net_tid(res, index, NULL, 0)) < 0)
         return;
     net_end(tid, t1);
+}
+
+void mcei_trace_net_inner_open(const char *res, int index, const char *label,
+                               const char *name, mce_time_t t0,
+                               const char *args)
+{
+    int tid;
+    struct net_track *k;
+    if (!mcei_trace_net_on() || (tid = net_tid(res, index, label, 1)) < 0)
+        return;
+    net_inner_end(tid, t0);
+    k = &net_tracks[tid];
+    k->iname = strdup(name);
+    k->iargs = args != NULL ? strdup(args) : NULL;
+    if (k->iname == NULL || (args != NULL && k->iargs == NULL)) {
+        free(k->iname); /* a state less, never a failed run */
+        free(k->iargs);
+        k->iname = k->iargs = NULL;
+        return;
+    }
+    k->it0 = t0;
+    k->iopen = 1;
+}
+
+void mcei_trace_net_inner_close(const char *res, int index, mce_time_t t1)
+{
+    int tid;
+    if (!mcei_trace_net_on() || (tid = net_tid(res, index, NULL, 0)) < 0)
+        return;
+    net_inner_end(tid, t1);
 }
 
 void mcei_trace_set_end(mce_time_t t)
@@ -581,9 +628,13 @@ void mcei_trace_res(mcei_vn_t *vn, int slot, const char *label,
 /* States still open at the end of the run end there. */
 static void net_flush(void)
 {
-    for (size_t i = 0; i < n_net_tracks; i++)
-        net_end((int)i,
-                run_end > net_tracks[i].t0 ? run_end : net_tracks[i].t0);
+    for (size_t i = 0; i < n_net_tracks; i++) {
+        const struct net_track *k = &net_tracks[i];
+        mce_time_t t = run_end > k->t0 ? run_end : k->t0;
+        if (k->iopen && k->it0 > t)
+            t = k->it0;
+        net_end((int)i, t);
+    }
 }
 
 static void net_free(void)
@@ -591,6 +642,8 @@ static void net_free(void)
     for (size_t i = 0; i < n_net_tracks; i++) {
         free(net_tracks[i].name);
         free(net_tracks[i].args);
+        free(net_tracks[i].iname);
+        free(net_tracks[i].iargs);
     }
     free(net_tracks);
     net_tracks = NULL;

@@ -69,6 +69,13 @@ void mcei_trace_net_named(const char *res, int index, const char *label,
 void mcei_trace_net_open(const char *res, int index, const char *label,
                          const char *name, mce_time_t t0, const char *args);
 void mcei_trace_net_close(const char *res, int index, mce_time_t t1);
+/* A state nested in the one open on a track (a PCT's queue inside its
+ * configuration): the same rules, one at a time; ending the outer state
+ * ends it at the same time. */
+void mcei_trace_net_inner_open(const char *res, int index, const char *label,
+                               const char *name, mce_time_t t0,
+                               const char *args);
+void mcei_trace_net_inner_close(const char *res, int index, mce_time_t t1);
 /* Resources of one node (an NCUBE node's DMA channels and buffer pool,
  * an iWarp cell's spools), on tracks of process pid 3 ("node
  * resources"), written by the rank that runs the node: track slot @p

@@ -8,7 +8,8 @@
 # three-way handshake, its interrupt handlers, its channels and buffer
 # pool waits (also on the node's protocol track), Vertex
 # broadcast arrows, a Paragon link shared by two worms, an iWarp spool
-# stealing cycles, iWarp links (shared, stalled), PCTs, spools, the SRU
+# stealing cycles, iWarp links (shared, stalled), PCTs and their queues,
+# spools, the SRU
 # bus, ring hops, the RTS token and deposits; provenance; the event and
 # node filters; a partial trace after an error; write errors; identical
 # on 1, 2, 4 ranks.
@@ -438,6 +439,46 @@ for t in ("link (0,0) X+", "link (1,0) X+", "link (2,0) X+"):
     assert sl[1]["args"]["moving"] == 0 and sl[1]["args"]["load_permille"] == 0, sl[1]
     assert all(abs(a["ts"] + a["dur"] - b["ts"]) < 1e-9 for a, b in zip(sl, sl[1:])), sl
 print("trace ok")
+PY
+# The PCTs' queues (nested in their configuration slices): while the
+# path is full, each of the path's 8-word PCT queues (Warfel 1996, 3.1.2)
+# beyond the source is "full" with its 8 words, from when the links stall
+# until they move again; the source PCT holds 8 more and the writer's
+# 33rd word waits for room (32 = 8 x 4 PCTs, the path's capacity)
+PCTW=8 PATHW=$(awk 'BEGIN { print 8 * 4 }') check "iWarp PCT queues: full while back-pressure holds" "$TMP/is.json" <<'PY'
+import json, os, sys
+ev = json.load(open(sys.argv[1]))["traceEvents"]
+names = {e["tid"]: e["args"]["name"] for e in ev if e.get("name") == "thread_name" and e["pid"] == 2}
+net = [dict(e, track=names[e["tid"]]) for e in ev if e.get("ph") == "X" and e["pid"] == 2]
+w = int(os.environ["PCTW"])
+stall = [e for e in net if e["track"] == "link (0,0) X+" and e["name"] == "stalled (path full)"]
+assert len(stall) == 1, stall
+st = stall[0]
+mid = st["ts"] + st["dur"] / 2
+held = 0
+for cell in ("(0,0)", "(1,0)", "(2,0)", "(3,0)"):
+    tr = [e for e in net if e["track"] == "PCT 3 of cell " + cell]
+    cfg = [e for e in tr if "->" in e["name"]]
+    q = [e for e in tr if e["name"] in ("queued", "full")]
+    assert len(cfg) == 1 and q, (cell, tr[:3])
+    # from the configuration on (a queue empties when the reader's take
+    # reaches the source: up to one path latency after the run's end),
+    # one state at a time
+    assert all(cfg[0]["ts"] <= e["ts"] for e in q), cell
+    q.sort(key=lambda e: e["ts"])
+    assert all(b["ts"] >= a["ts"] + a["dur"] - 1e-9 for a, b in zip(q, q[1:])), cell
+    assert all(0 < e["args"]["words"] <= w and (e["name"] == "full") == (e["args"]["words"] == w) for e in q), cell
+    now = [e for e in q if e["ts"] <= mid < e["ts"] + e["dur"]]
+    assert len(now) == 1 and now[0]["name"] == "full", (cell, now)
+    held += now[0]["args"]["words"]
+    if cell == "(0,0)":
+        assert now[0]["args"]["writer_waiting_words"] == 1, now
+    else:
+        # exactly the links' stall
+        assert abs(now[0]["ts"] - st["ts"]) < 1e-9 and abs(now[0]["dur"] - st["dur"]) < 1e-9, (now, st)
+        assert now[0]["args"]["writer_waiting_words"] == 0, now
+assert held == int(os.environ["PATHW"]), held
+print("trace ok", held, "words held")
 PY
 # Never read: the run ends in the deadlock report, the links stalled from
 # the 24th word until the run stopped, the same on 1 and 2 ranks
