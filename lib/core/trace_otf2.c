@@ -396,6 +396,58 @@ static int match_flows(conv_t *c)
     return MCE_OK;
 }
 
+static int loc_less(const void *a, const void *b)
+{
+    const loc_t *x = a, *y = b;
+    if (x->pid != y->pid)
+        return x->pid < y->pid ? -1 : 1;
+    return (x->tid > y->tid) - (x->tid < y->tid);
+}
+
+typedef struct name_ref {
+    const char *name;
+    uint32_t old;
+} name_ref_t;
+
+static int name_less(const void *a, const void *b)
+{
+    return strcmp(((const name_ref_t *)a)->name, ((const name_ref_t *)b)->name);
+}
+
+/* The same archive from every layout: the merged events come in rank
+ * order, so number the locations by (process, track) and the regions by
+ * name rather than by first appearance. */
+static int canonical(conv_t *c)
+{
+    name_ref_t *refs = malloc((c->nnames + 1) * sizeof(*refs));
+    uint32_t *to = malloc((c->nnames + 1) * sizeof(*to));
+    char **names = malloc((c->nnames + 1) * sizeof(*names));
+    if (refs == NULL || to == NULL || names == NULL) {
+        free(refs);
+        free(to);
+        free(names);
+        return MCE_ERR_NOMEM;
+    }
+    if (c->nlocs > 0)
+        qsort(c->locs, c->nlocs, sizeof(loc_t), loc_less);
+    for (size_t i = 0; i < c->nnames; i++)
+        refs[i] = (name_ref_t){c->names[i], (uint32_t)i};
+    if (c->nnames > 0)
+        qsort(refs, c->nnames, sizeof(*refs), name_less);
+    for (size_t i = 0; i < c->nnames; i++) {
+        to[refs[i].old] = (uint32_t)i;
+        names[i] = c->names[refs[i].old];
+    }
+    memcpy(c->names, names, c->nnames * sizeof(*names));
+    for (size_t i = 0; i < c->nlocs; i++)
+        for (size_t k = 0; k < c->locs[i].ns; k++)
+            c->locs[i].s[k].region = to[c->locs[i].s[k].region];
+    free(refs);
+    free(to);
+    free(names);
+    return MCE_OK;
+}
+
 /* ---- a previous archive at the same path ------------------------------ */
 
 /* The pieces of archive FILE.otf2: the anchor FILE.otf2, the global
@@ -582,7 +634,7 @@ int mcei_trace_otf2_write(FILE *json, const char *path, int nodes, char *err,
     free(line);
     if (c.bad)
         goto out;
-    if (match_flows(&c) != MCE_OK)
+    if (canonical(&c) != MCE_OK || match_flows(&c) != MCE_OK)
         goto out;
     /* A previous archive at this path (checked at the start): OTF2 will
      * not write over it. */
@@ -721,8 +773,7 @@ out:
     free(c.names);
     free(dir);
     if (rc != MCE_OK && err != NULL)
-        snprintf(err, errlen, "cannot write the OTF2 trace archive '%s'",
-                 path);
+        snprintf(err, errlen, "cannot write the OTF2 trace archive '%s'", path);
     return rc;
 }
 #else

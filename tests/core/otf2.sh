@@ -5,7 +5,8 @@
 # an NX run and a Vertex run (with a broadcast) as many MPI sends and
 # receives as the JSON trace has arrows; network resources (iWarp links,
 # PCTs) and resources of nodes (NCUBE channels, buffer pools, iWarp
-# spools) are locations of their own.
+# spools) are locations of their own; the archive is the same on 1, 2
+# and 4 ranks.
 # Running again to the same FILE.otf2 replaces the archive (its anchor,
 # FILE.def and FILE/ with no file of the old one left); a path whose
 # pieces are not an OTF2 archive's is refused at start (status 2, a
@@ -69,6 +70,25 @@ otf2-print -G "$TMP/spool.otf2" > "$TMP/defs" 2>&1
 expect_grep "iWarp link locations" 'LOCATION .*"link (0,0) X+".*Group: "network"' "$TMP/defs"
 expect_grep "iWarp PCT locations" 'LOCATION .*"PCT 0 of cell (1,0)".*Group: "network"' "$TMP/defs"
 expect_grep "iWarp spool locations" 'LOCATION .*"node 0 spool 0".*Group: "node resources"' "$TMP/defs"
+
+# --- the same archive on 1, 2 and 4 ranks -------------------------------------
+# (locations numbered by process and track, regions by name: not by the
+# order the ranks' events arrive in); the anchor's trace identifier is
+# random
+for cfg in "nx tests/progs/nx_stats --mce-nodes=4 --mce-set=nx.irq=1" \
+    "ncube tests/progs/vx_routes --mce-nodes=4"; do
+    set -- $cfg
+    what=$1 prog=$2; shift 2
+    for np in 0 1 2 4; do
+        run $np "$B/$prog" "$@" --mce-trace="$TMP/l$np.otf2" > "$TMP/o" 2>&1
+        { otf2-print -G "$TMP/l$np.otf2"; otf2-print "$TMP/l$np.otf2"; } 2>&1 |
+            grep -v '^Trace identifier' > "$TMP/l$np.print"
+        [ $np = 0 ] && continue
+        cmp -s "$TMP/l0.print" "$TMP/l$np.print" &&
+            pass "$what: OTF2 archive on $np ranks = one process" ||
+            fail "$what: OTF2 archive differs on $np ranks"
+    done
+done
 
 # --- running again to the same path -----------------------------------------
 # locations PRINT: the archive's location count (otf2-print -A)
