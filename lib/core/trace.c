@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "stats.h"
 #include "transport.h"
@@ -36,6 +37,10 @@ static struct net_track {
     int open;
     mce_time_t t0;
     char *name, *args;
+    /* a state inside the open one (mcei_trace_net_inner_open) */
+    int iopen;
+    mce_time_t it0;
+    char *iname, *iargs;
 } * net_tracks;
 static size_t n_net_tracks, cap_net_tracks;
 static uint32_t *net_hash;
@@ -141,7 +146,20 @@ int mcei_trace_open(mcei_engine_t *eng, char *err, size_t errlen)
         return MCE_ERR_CONFIG;
     }
 #endif
-    if (eng->rank == 0) {
+    if (eng->rank == 0 && otf2 &&
+        mcei_trace_otf2_clear(eng->cfg.trace, 0, err, errlen) != MCE_OK) {
+        /* Something at the archive's path that is not an OTF2 archive:
+         * refused before it is touched. */
+        bad = 1;
+    } else if (eng->rank == 0 && otf2 && access(eng->cfg.trace, F_OK) == 0) {
+        /* A previous archive, replaced at the end: its anchor stays
+         * until then (a run that fails leaves it whole). */
+        if (access(eng->cfg.trace, W_OK) != 0) {
+            snprintf(err, errlen, "option --mce-trace: cannot write '%s': %s",
+                     eng->cfg.trace, strerror(errno));
+            bad = 1;
+        }
+    } else if (eng->rank == 0) {
         /* Fail early if the file cannot be written. */
         FILE *f = fopen(eng->cfg.trace, "w");
         if (f == NULL) {
@@ -351,11 +369,16 @@ void mcei_trace_span(mcei_vn_t *vn, const char *name, mce_time_t t0,
     fputc('}', tf);
 }
 
+int mcei_trace_proto_on(const mcei_vn_t *vn)
+{
+    return (events & MCEI_TRACE_PROTO) && node_on(vn);
+}
+
 void mcei_trace_proto(mcei_vn_t *vn, const char *track, const char *name,
                       mce_time_t t0, mce_time_t t1, const char *args)
 {
     char a[32], b[32];
-    if (!(events & MCEI_TRACE_PROTO) || !node_on(vn))
+    if (!mcei_trace_proto_on(vn))
         return;
     fprintf(tf, ",\n{\"ph\":\"X\",\"name\":\"");
     put_json_str(name);
@@ -481,9 +504,22 @@ void mcei_trace_net(const char *res, int index, const char *name, mce_time_t t0,
     mcei_trace_net_named(res, index, NULL, name, t0, t1, args);
 }
 
+static void net_inner_end(int tid, mce_time_t t1)
+{
+    struct net_track *k = &net_tracks[tid];
+    if (!k->iopen)
+        return;
+    slice(2, tid, "net", k->iname, k->it0, t1, k->iargs);
+    free(k->iname);
+    free(k->iargs);
+    k->iname = k->iargs = NULL;
+    k->iopen = 0;
+}
+
 static void net_end(int tid, mce_time_t t1)
 {
     struct net_track *k = &net_tracks[tid];
+    net_inner_end(tid, t1); /* what is inside ends with it */
     if (!k->open)
         return;
     slice(2, tid, "net", k->name, k->t0, t1, k->args);
@@ -520,6 +556,36 @@ void mcei_trace_net_close(const char *res, int index, mce_time_t t1)
     if (!mcei_trace_net_on() || (tid = net_tid(res, index, NULL, 0)) < 0)
         return;
     net_end(tid, t1);
+}
+
+void mcei_trace_net_inner_open(const char *res, int index, const char *label,
+                               const char *name, mce_time_t t0,
+                               const char *args)
+{
+    int tid;
+    struct net_track *k;
+    if (!mcei_trace_net_on() || (tid = net_tid(res, index, label, 1)) < 0)
+        return;
+    net_inner_end(tid, t0);
+    k = &net_tracks[tid];
+    k->iname = strdup(name);
+    k->iargs = args != NULL ? strdup(args) : NULL;
+    if (k->iname == NULL || (args != NULL && k->iargs == NULL)) {
+        free(k->iname); /* a state less, never a failed run */
+        free(k->iargs);
+        k->iname = k->iargs = NULL;
+        return;
+    }
+    k->it0 = t0;
+    k->iopen = 1;
+}
+
+void mcei_trace_net_inner_close(const char *res, int index, mce_time_t t1)
+{
+    int tid;
+    if (!mcei_trace_net_on() || (tid = net_tid(res, index, NULL, 0)) < 0)
+        return;
+    net_inner_end(tid, t1);
 }
 
 void mcei_trace_set_end(mce_time_t t)
@@ -562,9 +628,13 @@ void mcei_trace_res(mcei_vn_t *vn, int slot, const char *label,
 /* States still open at the end of the run end there. */
 static void net_flush(void)
 {
-    for (size_t i = 0; i < n_net_tracks; i++)
-        net_end((int)i,
-                run_end > net_tracks[i].t0 ? run_end : net_tracks[i].t0);
+    for (size_t i = 0; i < n_net_tracks; i++) {
+        const struct net_track *k = &net_tracks[i];
+        mce_time_t t = run_end > k->t0 ? run_end : k->t0;
+        if (k->iopen && k->it0 > t)
+            t = k->it0;
+        net_end((int)i, t);
+    }
 }
 
 static void net_free(void)
@@ -572,6 +642,8 @@ static void net_free(void)
     for (size_t i = 0; i < n_net_tracks; i++) {
         free(net_tracks[i].name);
         free(net_tracks[i].args);
+        free(net_tracks[i].iname);
+        free(net_tracks[i].iargs);
     }
     free(net_tracks);
     net_tracks = NULL;
@@ -674,11 +746,13 @@ int mcei_trace_close(mcei_engine_t *eng)
                      strerror(errno));
             rc = MCE_ERR_IO;
         }
-        if (otf2 && rc == MCE_OK &&
-            mcei_trace_otf2_write(out, eng->cfg.trace, eng->nodes) != MCE_OK) {
-            mcei_log("cannot write the OTF2 trace archive '%s'",
-                     eng->cfg.trace);
-            rc = MCE_ERR_IO;
+        if (otf2 && rc == MCE_OK) {
+            char why[512];
+            if (mcei_trace_otf2_write(out, eng->cfg.trace, eng->nodes, why,
+                                      sizeof(why)) != MCE_OK) {
+                mcei_log("%s", why);
+                rc = MCE_ERR_IO;
+            }
         }
         if (fclose(out) != 0 && rc == MCE_OK) {
             mcei_log("cannot write trace '%s': %s", eng->cfg.trace,

@@ -49,6 +49,9 @@ void mcei_trace_span(mcei_vn_t *vn, const char *name, mce_time_t t0,
  * @p args is NULL or the members of a JSON object ("\"bytes\":12"). */
 void mcei_trace_proto(mcei_vn_t *vn, const char *track, const char *name,
                       mce_time_t t0, mce_time_t t1, const char *args);
+/* Whether node @p vn's protocol events are recorded (a model may skip
+ * formatting their arguments otherwise). */
+int mcei_trace_proto_on(const mcei_vn_t *vn);
 /* Network events, on one track per resource (@p res, @p index: "link",
  * 12); written by one rank only, as every rank runs the same model.
  * mcei_trace_net_on() tells a model whether to format any. */
@@ -66,6 +69,13 @@ void mcei_trace_net_named(const char *res, int index, const char *label,
 void mcei_trace_net_open(const char *res, int index, const char *label,
                          const char *name, mce_time_t t0, const char *args);
 void mcei_trace_net_close(const char *res, int index, mce_time_t t1);
+/* A state nested in the one open on a track (a PCT's queue inside its
+ * configuration): the same rules, one at a time; ending the outer state
+ * ends it at the same time. */
+void mcei_trace_net_inner_open(const char *res, int index, const char *label,
+                               const char *name, mce_time_t t0,
+                               const char *args);
+void mcei_trace_net_inner_close(const char *res, int index, mce_time_t t1);
 /* Resources of one node (an NCUBE node's DMA channels and buffer pool,
  * an iWarp cell's spools), on tracks of process pid 3 ("node
  * resources"), written by the rank that runs the node: track slot @p
@@ -80,8 +90,16 @@ void mcei_trace_res(mcei_vn_t *vn, int slot, const char *label,
  * when the trace is closed (rank 0, before mcei_trace_close). */
 void mcei_trace_set_end(mce_time_t t);
 /* Convert the merged JSON events in @p json (rewound) into the OTF2
- * archive @p path (FILE.otf2); MCE_ERR_IO without OTF2 support. */
-int mcei_trace_otf2_write(FILE *json, const char *path, int nodes);
+ * archive @p path (FILE.otf2), replacing a previous archive there (see
+ * mcei_trace_otf2_clear); MCE_ERR_IO without OTF2 support.  On failure
+ * @p err says why. */
+int mcei_trace_otf2_write(FILE *json, const char *path, int nodes, char *err,
+                          size_t errlen);
+/* An archive already at @p path (FILE.otf2 with FILE.def and FILE/):
+ * MCE_OK if there is none or every piece of it is an OTF2 archive's (with
+ * @p rm, removed); otherwise MCE_ERR_IO, nothing removed, @p err says
+ * which piece is not. */
+int mcei_trace_otf2_clear(const char *path, int rm, char *err, size_t errlen);
 void mcei_trace_net(const char *res, int index, const char *name, mce_time_t t0,
                     mce_time_t t1, const char *args);
 

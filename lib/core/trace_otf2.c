@@ -11,12 +11,15 @@
 #include "trace.h"
 
 #ifdef HAVE_OTF2
+#include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <otf2/otf2.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 typedef struct slice {
     uint64_t t0, t1;
@@ -393,7 +396,232 @@ static int match_flows(conv_t *c)
     return MCE_OK;
 }
 
-int mcei_trace_otf2_write(FILE *json, const char *path, int nodes)
+static int loc_less(const void *a, const void *b)
+{
+    const loc_t *x = a, *y = b;
+    if (x->pid != y->pid)
+        return x->pid < y->pid ? -1 : 1;
+    return (x->tid > y->tid) - (x->tid < y->tid);
+}
+
+typedef struct name_ref {
+    const char *name;
+    uint32_t old;
+} name_ref_t;
+
+static int name_less(const void *a, const void *b)
+{
+    return strcmp(((const name_ref_t *)a)->name, ((const name_ref_t *)b)->name);
+}
+
+/* The same archive from every layout: the merged events come in rank
+ * order, so number the locations by (process, track) and the regions by
+ * name rather than by first appearance. */
+static int canonical(conv_t *c)
+{
+    name_ref_t *refs = malloc((c->nnames + 1) * sizeof(*refs));
+    uint32_t *to = malloc((c->nnames + 1) * sizeof(*to));
+    char **names = malloc((c->nnames + 1) * sizeof(*names));
+    if (refs == NULL || to == NULL || names == NULL) {
+        free(refs);
+        free(to);
+        free(names);
+        return MCE_ERR_NOMEM;
+    }
+    if (c->nlocs > 0)
+        qsort(c->locs, c->nlocs, sizeof(loc_t), loc_less);
+    for (size_t i = 0; i < c->nnames; i++)
+        refs[i] = (name_ref_t){c->names[i], (uint32_t)i};
+    if (c->nnames > 0)
+        qsort(refs, c->nnames, sizeof(*refs), name_less);
+    for (size_t i = 0; i < c->nnames; i++) {
+        to[refs[i].old] = (uint32_t)i;
+        names[i] = c->names[refs[i].old];
+    }
+    memcpy(c->names, names, c->nnames * sizeof(*names));
+    for (size_t i = 0; i < c->nlocs; i++)
+        for (size_t k = 0; k < c->locs[i].ns; k++)
+            c->locs[i].s[k].region = to[c->locs[i].s[k].region];
+    free(refs);
+    free(to);
+    free(names);
+    return MCE_OK;
+}
+
+/* ---- a previous archive at the same path ------------------------------ */
+
+/* The pieces of archive FILE.otf2: the anchor FILE.otf2, the global
+ * definitions FILE.def and the directory FILE/ of the locations' files. */
+typedef struct pieces {
+    char *anchor, *def, *dir;
+} pieces_t;
+
+static int pieces_of(const char *path, pieces_t *p)
+{
+    size_t n = strlen(path);
+    p->anchor = strdup(path);
+    p->def = malloc(n + 1);
+    p->dir = malloc(n + 1);
+    if (p->anchor == NULL || p->def == NULL || p->dir == NULL)
+        return MCE_ERR_NOMEM;
+    /* FILE.otf2 (trace.c only takes names that end so) */
+    memcpy(p->dir, path, n - 5);
+    p->dir[n - 5] = '\0';
+    snprintf(p->def, n + 1, "%s.def", p->dir);
+    return MCE_OK;
+}
+
+static void pieces_free(pieces_t *p)
+{
+    free(p->anchor);
+    free(p->def);
+    free(p->dir);
+}
+
+/* 1 if @p file is a regular file that starts as OTF2's files do (the
+ * endianness record, 0x03 then 'B' or 'L'; the anchor then "OTF2"). */
+static int is_otf2_file(const char *file, int anchor)
+{
+    unsigned char b[7];
+    struct stat sb;
+    FILE *f;
+    size_t n;
+    if (lstat(file, &sb) != 0 || !S_ISREG(sb.st_mode) ||
+        (f = fopen(file, "rb")) == NULL)
+        return 0;
+    n = fread(b, 1, sizeof(b), f);
+    fclose(f);
+    return n >= 2 && b[0] == 0x03 && (b[1] == 'B' || b[1] == 'L') &&
+           (!anchor || (n == 7 && memcmp(b + 2, "OTF2", 5) == 0));
+}
+
+/* 1 if @p name is a location's file: digits, then .evt, .def or .snap. */
+static int is_location_file(const char *name)
+{
+    const char *p = name;
+    while (*p >= '0' && *p <= '9')
+        p++;
+    return p > name && (strcmp(p, ".evt") == 0 || strcmp(p, ".def") == 0 ||
+                        strcmp(p, ".snap") == 0);
+}
+
+/* Check (and with @p rm, remove) the archive that FILE.otf2 names.  Only
+ * pieces that are an OTF2 archive's are removed: an anchor and a FILE.def
+ * in OTF2's format, and a directory FILE/ that holds only locations'
+ * OTF2 files; anything else there is refused (MCE_ERR_IO, @p err says
+ * what), and nothing is removed. */
+int mcei_trace_otf2_clear(const char *path, int rm, char *err, size_t errlen)
+{
+    pieces_t p = {0};
+    struct stat sb;
+    DIR *d = NULL;
+    struct dirent *de;
+    int rc = pieces_of(path, &p);
+    if (rc != MCE_OK) {
+        snprintf(err, errlen, "option --mce-trace: out of memory");
+        goto out;
+    }
+    rc = MCE_ERR_IO;
+    if (lstat(p.anchor, &sb) == 0 && !is_otf2_file(p.anchor, 1)) {
+        snprintf(err, errlen,
+                 "option --mce-trace: '%s' exists and is not an OTF2 "
+                 "archive's anchor: not overwritten (remove it or choose "
+                 "another name)",
+                 p.anchor);
+        goto out;
+    }
+    if (lstat(p.def, &sb) == 0 && !is_otf2_file(p.def, 0)) {
+        snprintf(err, errlen,
+                 "option --mce-trace: '%s' exists and is not an OTF2 "
+                 "archive's definitions: not overwritten (remove it or "
+                 "choose another name)",
+                 p.def);
+        goto out;
+    }
+    if (lstat(p.dir, &sb) == 0) {
+        if (!S_ISDIR(sb.st_mode) || (d = opendir(p.dir)) == NULL) {
+            snprintf(err, errlen,
+                     "option --mce-trace: '%s' exists and is not an OTF2 "
+                     "archive's directory: not overwritten (remove it or "
+                     "choose another name)",
+                     p.dir);
+            goto out;
+        }
+        /* first pass: everything in it is a location's OTF2 file */
+        while ((de = readdir(d)) != NULL) {
+            char *f;
+            int ok;
+            if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
+                continue;
+            if ((f = malloc(strlen(p.dir) + strlen(de->d_name) + 2)) == NULL)
+                goto nomem;
+            sprintf(f, "%s/%s", p.dir, de->d_name);
+            ok = is_location_file(de->d_name) && is_otf2_file(f, 0);
+            free(f);
+            if (!ok) {
+                snprintf(err, errlen,
+                         "option --mce-trace: '%s/' holds '%s', which is not "
+                         "part of an OTF2 archive: not overwritten (remove "
+                         "it or choose another name)",
+                         p.dir, de->d_name);
+                goto out;
+            }
+        }
+        if (rm) {
+            rewinddir(d);
+            while ((de = readdir(d)) != NULL) {
+                char *f;
+                if (strcmp(de->d_name, ".") == 0 ||
+                    strcmp(de->d_name, "..") == 0)
+                    continue;
+                if ((f = malloc(strlen(p.dir) + strlen(de->d_name) + 2)) ==
+                    NULL)
+                    goto nomem;
+                sprintf(f, "%s/%s", p.dir, de->d_name);
+                if (unlink(f) != 0) {
+                    snprintf(err, errlen,
+                             "cannot remove '%s' of the previous OTF2 "
+                             "archive: %s",
+                             f, strerror(errno));
+                    free(f);
+                    goto out;
+                }
+                free(f);
+            }
+            if (rmdir(p.dir) != 0) {
+                snprintf(err, errlen,
+                         "cannot remove the previous OTF2 archive's "
+                         "directory '%s': %s",
+                         p.dir, strerror(errno));
+                goto out;
+            }
+        }
+    }
+    if (rm) {
+        /* the anchor last: what is left of a failed removal is still
+         * recognisably an archive */
+        if ((remove(p.def) != 0 && errno != ENOENT) ||
+            (remove(p.anchor) != 0 && errno != ENOENT)) {
+            snprintf(err, errlen,
+                     "cannot remove the previous OTF2 archive '%s': %s",
+                     p.anchor, strerror(errno));
+            goto out;
+        }
+    }
+    rc = MCE_OK;
+    goto out;
+nomem:
+    snprintf(err, errlen, "option --mce-trace: out of memory");
+    rc = MCE_ERR_NOMEM;
+out:
+    if (d != NULL)
+        closedir(d);
+    pieces_free(&p);
+    return rc;
+}
+
+int mcei_trace_otf2_write(FILE *json, const char *path, int nodes, char *err,
+                          size_t errlen)
 {
     conv_t c = {0};
     char *line = NULL, *dir = NULL, *base = NULL, *slash, *dot;
@@ -406,8 +634,14 @@ int mcei_trace_otf2_write(FILE *json, const char *path, int nodes)
     free(line);
     if (c.bad)
         goto out;
-    if (match_flows(&c) != MCE_OK)
+    if (canonical(&c) != MCE_OK || match_flows(&c) != MCE_OK)
         goto out;
+    /* A previous archive at this path (checked at the start): OTF2 will
+     * not write over it. */
+    if (mcei_trace_otf2_clear(path, 1, err, errlen) != MCE_OK) {
+        err = NULL; /* said */
+        goto out;
+    }
     /* FILE.otf2 is the archive's anchor: FILE/ holds the events. */
     if ((dir = strdup(path)) == NULL)
         goto out;
@@ -421,6 +655,7 @@ int mcei_trace_otf2_write(FILE *json, const char *path, int nodes)
                            OTF2_COMPRESSION_NONE);
     if (ar == NULL)
         goto out;
+    OTF2_Archive_SetCreator(ar, "mcemu " PACKAGE_VERSION);
     if (OTF2_Archive_SetFlushCallbacks(ar, &flush_cb, NULL) != OTF2_SUCCESS ||
         OTF2_Archive_SetSerialCollectiveCallbacks(ar) != OTF2_SUCCESS ||
         OTF2_Archive_OpenEvtFiles(ar) != OTF2_SUCCESS)
@@ -537,12 +772,22 @@ out:
         free(c.names[i]);
     free(c.names);
     free(dir);
+    if (rc != MCE_OK && err != NULL)
+        snprintf(err, errlen, "cannot write the OTF2 trace archive '%s'", path);
     return rc;
 }
 #else
-int mcei_trace_otf2_write(FILE *json, const char *path, int nodes)
+int mcei_trace_otf2_clear(const char *path, int rm, char *err, size_t errlen)
 {
-    (void)json, (void)path, (void)nodes;
+    (void)path, (void)rm, (void)err, (void)errlen;
+    return MCE_OK;
+}
+
+int mcei_trace_otf2_write(FILE *json, const char *path, int nodes, char *err,
+                          size_t errlen)
+{
+    (void)json, (void)nodes;
+    snprintf(err, errlen, "cannot write the OTF2 trace archive '%s'", path);
     return MCE_ERR_IO;
 }
 #endif

@@ -104,9 +104,10 @@ typedef struct parked {
 
 typedef struct chain {
     int nlinks, end_cell, end_pct, ncells;
-    int link[MAXLINKS];  /* directed link ids: cell x 4 + port - 1 */
-    int group[MAXLINKS]; /* PCT group of the sending cell's PCT */
-    int cell[MAXLINKS];  /* intermediate cells */
+    int link[MAXLINKS];    /* directed link ids: cell x 4 + port - 1 */
+    int group[MAXLINKS];   /* PCT group of the sending cell's PCT */
+    int cell[MAXLINKS];    /* intermediate cells */
+    int pct[MAXLINKS + 1]; /* the PCT in each cell of the path, source first */
     unsigned char turn[MAXLINKS];
     mce_time_t H, ready; /* total latency; latest configuration */
 } chain_t;
@@ -155,6 +156,9 @@ typedef struct iwnet {
      * and their summed rate, as last written (only when tracing) */
     uint32_t *tr_moving, *tr_stalled;
     uint64_t *tr_load;
+    /* and of each PCT's queue (cells x pcts, as last written, then the
+     * new states): words in it, the writer's words waiting for room */
+    uint64_t *tr_words, *tr_waiting;
 } iwnet_t;
 
 static int ev_less(const void *x, const void *y)
@@ -245,6 +249,7 @@ static int walk(const iwnet_t *st, int cell, int pct, chain_t *ch)
     if (!e->configured)
         return 0;
     ch->ready = e->cfg_time;
+    ch->pct[0] = pct;
     if (e->in_port != MCEI_IW_CPU) {
         mcei_log("iwarp: cell (%d,%d) wrote into PCT %d through a gate, but "
                  "that PCT's input is the %s link",
@@ -264,6 +269,7 @@ static int walk(const iwnet_t *st, int cell, int pct, chain_t *ch)
         ch->group[ch->nlinks] = group_of(st, pct);
         ch->nlinks++;
         ch->H += hop_latency(st, cell, e->out_port);
+        ch->pct[ch->nlinks] = q;
         f = &st->mirror[n * st->pcts + q];
         if (!f->configured)
             return 0;
@@ -627,6 +633,83 @@ static void trace_links(iwnet_t *st)
     }
 }
 
+/* The PCTs' queues on their trace tracks, inside their configuration
+ * slices, as the model counts the words of a connection: its source PCT
+ * holds the words the writer offered that have not entered the first
+ * link (at most pct_words; the rest of the writer's block waits for
+ * room), and while the connection is stopped (its words all in, or its
+ * path full) the words it has in its path -- entered, not yet taken by
+ * the reader as known at the source -- wait in its other PCTs, the
+ * destination's first.  A state ("queued", or "full" at pct_words) with
+ * "words" and "writer_waiting_words" lasts until these change at one of
+ * the model's instants (a block offered, a stop, a read reaching the
+ * source); a moving connection's other PCTs pass its words on. */
+static void trace_pcts(iwnet_t *st)
+{
+    size_t np = (size_t)st->cells * (size_t)st->pcts;
+    uint64_t *nw, *nwait;
+    if (st->tr_words == NULL) {
+        st->tr_words = calloc(2 * np, sizeof(*st->tr_words));
+        st->tr_waiting = calloc(2 * np, sizeof(*st->tr_waiting));
+        if (!st->tr_words || !st->tr_waiting) {
+            free(st->tr_words); /* no queue states, never a failed run */
+            free(st->tr_waiting);
+            st->tr_words = st->tr_waiting = NULL;
+            return;
+        }
+    }
+    nw = st->tr_words + np;
+    nwait = st->tr_waiting + np;
+    memset(nw, 0, np * sizeof(*nw));
+    memset(nwait, 0, np * sizeof(*nwait));
+    for (int i = 0; i < st->nlive; i++) {
+        const flow_t *f = st->live[i];
+        uint64_t in = (uint64_t)(f->entered / st->unit), backlog, path;
+        size_t k;
+        if (f->dkey < 0)
+            continue;
+        backlog = f->offered > in ? f->offered - in : 0;
+        k = (size_t)f->src * (size_t)st->pcts + (size_t)f->spct;
+        nw[k] = backlog < (uint64_t)st->pct_words ? backlog
+                                                  : (uint64_t)st->pct_words;
+        nwait[k] = backlog - nw[k];
+        if (f->rate > 0)
+            continue;
+        path = in > f->freed ? in - f->freed : 0;
+        for (int h = f->ch.nlinks; h >= 1 && path > 0; h--) {
+            int l = f->ch.link[h - 1];
+            int cell = neighbour(st, l / 4, l % 4 + 1);
+            uint64_t w =
+                path < (uint64_t)st->pct_words ? path : (uint64_t)st->pct_words;
+            k = (size_t)cell * (size_t)st->pcts + (size_t)f->ch.pct[h];
+            nw[k] = w;
+            path -= w;
+        }
+    }
+    for (size_t k = 0; k < np; k++) {
+        char label[48], args[96];
+        if (nw[k] == st->tr_words[k] && nwait[k] == st->tr_waiting[k])
+            continue;
+        st->tr_words[k] = nw[k];
+        st->tr_waiting[k] = nwait[k];
+        if (nw[k] == 0) {
+            mcei_trace_net_inner_close("PCT", (int)k, st->now);
+            continue;
+        }
+        snprintf(label, sizeof(label), "PCT %d of cell (%d,%d)",
+                 (int)(k % (size_t)st->pcts),
+                 (int)(k / (size_t)st->pcts) % st->width,
+                 (int)(k / (size_t)st->pcts) / st->width);
+        snprintf(args, sizeof(args),
+                 "\"words\":%" PRIu64 ",\"writer_waiting_words\":%" PRIu64,
+                 nw[k], nwait[k]);
+        mcei_trace_net_inner_open("PCT", (int)k, label,
+                                  nw[k] == (uint64_t)st->pct_words ? "full"
+                                                                   : "queued",
+                                  st->now, args);
+    }
+}
+
 static int recompute(iwnet_t *st)
 {
     mcei_iwf_flow_t *ff = calloc((size_t)st->nlive + 1, sizeof(*ff));
@@ -663,8 +746,10 @@ static int recompute(iwnet_t *st)
         st->live[idx[j]]->rate = ff[j].rate;
     free(ff);
     free(idx);
-    if (rc == MCE_OK && mcei_trace_net_on())
+    if (rc == MCE_OK && mcei_trace_net_on()) {
         trace_links(st);
+        trace_pcts(st);
+    }
     for (int i = 0; i < st->nlive && rc == MCE_OK; i++) {
         flow_t *f = st->live[i];
         if (f->dkey < 0 || (f->told_valid && f->told == f->rate && !f->force))
@@ -965,6 +1050,8 @@ static void iw_fini(mcei_net_t *net)
     free(st->tr_moving);
     free(st->tr_stalled);
     free(st->tr_load);
+    free(st->tr_words);
+    free(st->tr_waiting);
     free(st);
     net->priv = NULL;
 }

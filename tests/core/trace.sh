@@ -5,9 +5,11 @@
 # The machines inside: NX calls with their arguments, one slice per crecv
 # and a flow per user message; the iPSC/860's and the Paragon's FORCED
 # discards at the forced protocol's delivery time, the NCUBE's
-# three-way handshake, its channels and buffer pool waits, Vertex
+# three-way handshake, its interrupt handlers, its channels and buffer
+# pool waits (also on the node's protocol track), Vertex
 # broadcast arrows, a Paragon link shared by two worms, an iWarp spool
-# stealing cycles, iWarp links (shared, stalled), PCTs, spools, the SRU
+# stealing cycles, iWarp links (shared, stalled), PCTs and their queues,
+# spools, the SRU
 # bus, ring hops, the RTS token and deposits; provenance; the event and
 # node filters; a partial trace after an error; write errors; identical
 # on 1, 2, 4 ranks.
@@ -240,6 +242,55 @@ assert abs(w["ts"] + w["dur"] - (reads[0]["ts"] + reads[0]["dur"])) < 1e-6, (w, 
 print("trace ok", len(chan), "channels", len(res), "slices")
 PY
 
+# The same wait on node 0's protocol track (its acknowledgement to node 1
+# waits with it), at the model's times: from the end of node 0's
+# interrupt for node 1's 4 KB length request -- vx.len_interrupt of the
+# machine file (read here) long, starting once the request is in and
+# the previous handler has ended -- to the grant at node 0's first
+# nread's end
+li=$(awk -F'[= ]+' '/^vx.len_interrupt/ { print $2 }' "$top_srcdir/share/machines/ncube.conf")
+LI=$li check "NCUBE buffer pool wait on the node's protocol track" "$TMP/v.json" <<'PY'
+import json, os, sys
+ev = json.load(open(sys.argv[1]))["traceEvents"]
+names = {e["tid"]: e["args"]["name"] for e in ev if e.get("name") == "thread_name" and e["pid"] == 3}
+res = [e for e in ev if e.get("ph") == "X" and e["pid"] == 3 and names[e["tid"]] == "node 0 buffer pool"]
+pw = [e for e in ev if e.get("ph") == "X" and e.get("cat") == "buffer pool"]
+assert len(pw) == 1 and pw[0]["pid"] == 1 and pw[0]["tid"] == 0, pw
+w = pw[0]
+assert w["name"] == "length request of node 1 waits" and w["args"] == {"bytes": 4096, "peer": 1, "channel_held": 0}, w
+assert (w["ts"], w["dur"], w["args"]) == (res[0]["ts"], res[0]["dur"], res[0]["args"]), (w, res)
+irq = [e for e in ev if e.get("cat") == "interrupt" and e["pid"] == 1 and e["tid"] == 0
+       and e["name"] == "length request interrupt" and abs(e["ts"] + e["dur"] - w["ts"]) < 1e-9]
+assert len(irq) == 1 and abs(irq[0]["dur"] - float(os.environ["LI"])) < 1e-9 and irq[0]["args"] == {"channel": 0}, irq
+req = [e for e in ev if e.get("cat") == "handshake" and e["tid"] == 1 and e["name"] == "length request"
+       and e["args"] == {"peer": 0, "bytes": 4096} and e["ts"] + e["dur"] <= irq[0]["ts"] + 1e-9]
+assert req, (w, irq)
+r = max(req, key=lambda e: e["ts"])
+# the handler starts at the request's arrival, or after the handler
+# running then on node 0
+before = [e for e in ev if e.get("cat") == "interrupt" and e["pid"] == 1 and e["tid"] == 0
+          and e["ts"] < irq[0]["ts"] and e["ts"] + e["dur"] > r["ts"] + r["dur"] + 1e-9]
+start = max([r["ts"] + r["dur"]] + [e["ts"] + e["dur"] for e in before])
+assert abs(irq[0]["ts"] - start) < 1e-9, (irq, r, before)
+reads = sorted((e for e in ev if e.get("ph") == "X" and e["pid"] == 0 and e["tid"] == 0
+                and e["name"] == "nread" and e["args"]["type"] == 800), key=lambda e: e["ts"])
+assert abs(w["ts"] + w["dur"] - (reads[0]["ts"] + reads[0]["dur"])) < 1e-6, (w, reads[0])
+# no two handlers of a node at once
+for n in range(4):
+    h = sorted((e for e in ev if e.get("cat") == "interrupt" and e["tid"] == n), key=lambda e: e["ts"])
+    assert all(b["ts"] >= a["ts"] + a["dur"] - 1e-9 for a, b in zip(h, h[1:])), n
+print("trace ok", w["ts"], w["dur"], len(before), "handler(s) before")
+PY
+"$B/tests/progs/vx_routes" --mce-nodes=4 --mce-trace-events=proto --mce-trace="$TMP/vp.json" > "$TMP/o" 2>&1
+expect_eq "vx_routes proto-only trace status" $? 0
+check "NCUBE buffer pool wait kept by --mce-trace-events=proto" "$TMP/vp.json" <<'PY'
+import json, sys
+ev = json.load(open(sys.argv[1]))["traceEvents"]
+pw = [e for e in ev if e.get("ph") == "X" and e.get("cat") == "buffer pool"]
+assert len(pw) == 1 and pw[0]["pid"] == 1 and not [e for e in ev if e.get("pid") == 3 and e.get("ph") == "X"], pw
+print("trace ok")
+PY
+
 # --- Vertex broadcast: an arrow from the nwrite to 0xffff to every nread ---
 check "Vertex broadcast arrows" "$TMP/v.json" <<'PY'
 import json, sys
@@ -388,6 +439,46 @@ for t in ("link (0,0) X+", "link (1,0) X+", "link (2,0) X+"):
     assert sl[1]["args"]["moving"] == 0 and sl[1]["args"]["load_permille"] == 0, sl[1]
     assert all(abs(a["ts"] + a["dur"] - b["ts"]) < 1e-9 for a, b in zip(sl, sl[1:])), sl
 print("trace ok")
+PY
+# The PCTs' queues (nested in their configuration slices): while the
+# path is full, each of the path's 8-word PCT queues (Warfel 1996, 3.1.2)
+# beyond the source is "full" with its 8 words, from when the links stall
+# until they move again; the source PCT holds 8 more and the writer's
+# 33rd word waits for room (32 = 8 x 4 PCTs, the path's capacity)
+PCTW=8 PATHW=$(awk 'BEGIN { print 8 * 4 }') check "iWarp PCT queues: full while back-pressure holds" "$TMP/is.json" <<'PY'
+import json, os, sys
+ev = json.load(open(sys.argv[1]))["traceEvents"]
+names = {e["tid"]: e["args"]["name"] for e in ev if e.get("name") == "thread_name" and e["pid"] == 2}
+net = [dict(e, track=names[e["tid"]]) for e in ev if e.get("ph") == "X" and e["pid"] == 2]
+w = int(os.environ["PCTW"])
+stall = [e for e in net if e["track"] == "link (0,0) X+" and e["name"] == "stalled (path full)"]
+assert len(stall) == 1, stall
+st = stall[0]
+mid = st["ts"] + st["dur"] / 2
+held = 0
+for cell in ("(0,0)", "(1,0)", "(2,0)", "(3,0)"):
+    tr = [e for e in net if e["track"] == "PCT 3 of cell " + cell]
+    cfg = [e for e in tr if "->" in e["name"]]
+    q = [e for e in tr if e["name"] in ("queued", "full")]
+    assert len(cfg) == 1 and q, (cell, tr[:3])
+    # from the configuration on (a queue empties when the reader's take
+    # reaches the source: up to one path latency after the run's end),
+    # one state at a time
+    assert all(cfg[0]["ts"] <= e["ts"] for e in q), cell
+    q.sort(key=lambda e: e["ts"])
+    assert all(b["ts"] >= a["ts"] + a["dur"] - 1e-9 for a, b in zip(q, q[1:])), cell
+    assert all(0 < e["args"]["words"] <= w and (e["name"] == "full") == (e["args"]["words"] == w) for e in q), cell
+    now = [e for e in q if e["ts"] <= mid < e["ts"] + e["dur"]]
+    assert len(now) == 1 and now[0]["name"] == "full", (cell, now)
+    held += now[0]["args"]["words"]
+    if cell == "(0,0)":
+        assert now[0]["args"]["writer_waiting_words"] == 1, now
+    else:
+        # exactly the links' stall
+        assert abs(now[0]["ts"] - st["ts"]) < 1e-9 and abs(now[0]["dur"] - st["dur"]) < 1e-9, (now, st)
+        assert now[0]["args"]["writer_waiting_words"] == 0, now
+assert held == int(os.environ["PATHW"]), held
+print("trace ok", held, "words held")
 PY
 # Never read: the run ends in the deadlock report, the links stalled from
 # the 24th word until the run stopped, the same on 1 and 2 ranks

@@ -107,6 +107,29 @@ for pat in "machine=ncube2 nodes=4" "right on every node" \
     "amicclk advanced on every node, n_time agrees" "nc2_legacy: done"; do
     expect_grep "nc2_legacy: $pat" "$pat" "$TMP/o1"
 done
+# the NCUBE 2's accounting and trace: compute + comm + wait + stolen is
+# each node's final clock; every message's receive interrupt is on the
+# receiver's protocol track, nc2.recv_interrupt of the machine file long
+# (read here: the mechanism, not a paper's value), one at a time
+$T "$TMP/nc2_legacy" --mce-nodes=4 --mce-stats="$TMP/nc2.csv" --mce-trace="$TMP/nc2.json" > "$TMP/o2" 2>&1
+expect_eq "nc2_legacy with stats and a trace: status" $? 0
+ri=$(awk -F'[= ]+' '/^nc2.recv_interrupt/ { print $2 }' "$top_srcdir/share/machines/ncube2.conf")
+RI=$ri python3 - "$TMP/nc2.csv" "$TMP/nc2.json" > "$TMP/chk" 2>&1 <<'PY'
+import csv, json, os, sys
+rs = list(csv.DictReader(l for l in open(sys.argv[1]) if not l.startswith("#")))
+assert len(rs) == 4 and all(sum(int(r[k]) for k in ("compute_ps", "comm_ps", "wait_ps", "stolen_ps"))
+                            == int(r["vtime_ps"]) for r in rs), rs
+ev = json.load(open(sys.argv[2]))["traceEvents"]
+irq = [e for e in ev if e.get("cat") == "interrupt"]
+assert irq and all(e["pid"] == 1 and e["name"] == "receive interrupt" and abs(e["dur"] - float(os.environ["RI"])) < 1e-9 for e in irq), irq[:2]
+recv = sum(int(r["msgs_recv"]) for r in rs)
+assert len(irq) >= recv, (len(irq), recv)
+for n in range(4):
+    h = sorted((e for e in irq if e["tid"] == n), key=lambda e: e["ts"])
+    assert all(b["ts"] >= a["ts"] + a["dur"] - 1e-9 for a, b in zip(h, h[1:])), n
+print("nc2 ok", len(irq))
+PY
+expect_grep "nc2_legacy: sum = final clock, receive interrupts traced" "^nc2 ok" "$TMP/chk"
 # global mode: one copy of each line (node 0's), local mode: every node's
 expect_eq "nc2_legacy: nglobal prints one copy" \
     "$(grep -c '^nc2_legacy: done' "$TMP/o1")" 1

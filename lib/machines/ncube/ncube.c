@@ -186,11 +186,13 @@ static void trace_wire(mcei_vn_t *vn, int d, const char *what, mce_time_t s,
     mcei_trace_res(vn, d, label, what, s, s + dur, args);
 }
 
-/* A wait for a buffer of the pool, from its start to @p t (the grant). */
+/* A wait for a buffer of the pool, from its start to @p t (the grant):
+ * on the pool's track and, as the node's protocol waits with it (an
+ * acknowledgement held back, or its own nwrite), on its protocol track. */
 static void trace_pool_wait(mcei_vn_t *vn, const pool_req_t *r, mce_time_t t)
 {
     char label[48], name[64], args[96];
-    if (!mcei_trace_res_on(vn))
+    if (!mcei_trace_res_on(vn) && !mcei_trace_proto_on(vn))
         return;
     snprintf(label, sizeof(label), "node %d buffer pool", vn->id);
     if (r->remote) {
@@ -205,6 +207,24 @@ static void trace_pool_wait(mcei_vn_t *vn, const pool_req_t *r, mce_time_t t)
         snprintf(args, sizeof(args), "\"bytes\":%u", r->len);
     }
     mcei_trace_res(vn, SLOT_POOL, label, name, r->since, t, args);
+    mcei_trace_proto(vn, "buffer pool", name, r->since, t, args);
+}
+
+/* An interrupt handler of the protocol (mcei_vn_steal: it starts when
+ * the message is in and the node's previous handler has ended), on the
+ * node's protocol track with the channel @p d it serves (-1: none
+ * known); returns its end. */
+static mce_time_t steal(mcei_vn_t *vn, const mcei_msg_t *m, mce_time_t dur,
+                        const char *what, int d)
+{
+    mce_time_t e = mcei_vn_steal(vn, m->arrival, dur);
+    if (mcei_trace_proto_on(vn)) {
+        char args[48];
+        snprintf(args, sizeof(args), "\"channel\":%d", d);
+        mcei_trace_proto(vn, "interrupt", what, e - dur, e,
+                         d >= 0 ? args : NULL);
+    }
+    return e;
 }
 
 static void send_ctl(mcei_vn_t *vn, int d, int kind, uint32_t len, mce_time_t t)
@@ -324,7 +344,8 @@ static void on_len(mcei_vn_t *vn, mcei_msg_t *m, int d)
 {
     node_t *nd = node_of(vn);
     uint32_t len = (uint32_t)m->w.aux[0], off;
-    mce_time_t e = mcei_vn_steal(vn, m->arrival, cst()->len_interrupt);
+    mce_time_t e =
+        steal(vn, m, cst()->len_interrupt, "length request interrupt", d);
     if (nd->in[d].expecting)
         mcei_vn_fatal_at(vn, m->arrival,
                          "Vertex: second length request from node %d while "
@@ -395,7 +416,8 @@ static void on_ack(mcei_vn_t *vn, mcei_msg_t *m, int d)
 {
     node_t *nd = node_of(vn);
     int bad;
-    mce_time_t e = mcei_vn_steal(vn, m->arrival, cst()->ack_interrupt);
+    mce_time_t e =
+        steal(vn, m, cst()->ack_interrupt, "acknowledgement interrupt", d);
     mcei_vx_action_t a = mcei_vx_chan_ack(&nd->out[d], &bad);
     if (bad)
         mcei_vn_fatal_at(vn, m->arrival,
@@ -409,7 +431,8 @@ static void on_dma_done(mcei_vn_t *vn, mcei_msg_t *m)
     node_t *nd = node_of(vn);
     int d = (int)m->w.aux[0], bad;
     mcei_vx_item_t *done = NULL;
-    mce_time_t e = mcei_vn_steal(vn, m->arrival, cst()->dma_send_interrupt);
+    mce_time_t e = steal(vn, m, cst()->dma_send_interrupt,
+                         "end of DMA interrupt (sender)", d);
     mcei_vx_action_t a = mcei_vx_chan_dma_done(&nd->out[d], &done, &bad);
     if (bad)
         mcei_vn_fatal_at(vn, m->arrival,
@@ -427,7 +450,8 @@ static void on_data(mcei_vn_t *vn, mcei_msg_t *m, int d)
     int type = (int)(uint32_t)m->w.aux[0];
     int root = (int)(int32_t)(uint32_t)(m->w.aux[1] >> 32);
     int dest = (int)(uint32_t)m->w.aux[1];
-    mce_time_t e = mcei_vn_steal(vn, m->arrival, cst()->dma_recv_interrupt);
+    mce_time_t e = steal(vn, m, cst()->dma_recv_interrupt,
+                         "end of DMA interrupt (receiver)", d);
     vbuf_t *vb = nd->in[d].vb;
     if (!nd->in[d].expecting)
         mcei_vn_fatal_at(vn, m->arrival,
@@ -476,7 +500,8 @@ static void on_xdata(mcei_vn_t *vn, mcei_msg_t *m, int d)
 {
     node_t *nd = node_of(vn);
     int type = (int)m->w.aux[0];
-    mcei_vn_steal(vn, m->arrival, cst()->xdma_recv_interrupt);
+    steal(vn, m, cst()->xdma_recv_interrupt,
+          "end of extended DMA interrupt (receiver)", d);
     if (nd->mode[d] != 1)
         mcei_vn_fatal_at(vn, m->arrival,
                          "Vertex send: extended message (type %d, %" PRIu64
@@ -530,7 +555,8 @@ static void ncube_on_arrival(mcei_vn_t *vn, mcei_msg_t *m)
             on_dma_done(vn, m);
             break;
         case T_XDONE:
-            mcei_vn_steal(vn, m->arrival, cst()->xdma_send_interrupt);
+            steal(vn, m, cst()->xdma_send_interrupt,
+                  "end of extended DMA interrupt (sender)", -1);
             mcei_vn_memory(vn);
             *(int *)m->cookie = 1;
             break;

@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../core/trace.h"
 #include "../keys.h"
 #include "ncube.h"
 
@@ -86,8 +87,8 @@ static int inject(mcei_vn_t *vn, mce_time_t t, const void *buf, uint32_t n,
     unsigned diff = (unsigned)(vn->id ^ dest);
     int hops = __builtin_popcount(diff), d = diff ? __builtin_ctz(diff) : -1;
     if (mcei_time_mul(nst2()->costs.per_byte, n, &body) != MCE_OK ||
-        mcei_time_mul(nst2()->costs.hop, hops > 1 ? (uint64_t)(hops - 1) : 0, &route) !=
-            MCE_OK)
+        mcei_time_mul(nst2()->costs.hop, hops > 1 ? (uint64_t)(hops - 1) : 0,
+                      &route) != MCE_OK)
         return MCE_ERR_OVERFLOW;
     if (d >= 0)
         s = mcei_time_max(s, nd->out_free[d]);
@@ -140,6 +141,14 @@ static void on_arrival(mcei_vn_t *vn, mcei_msg_t *m)
         return;
     }
     e = mcei_vn_steal(vn, m->arrival, nst2()->costs.recv_interrupt);
+    if (mcei_trace_proto_on(vn)) {
+        /* the receiving kernel's interrupt, on the protocol track */
+        char args[48];
+        snprintf(args, sizeof(args), "\"src\":%d,\"bytes\":%zu", src,
+                 (size_t)m->w.size);
+        mcei_trace_proto(vn, "interrupt", "receive interrupt",
+                         e - nst2()->costs.recv_interrupt, e, args);
+    }
     if (root >= 0) {
         /* The kernel relays a broadcast to its subtree. */
         nk = tree_children(vn->id, root, kids);
@@ -304,7 +313,8 @@ static void ncube2_node_fini(mcei_vn_t *vn)
 static mce_time_t ncube2_send_delay(const mcei_engine_t *eng)
 {
     (void)eng;
-    return mcei_time_min(nst2()->costs.send_overhead, nst2()->costs.recv_interrupt);
+    return mcei_time_min(nst2()->costs.send_overhead,
+                         nst2()->costs.recv_interrupt);
 }
 
 /* The NCUBE 2's hypercube (its router is modelled here, not by the
