@@ -14,6 +14,15 @@
  * Warfel's prediction floor(O + bytes/1.998 + 5 d), O = 253 for 4 bytes
  * and 359 above (design 4.2).
  *
+ *   exchange A and B deposit into each other at the same time, sixteen
+ *            times between two counter reads (both read the counter),
+ *            each looping send; wait(re-arm): divided by 16, the time of
+ *            one stage in which a cell both sends and receives (Warfel
+ *            3.2.3 item 4: such patterns "cannot hide the receive
+ *            cost"); predicted floor(359 + 230 + bytes/1.998 + 5 d)
+ *            (Msg_Send_Time + Msg_Recv_Time, W 6.2.1), 4 bytes: the
+ *            ping's floor(253 + bytes/1.998 + 5 d), Figure 4.19's
+ *            message_time of a handshake stage (design 4.3)
  *   spool    (a check of the spools of section 3.6, not a figure) A
  *            spools 256 words to B = (x0+1,0) over a PCT connection while
  *            computing 300 clocks (stretched by the spool's cycle
@@ -24,7 +33,8 @@
  *            3.1.3: the spool steals cycles from every CPU client, gate
  *            writes included)
  *
- * usage: deposit_pingpong --mce-nodes=64 [--mode=all|single|sixteen|spool]
+ * usage: deposit_pingpong --mce-nodes=64
+ *        [--mode=all|single|sixteen|spool|exchange]
  *        [--sizes=4,16,...] [--dist=1..7] [--runs=N] [--x0=X]
  *        [--format=table|csv|json]  (--mode=spool: rows from cells A and B,
  *        in JSON one object each)
@@ -42,7 +52,7 @@
 
 #define MAXD 16
 
-static const char *const modes[] = {"single", "sixteen"};
+static const char *const modes[] = {"single", "sixteen", "exchange"};
 
 static uint32_t out[4096], in[4096];
 
@@ -129,6 +139,58 @@ static int spool_check(int x, int y, int x0)
     return 0;
 }
 
+/* Exchange mode: both cells start each run at the same exact time (a
+ * period long enough for 16 exchanges), read the counter, then send and
+ * wait sixteen times; A prints the average per exchange. */
+static void exchange(const long *sizes, int nsizes, int runs, int d, int x0,
+                     int is_a, int peer, int h, unsigned *got,
+                     unsigned long long base)
+{
+    for (int s = 0; s < nsizes; s++) {
+        size_t bytes = (size_t)sizes[s];
+        unsigned long long period = 16ull * (2000 + bytes);
+        unsigned long sum = 0, max = 0, min = ~0ul;
+        for (int r = 0; r < runs; r++) {
+            unsigned long t0, t1, t;
+            iwarp_align(base + (unsigned long long)r * period +
+                        (unsigned)r % 8);
+            t0 = iwarp_clock();
+            for (int e = 0; e < 16; e++) {
+                iwapp_check(PROG, iwarp_dep_send(peer, h, 0, out, bytes),
+                            "send");
+                iwapp_check(PROG, iwarp_dep_wait(h, ++*got, 1), "wait");
+                if (in[bytes / 4 - 1] !=
+                    (uint32_t)(peer * 65536 + (long)bytes / 4 - 1))
+                    iwapp_die(PROG, "wrong data deposited");
+            }
+            t1 = iwarp_clock();
+            t = t1 - t0;
+            sum += t;
+            if (t > max)
+                max = t;
+            if (t < min)
+                min = t;
+        }
+        base += (unsigned long long)runs * period;
+        if (is_a) {
+            long o = bytes == 4 ? 253 : 359 + 230;
+            long pred = (o * 1998 + 1000 * (long)bytes + 9990L * d) / 1998;
+            app_row("deposit_pingpong",
+                    APP_FIELDS(APP_S("mode", "exchange"), APP_U("bytes", bytes),
+                               APP_I("dist", d), APP_I("x0", x0),
+                               APP_U("avg", sum / runs / 16),
+                               APP_U("max", max / 16), APP_U("min", min / 16),
+                               APP_F("avg_exact", (double)sum / runs / 16.0),
+                               APP_I("runs", runs), APP_I("predicted", pred)),
+                    "deposit_pingpong: mode=exchange bytes=%zu dist=%d "
+                    "x0=%d avg=%lu max=%lu min=%lu avg_exact=%.3f "
+                    "runs=%d predicted=%ld\n",
+                    bytes, d, x0, sum / runs / 16, max / 16, min / 16,
+                    (double)sum / runs / 16.0, runs, pred);
+        }
+    }
+}
+
 int main(int argc, char **argv)
 {
     long sizes[32] = {4, 16, 64, 256, 1024, 4096, 16384}, dist[MAXD];
@@ -140,10 +202,10 @@ int main(int argc, char **argv)
     long lruns = 8, lx0 = 0;
     int mode = 0;
     const app_opt_t opts[] = {
-        {"mode", APPO_CHOICE, &mode, NULL, 0, 0, "all|single|sixteen|spool",
-         NULL,
-         "Figures 3.10 and 3.11, or the spool check of 3.6 (default all: "
-         "single and sixteen)"},
+        {"mode", APPO_CHOICE, &mode, NULL, 0, 0,
+         "all|single|sixteen|spool|exchange", NULL,
+         "Figures 3.10 and 3.11, the spool check of 3.6, or simultaneous "
+         "sending and receiving (default all: single and sixteen)"},
         {"sizes", APPO_LIST, sizes, &nsizes, 32, 4, NULL, "A,B,...",
          "message sizes in bytes, multiples of 4 up to 16384 (default "
          "4,16,...,16384)"},
@@ -158,13 +220,14 @@ int main(int argc, char **argv)
                         "Deposit message-passing ping-pong on the iWarp "
                         "(Warfel 1996, 3.2.3, Figures 3.10 and 3.11): "
                         "average, maximum and minimum message time in clocks.",
-                        "--mce-nodes=64 [--mode=all|single|sixteen|spool] "
+                        "--mce-nodes=64 "
+                        "[--mode=all|single|sixteen|spool|exchange] "
                         "[--sizes=LIST] [--dist=LIST] [--runs=N] [--x0=X] "
                         "[--format=table|csv|json]",
                         argc, argv, opts);
     if (prc != APP_PARSE_OK)
         return APP_PARSE_EXIT(prc);
-    mode_mask = mode == 0 ? 3 : 1 << (mode - 1);
+    mode_mask = mode == 0 ? 3 : mode == 4 ? 8 : 1 << (mode - 1);
     iwapp_check_sizes(PROG, sizes, nsizes);
     if (lx0 >= w)
         iwapp_die(PROG, "--x0: a column of the array");
@@ -193,6 +256,16 @@ int main(int argc, char **argv)
         int peer = is_a ? x0 + d : x0;
         if (!is_a && !is_b)
             continue;
+        if (mode_mask & 8) {
+            unsigned long long per = 0;
+            for (int s = 0; s < nsizes; s++)
+                per += 16ull * (2000 + (unsigned long long)sizes[s]);
+            /* the same start on both cells: distances before this one */
+            exchange(sizes, nsizes, runs, d, x0, is_a, peer, h, &got,
+                     2000 + (unsigned long long)k * (unsigned long long)runs *
+                                per);
+            continue;
+        }
         for (int m = 0; m < 2; m++) {
             int reps = m ? 16 : 1;
             if (!(mode_mask & (1 << m)))

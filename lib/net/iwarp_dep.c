@@ -11,16 +11,21 @@
  * last link: 5 + H clocks without contention, H the route's hop latencies
  * plus hop_turn at its corner.  Spooled deposits (more than one word) then
  * need the destination's receive spool (one at a time; a header waits for
- * it holding its links); the receive handler (dep.recv_irq, charged by the
- * node) starts when it is acquired, and the data drains into memory from
- * the handler's end, or from the start of the sender's spool (ts +
- * dep.send_spool) if later, at iwarp.spool_word a word.  The links and the
- * receive spool are free when the last word is in (the trailer's hop by
- * hop release is not modelled: every link is held until then).  The sender
- * is told (MCEI_IW_DEP_SENT) when its spool has sent the last word: the
- * drain end less the path (5 + H), or its spool start + n words, whichever
- * is later.  A 4-byte deposit carries its word right behind the header
- * (word_time later), uses no spool and frees the links on arrival.
+ * it holding its links); the deposit goes to the destination when it is
+ * acquired (its receive handler, dep.recv_irq, starts).  The data drains
+ * into memory at iwarp.spool_word a word from the later of two times the
+ * cells report: the sender's spool start (MCEI_IW_DEP_GO, the end of its
+ * dep.send_spool set-up, later if an interrupt handler ran during it) and
+ * the receive handler's end (MCEI_IW_DEP_READY).  Until both are known the
+ * deposit's links and the receive spool are held with no known end, and a
+ * deposit that needs one of them waits (deposits move on in injection
+ * order).  The destination is told when the last word is in
+ * (MCEI_IW_DEP_DRAIN); the links and the receive spool are free then (the
+ * trailer's hop by hop release is not modelled).  The sender is told
+ * (MCEI_IW_DEP_SENT) when its spool has sent the last word: the drain end
+ * less the path (5 + H), or its spool start + n words, whichever is later.
+ * A 4-byte deposit carries its word right behind the header (word_time
+ * later), uses no spool and frees the links on arrival.
  *
  * RTS.  One token on the 65-cell ring of mcei_iw_rts_pos (lib/net/
  * iwarp_dep.h); ring latency R = the sum of the ring's hop latencies (the
@@ -56,11 +61,31 @@ typedef struct rreq {
     mce_time_t eff;
 } rreq_t;
 
+/* A deposit the model has not finished deciding: its header acquiring the
+ * links of its route (one may be held by a deposit whose end is not known
+ * yet), waiting for the destination's receive spool, or holding both until
+ * the sender's spool starts (MCEI_IW_DEP_GO) and the receive handler has
+ * ended (MCEI_IW_DEP_READY). */
+enum { DP_LINKS, DP_SPOOL, DP_DRAIN };
+typedef struct dpend {
+    mcei_msg_t *m; /* until delivered to the destination */
+    mcei_wire_t w; /* its header, for what follows */
+    int state, nl, next_link, turned;
+    int *links;
+    char *pre; /* per link: claimed ahead (prev: its
+                * free time before the claim) */
+    int pre_spool;
+    mce_time_t prev_spool;
+    mce_time_t *lat, *acq, *prev;
+    mce_time_t t, H, acq_spool, go,
+        ready; /* go, ready: MCEI_TIME_INF = not yet */
+    struct dpend *next;
+} dpend_t;
+
 struct mcei_iwdep {
     int cells, width, height, board_w, board_h, torus;
     mce_time_t clock, lookahead, word_time, spool_word, hop_board, hop_cross,
         hop_turn, hop_wrap, hop_host, gate_op, gate_in, gate_out;
-    mce_time_t send_spool, recv_irq;
     mce_time_t *link_free;  /* cells x 4 directed links */
     mce_time_t *spool_free; /* per cell: receive spool */
     /* RTS */
@@ -73,6 +98,12 @@ struct mcei_iwdep {
     size_t nreq, capreq;
     mcei_heap_t events;
     size_t in_flight;
+    /* deposits not decided yet, in the order they were injected; per cell
+     * the one whose sender has not started its spool and the one holding
+     * its receive spool before the handler's end */
+    dpend_t *pend, **pend_tail;
+    size_t npend;
+    dpend_t **sending, **receiving;
 };
 
 static int dev_less(const void *x, const void *y)
@@ -153,11 +184,8 @@ int mcei_iwdep_init(mcei_iwdep_t **out, mcei_machine_t *m, int cells,
              get_clocks(m, "iwarp.gate_op", clock, &s->gate_op, err, errlen)) ||
         (rc =
              get_clocks(m, "iwarp.gate_in", clock, &s->gate_in, err, errlen)) ||
-        (rc = get_clocks(m, "iwarp.gate_out", clock, &s->gate_out, err,
-                         errlen)) ||
-        (rc = get_clocks(m, "dep.send_spool", clock, &s->send_spool, err,
-                         errlen)) ||
-        (rc = get_clocks(m, "dep.recv_irq", clock, &s->recv_irq, err, errlen)))
+        (rc =
+             get_clocks(m, "iwarp.gate_out", clock, &s->gate_out, err, errlen)))
         goto fail;
     routing = mcei_key_str(m, "dep.routing");
     if (routing == NULL || strcmp(routing, "mesh") != 0) {
@@ -186,9 +214,13 @@ int mcei_iwdep_init(mcei_iwdep_t **out, mcei_machine_t *m, int cells,
     s->ring_n = cells + 1;
     s->link_free = calloc((size_t)cells * 4, sizeof(*s->link_free));
     s->spool_free = calloc((size_t)cells, sizeof(*s->spool_free));
+    s->sending = calloc((size_t)cells, sizeof(*s->sending));
+    s->receiving = calloc((size_t)cells, sizeof(*s->receiving));
+    s->pend_tail = &s->pend;
     s->ring_off = calloc((size_t)s->ring_n + 1, sizeof(*s->ring_off));
     bycell = malloc((size_t)s->ring_n * sizeof(*bycell));
-    if (!s->link_free || !s->spool_free || !s->ring_off || !bycell) {
+    if (!s->link_free || !s->spool_free || !s->ring_off || !bycell ||
+        !s->sending || !s->receiving) {
         rc = MCE_ERR_NOMEM;
         goto fail;
     }
@@ -215,6 +247,8 @@ int mcei_iwdep_init(mcei_iwdep_t **out, mcei_machine_t *m, int cells,
     return MCE_OK;
 fail:
     free(bycell);
+    free(s->sending);
+    free(s->receiving);
     free(s->link_free);
     free(s->spool_free);
     free(s->ring_off);
@@ -233,6 +267,15 @@ void mcei_iwdep_fini(mcei_iwdep_t *s)
     }
     for (size_t i = 0; i < s->nreq; i++)
         mcei_msg_release(s->req[i].msg);
+    while (s->pend != NULL) {
+        dpend_t *p = s->pend;
+        s->pend = p->next;
+        if (p->m != NULL)
+            mcei_msg_release(p->m);
+        free(p);
+    }
+    free(s->sending);
+    free(s->receiving);
     mcei_heap_fini(&s->events);
     free(s->req);
     free(s->link_free);
@@ -257,38 +300,200 @@ static int push(mcei_iwdep_t *s, mcei_msg_t *m, mce_time_t t)
 /* A deposit on the trace: each link of its route from when its header
  * acquired it until it is free again (the tracks of the PCT connections'
  * links), and the destination's receive spool while it drains. */
-static void trace_dep(const mcei_iwdep_t *s, const mcei_msg_t *m,
+static void trace_dep(const mcei_iwdep_t *s, const mcei_wire_t *m,
                       const int *links, const mce_time_t *acq, int nl,
                       mce_time_t end, mce_time_t spool_from)
 {
     char label[48], args[96];
     snprintf(args, sizeof(args), "\"src\":%d,\"dst\":%d,\"bytes\":%" PRIu64,
-             m->w.src, m->w.dst, m->w.size);
+             m->src, m->dst, m->size);
     for (int i = 0; i < nl; i++) {
         mcei_iw_link_label(label, sizeof(label), s->width, links[i]);
         mcei_trace_net_named("link", links[i], label, "deposit", acq[i], end,
                              args);
     }
     if (spool_from != MCEI_TIME_INF) {
-        snprintf(label, sizeof(label), "node %d deposit receive spool",
-                 m->w.dst);
-        mcei_trace_net_named("deposit receive spool", m->w.dst, label,
-                             "deposit", spool_from, end, args);
+        snprintf(label, sizeof(label), "node %d deposit receive spool", m->dst);
+        mcei_trace_net_named("deposit receive spool", m->dst, label, "deposit",
+                             spool_from, end, args);
     }
+}
+
+/* A message from the model to a cell at t (aux[0] of the deposit). */
+static int tell(mcei_iwdep_t *s, const mcei_wire_t *m, int to, int64_t type,
+                mce_time_t t, mce_time_t val)
+{
+    mcei_wire_t w;
+    mcei_msg_t *nm;
+    memset(&w, 0, sizeof(w));
+    w.ts = t;
+    w.seq = m->seq;
+    w.src = to == m->src ? m->dst : m->src;
+    w.dst = to;
+    w.ctx = MCEI_CTX_PROTOCOL;
+    w.type = type;
+    w.aux[0] = m->aux[0];
+    w.aux[1] = val;
+    if ((nm = mcei_msg_from_wire(&w)) == NULL)
+        return MCE_ERR_NOMEM;
+    return push(s, nm, t);
+}
+
+/* Take the deposit as far as the known resources allow.  @p now: the
+ * time of the injection being processed (events are never earlier than
+ * now + lookahead).  Returns 1 when it is decided (p freed), 0 when it
+ * waits, < 0 on an error. */
+static int progress(mcei_iwdep_t *s, dpend_t *p, mce_time_t now)
+{
+    mcei_msg_t *m = p->m;
+    const mcei_wire_t *w = &p->w;
+    int dst = w->dst, rc;
+    uint64_t n = (w->size + 3) / 4;
+    mce_time_t h, end, sent, floor_t = now + s->lookahead;
+    if (p->state == DP_LINKS) {
+        /* the header acquires the links in turn, holding those it has */
+        for (; p->next_link < p->nl; p->next_link++) {
+            int j = p->next_link;
+            mce_time_t f = p->pre[j] ? p->prev[j] : s->link_free[p->links[j]];
+            if (f == MCEI_TIME_INF) {
+                /* held by a deposit not decided yet: the header waits.
+                 * It keeps its place on the rest of its route and at the
+                 * receive spool, as if decided now (links and spools are
+                 * granted in injection order, as before deposits waited
+                 * for their ends): claim what is free of them. */
+                for (int k = j + 1; k < p->nl; k++)
+                    if (!p->pre[k] &&
+                        s->link_free[p->links[k]] != MCEI_TIME_INF) {
+                        p->pre[k] = 1;
+                        p->prev[k] = s->link_free[p->links[k]];
+                        s->link_free[p->links[k]] = MCEI_TIME_INF;
+                    }
+                if (w->size > 4 && !p->pre_spool &&
+                    s->spool_free[dst] != MCEI_TIME_INF) {
+                    p->pre_spool = 1;
+                    p->prev_spool = s->spool_free[dst];
+                    s->spool_free[dst] = MCEI_TIME_INF;
+                }
+                return 0;
+            }
+            if (f > p->t)
+                p->t = f;
+            p->acq[p->next_link] = p->t;
+            s->link_free[p->links[p->next_link]] = MCEI_TIME_INF;
+            p->t += p->lat[p->next_link];
+        }
+        p->t += (mce_time_t)p->turned * s->hop_turn;
+        h = p->t + s->word_time + s->gate_out; /* header readable at dst */
+        p->t = h;
+        if (n == 1) {
+            mce_time_t a = h + s->word_time; /* the word behind it */
+            for (int i = 0; i < p->nl; i++)
+                s->link_free[p->links[i]] = a;
+            if (mcei_trace_net_on())
+                trace_dep(s, w, p->links, p->acq, p->nl, a, MCEI_TIME_INF);
+            m->w.aux[1] = a;
+            if ((rc = push(s, m, a)) != MCE_OK)
+                return rc;
+            p->m = NULL;
+            return 1;
+        }
+        p->state = DP_SPOOL;
+    }
+    if (p->state == DP_SPOOL) {
+        mce_time_t f = p->pre_spool ? p->prev_spool : s->spool_free[dst];
+        if (f == MCEI_TIME_INF)
+            return 0; /* another deposit drains into this cell */
+        p->acq_spool = p->t > f ? p->t : f;
+        s->spool_free[dst] = MCEI_TIME_INF;
+        s->receiving[dst] = p;
+        p->state = DP_DRAIN;
+        /* the receive handler starts; the data waits for its end (the
+         * destination keeps the message until MCEI_IW_DEP_DRAIN) */
+        m->w.aux[1] = 0;
+        p->m = NULL;
+        if ((rc = push(s, m, p->acq_spool)) != MCE_OK)
+            return rc;
+    }
+    if (p->go == MCEI_TIME_INF || p->ready == MCEI_TIME_INF)
+        return 0;
+    /* the data drains from the later of the sender's spool start and the
+     * receive handler's end, a word per spool_word */
+    end = (p->go > p->ready ? p->go : p->ready) + (mce_time_t)n * s->spool_word;
+    s->spool_free[dst] = end;
+    for (int i = 0; i < p->nl; i++)
+        s->link_free[p->links[i]] = end;
+    if (mcei_trace_net_on())
+        trace_dep(s, w, p->links, p->acq, p->nl, end, p->acq_spool);
+    sent = p->go + (mce_time_t)n * s->spool_word;
+    if (end > sent + (mce_time_t)5 * s->clock + p->H)
+        sent = end - (mce_time_t)5 * s->clock - p->H;
+    if (sent < floor_t)
+        sent = floor_t;
+    if ((rc = tell(s, w, w->src, MCEI_IW_DEP_SENT, sent, sent)) != MCE_OK ||
+        (rc = tell(s, w, dst, MCEI_IW_DEP_DRAIN, end > floor_t ? end : floor_t,
+                   end)) != MCE_OK)
+        return rc;
+    return 1;
+}
+
+static void pend_free(mcei_iwdep_t *s, dpend_t *p)
+{
+    dpend_t **pp = &s->pend;
+    while (*pp != p)
+        pp = &(*pp)->next;
+    *pp = p->next;
+    if (s->pend_tail == &p->next)
+        s->pend_tail = pp;
+    s->npend--;
+    free(p);
+}
+
+/* After a deposit was decided: every waiting one that can move on does,
+ * in injection order, until none moves. */
+static int progress_all(mcei_iwdep_t *s, mce_time_t now)
+{
+    int moved;
+    do {
+        moved = 0;
+        for (dpend_t *p = s->pend, *nx; p != NULL; p = nx) {
+            int st = p->state, nl = p->next_link, rc;
+            nx = p->next;
+            if (p->state == DP_DRAIN &&
+                (p->go == MCEI_TIME_INF || p->ready == MCEI_TIME_INF))
+                continue;
+            rc = progress(s, p, now);
+            if (rc < 0)
+                return rc;
+            if (rc == 1) {
+                pend_free(s, p);
+                moved = 1;
+            } else if (p->state != st || p->next_link != nl)
+                moved = 1;
+        }
+    } while (moved);
+    return MCE_OK;
 }
 
 static int on_dep(mcei_iwdep_t *s, mcei_msg_t *m)
 {
     int cell = m->w.src, dst = m->w.dst, nl = 0, turned = 0, axis = -1;
-    int links[1024];
-    mce_time_t lat[1024], acq[1024], t, h, H = 0;
-    uint64_t n = (m->w.size + 3) / 4;
     int cx = cell % s->width, cy = cell / s->width;
-    int dx = dst % s->width, dy = dst / s->width;
+    int dx = dst % s->width, dy = dst / s->width, rc;
+    size_t maxl = (size_t)(s->width + s->height);
+    dpend_t *p;
     if (m->w.size == 0) {
         mcei_log("iwarp: node %d sent an empty deposit", cell);
         return MCE_ERR_INVAL;
     }
+    p = calloc(1, sizeof(*p) + maxl * (3 * sizeof(mce_time_t) + sizeof(int) +
+                                       sizeof(char)));
+    if (p == NULL)
+        return MCE_ERR_NOMEM;
+    p->lat = (mce_time_t *)(p + 1);
+    p->acq = p->lat + maxl;
+    p->prev = p->acq + maxl;
+    p->links = (int *)(p->prev + maxl);
+    p->pre = (char *)(p->links + maxl);
     /* X then Y, mesh: no wrap links */
     while (cx != dx || cy != dy) {
         int port, ncell, ax;
@@ -304,69 +509,73 @@ static int on_dep(mcei_iwdep_t *s, mcei_msg_t *m)
         axis = ax;
         ncell = (cy + (port == 2) - (port == 3)) * s->width + cx + (port == 0) -
                 (port == 1);
-        links[nl] = (cy * s->width + cx) * 4 + port;
-        lat[nl] = hop(s, cy * s->width + cx, ncell);
-        H += lat[nl];
+        p->links[nl] = (cy * s->width + cx) * 4 + port;
+        p->lat[nl] = hop(s, cy * s->width + cx, ncell);
+        p->H += p->lat[nl];
         nl++;
         cx = ncell % s->width;
         cy = ncell / s->width;
     }
-    /* the header acquires the links in turn, holding those it has */
-    t = m->w.ts + s->gate_op + s->gate_in;
-    for (int i = 0; i < nl; i++) {
-        if (s->link_free[links[i]] > t)
-            t = s->link_free[links[i]];
-        acq[i] = t;
-        t += lat[i];
+    p->m = m;
+    p->w = m->w;
+    p->nl = nl;
+    p->turned = turned;
+    p->H += (mce_time_t)turned * s->hop_turn;
+    p->t = m->w.ts + s->gate_op + s->gate_in;
+    p->go = p->ready = MCEI_TIME_INF;
+    if (m->w.size > 4) {
+        if (s->sending[cell] != NULL) {
+            mcei_log("iwarp: node %d started a deposit before its previous "
+                     "one's spool",
+                     cell);
+            free(p);
+            return MCE_ERR_STATE;
+        }
+        s->sending[cell] = p;
     }
-    t += (mce_time_t)turned * s->hop_turn;
-    H += (mce_time_t)turned * s->hop_turn;
-    h = t + s->word_time + s->gate_out; /* header readable at dst */
-    if (n == 1) {
-        mce_time_t a = h + s->word_time; /* the word behind it */
-        for (int i = 0; i < nl; i++)
-            s->link_free[links[i]] = a;
-        if (mcei_trace_net_on())
-            trace_dep(s, m, links, acq, nl, a, MCEI_TIME_INF);
-        m->w.aux[1] = a;
-        return push(s, m, a);
+    p->state = DP_LINKS;
+    *s->pend_tail = p;
+    s->pend_tail = &p->next;
+    s->npend++;
+    rc = progress(s, p, m->w.ts);
+    if (rc == 1)
+        pend_free(s, p);
+    return rc < 0 ? rc : MCE_OK;
+}
+
+/* The sender's spool starts (GO) or the receive handler ended (READY):
+ * consumed here; the deposit is decided once it has both. */
+static int on_dep_ctl(mcei_iwdep_t *s, mcei_msg_t *m)
+{
+    int cell = m->w.src, rc;
+    dpend_t *p;
+    mce_time_t now = m->w.ts;
+    if (m->w.type == MCEI_IW_DEP_GO) {
+        p = s->sending[cell];
+        s->sending[cell] = NULL;
+        if (p != NULL)
+            p->go = now;
+    } else {
+        p = s->receiving[cell];
+        s->receiving[cell] = NULL;
+        if (p != NULL)
+            p->ready = now;
     }
-    {
-        mce_time_t acq_spool = h > s->spool_free[dst] ? h : s->spool_free[dst];
-        mce_time_t from = acq_spool + s->recv_irq, end, sent;
-        mce_time_t spool = m->w.ts + s->send_spool;
-        mcei_wire_t w;
-        mcei_msg_t *nm;
-        int rc;
-        if (spool > from)
-            from = spool;
-        end = from + (mce_time_t)n * s->spool_word;
-        s->spool_free[dst] = end;
-        for (int i = 0; i < nl; i++)
-            s->link_free[links[i]] = end;
-        if (mcei_trace_net_on())
-            trace_dep(s, m, links, acq, nl, end, acq_spool);
-        sent = spool + (mce_time_t)n * s->spool_word;
-        if (end > sent + (mce_time_t)5 * s->clock + H)
-            sent = end - (mce_time_t)5 * s->clock - H;
-        if (sent < m->w.ts + s->lookahead)
-            sent = m->w.ts + s->lookahead;
-        memset(&w, 0, sizeof(w));
-        w.ts = sent;
-        w.seq = m->w.seq;
-        w.src = dst;
-        w.dst = m->w.src;
-        w.ctx = MCEI_CTX_PROTOCOL;
-        w.type = MCEI_IW_DEP_SENT;
-        w.aux[0] = m->w.aux[0];
-        w.aux[1] = sent;
-        if ((nm = mcei_msg_from_wire(&w)) == NULL)
-            return MCE_ERR_NOMEM;
-        if ((rc = push(s, nm, sent)) != MCE_OK)
-            return rc;
-        m->w.aux[1] = end;
-        return push(s, m, acq_spool);
+    mcei_msg_release(m);
+    if (p == NULL) {
+        mcei_log("iwarp: node %d reported a deposit spool it does not have",
+                 cell);
+        return MCE_ERR_STATE;
     }
+    if (p->state != DP_DRAIN)
+        return MCE_OK;
+    if ((rc = progress(s, p, now)) < 0)
+        return rc;
+    if (rc == 1) {
+        pend_free(s, p);
+        return progress_all(s, now);
+    }
+    return MCE_OK;
 }
 
 /* ---- RTS -------------------------------------------------------------- */
@@ -449,6 +658,10 @@ int mcei_iwdep_inject(mcei_iwdep_t *s, mcei_msg_t *m)
     case MCEI_IW_DEP:
         rc = on_dep(s, m);
         break;
+    case MCEI_IW_DEP_GO:
+    case MCEI_IW_DEP_READY:
+        rc = on_dep_ctl(s, m);
+        break;
     case MCEI_IW_RTS:
     case MCEI_IW_RTS_ACK:
     case MCEI_IW_RTS_REL:
@@ -507,5 +720,5 @@ int mcei_iwdep_advance(mcei_iwdep_t *s, mcei_net_t *net, mce_time_t horizon)
 
 size_t mcei_iwdep_in_flight(const mcei_iwdep_t *s)
 {
-    return s->in_flight + s->nreq;
+    return s->in_flight + s->nreq + s->npend;
 }

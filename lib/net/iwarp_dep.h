@@ -14,8 +14,9 @@ enum {
     /* node -> model -> destination: a deposit (header then data).  Sent
      * at the end of the sender's dep.send_header; aux[0] = buffer handle |
      * offset << 16; payload = the data.  Delivered when the receive
-     * handler starts (receive spool acquired; 4-byte: the word is there)
-     * with aux[1] = the time the data has drained into memory (ps). */
+     * handler starts (receive spool acquired; aux[1] = 0: the data
+     * follows, MCEI_IW_DEP_DRAIN) or, 4-byte, when the word is there
+     * (aux[1] = that time, ps). */
     MCEI_IW_DEP = 0x49570020,
     /* model -> sender: its spool has sent the last word (aux[1] = time) */
     MCEI_IW_DEP_SENT = 0x49570021,
@@ -25,7 +26,17 @@ enum {
     /* destination -> model -> source: the acknowledgement */
     MCEI_IW_RTS_ACK = 0x49570023,
     /* source -> model (consumed): re-inject the token (dst = self) */
-    MCEI_IW_RTS_REL = 0x49570024
+    MCEI_IW_RTS_REL = 0x49570024,
+    /* sender -> model (consumed): its spool starts now, at the end of its
+     * dep.send_spool set-up (later when an interrupt handler ran during
+     * it); dst = the deposit's destination */
+    MCEI_IW_DEP_GO = 0x49570025,
+    /* destination -> model (consumed): its receive handler ended now
+     * (dep.recv_irq, later when delayed or stretched); dst = self */
+    MCEI_IW_DEP_READY = 0x49570026,
+    /* model -> destination: the deposit's last word is in memory (aux[1] =
+     * that time, ps): the end-of-data handler runs */
+    MCEI_IW_DEP_DRAIN = 0x49570027
 };
 
 #define MCEI_IW_DEP_PACK(h, off) ((uint64_t)(h) | (uint64_t)(off) << 16)

@@ -16,6 +16,15 @@
 #   spools: cycle stealing (1/3 per active spool) and completion times; a
 #           gate write burst during an active spool takes 1 / (1 - 1/3)
 #           = 1.5 times the undisturbed one (Warfel 3.1.3's statement);
+#   exchange (both cells send and receive at once, Warfel 3.2.3 item 4):
+#                   every spooled exchange at least Msg_Send_Time +
+#                   Msg_Recv_Time + bytes/Network_BW (W 6.2.1's 359, 230,
+#                   1.998: the receive cost is not hidden); the app's
+#                   predicted column = awk of floor(589 + bytes/1.998 +
+#                   5 d); within 1 % of it (W 3.2.3's "one percent or
+#                   better"; known failures below 16 KB); 4 bytes (a
+#                   handshake stage, W 4.5.2) within 10 clocks and 1.1 %
+#                   of Figure 4.18's measured deposit row;
 #   RTS: every Figure 3.9 average within 2 %, growth between sizes exactly
 #                   bytes/2 at every distance;
 #   the summary digests are the same in one process and on 1, 2 and 4 ranks.
@@ -182,6 +191,56 @@ fi
 expect_eq "gate burst during the spool / after (Warfel 3.1.3: one-third stolen)" \
     "$(awk -v d="$dur" -v a="$aft" 'BEGIN { printf "%.4f", d / a }')" "$steal"
 
+# ---- simultaneous sending and receiving (Warfel 1996 3.2.3 item 4) ---------
+# A and B deposit into each other at once, 16 times between counter reads.
+# The thesis: the receive set-up "may be 'hidden' in the overlap" with the
+# sender's, but "patterns which require simultaneous sending and receiving
+# cannot hide the receive cost" (qualitative statement), so a stage costs
+# at least Msg_Send_Time + Msg_Recv_Time + bytes/Network_BW (W 6.2.1's
+# measured 359 and 230); the formula is W 3.2.3's Mp_xfer_time with both
+# overheads: floor(359 + 230 + bytes/1.998 + 5 d).  Four bytes: a
+# handshake stage of W 4.5.2, one message time, against Figure 4.18's
+# measured deposit row (the same numbers as Figure 3.10's).
+cat > "$TMP/fig418" <<'EOF2'
+4 avg 258 264 269 275 278 283 289
+EOF2
+"$dp" --mce-nodes=64 --mode=exchange --runs=8 > "$TMP/ex" 2>&1
+expect_eq "deposit_pingpong --mode=exchange status" $? 0
+badh=0 badx=0 bad4=0 worst4=0 lo=9 hi=0
+for b in $sizes; do
+    for d in 1 2 3 4 5 6 7; do
+        g=$(got "$TMP/ex" exchange $b $d avg)
+        pr=$(got "$TMP/ex" exchange $b $d predicted)
+        if [ $b = 4 ]; then
+            w=$(printed "$TMP/fig418" 4 avg $d)
+            want=$(awk -v d=$d 'BEGIN { printf "%d\n", int((253 * 1998 + 4000 + 9990 * d) / 1998) }')
+            r=$(awk -v g="$g" -v w="$w" 'BEGIN { e = g - w; if (e < 0) e = -e; p = 100 * e / w;
+                printf "%.2f %d", p, (g != "" && e <= 10 && p <= 1.1) }')
+            set -- $r
+            [ "$2" = 1 ] || { bad4=$((bad4 + 1)); echo "  exchange 4 B $d cells: got $g, Figure 4.18 $w ($1 %)"; }
+            worst4=$(awk -v a="$worst4" -v b="$1" 'BEGIN { print (b > a ? b : a) }')
+        else
+            want=$(awk -v b=$b -v d=$d 'BEGIN { printf "%d\n", int((589 * 1998 + 1000 * b + 9990 * d) / 1998) }')
+            awk -v g="$g" -v b=$b 'BEGIN { exit !(g != "" && g * 1998 >= 589 * 1998 + 1000 * b) }' ||
+                { badh=$((badh + 1)); echo "  exchange $b B $d cells: $g, below 589 + b/1.998 (receive hidden)"; }
+            r=$(awk -v g="$g" -v w="$want" 'BEGIN { printf "%.4f", g / w }')
+            lo=$(awk -v a="$lo" -v b="$r" 'BEGIN { print (b < a ? b : a) }')
+            hi=$(awk -v a="$hi" -v b="$r" 'BEGIN { print (b > a ? b : a) }')
+            awk -v r="$r" 'BEGIN { exit !(r >= 0.99 && r <= 1.01) }' || badx=$((badx + 1))
+        fi
+        [ "$pr" = "$want" ] || { badp=$((badp + 1)); echo "  exchange $b B $d: predicted $pr, awk $want"; }
+    done
+done
+echo "  exchange: emulated / floor(589 + b/1.998 + 5 d) from $lo to $hi; 4 B: worst $worst4 % from Figure 4.18"
+expect_eq "exchange predicted column = awk (of 49; with the ping-pongs')" $badp 0
+expect_eq "spooled exchanges below Msg_Send_Time + Msg_Recv_Time + b/BW, i.e. receive cost hidden (of 42)" $badh 0
+check_or_known "spooled exchanges within 1 % of W 3.2.3's formula with both overheads ($lo .. $hi; W 3.2.3: one percent or better)" "$badx == 0"
+for b in 16384; do
+    r=$(awk -v g="$(got "$TMP/ex" exchange $b 1 avg)" -v b=$b 'BEGIN { printf "%.4f", g / int((589 * 1998 + 1000 * b + 9990) / 1998) }')
+    check_or_known "exchange $b B 1 cell within 1 % of the formula ($r)" "$r >= 0.99 && $r <= 1.01"
+done
+check_or_known "4-byte exchange within 10 clocks and 1.1 % of Figure 4.18 (worst $worst4 %)" "$bad4 == 0"
+
 # ---- RTS: Figure 3.9 -------------------------------------------------------------
 "$rp" --mce-nodes=64 --runs=8 > "$TMP/rp" 2>&1
 expect_eq "rts_pingpong status" $? 0
@@ -205,7 +264,7 @@ expect_eq "RTS averages within 2 % of Figure 3.9, misses (of 42)" $badr 0
 expect_eq "RTS growth between sizes = bytes/2, misses (of 35)" $bads 0
 
 # ---- determinism: 1, 2 and 4 ranks, block and cyclic ---------------------------
-for prog in "$dp --runs=4 --sizes=4,1024 --dist=1,4,7" "$dp --mode=spool" "$rp --runs=2 --sizes=32,1024 --dist=1,7"; do
+for prog in "$dp --runs=4 --sizes=4,1024 --dist=1,4,7" "$dp --mode=spool" "$dp --mode=exchange --runs=2 --sizes=4,1024 --dist=1,7" "$rp --runs=2 --sizes=32,1024 --dist=1,7"; do
     name=$(basename "${prog%% *}")
     args="--mce-nodes=64 --mce-summary"
     run 0 $prog $args > "$TMP/ref" 2>&1

@@ -6,12 +6,17 @@
  * receive spools).  Buffers are registered in order: cells that register
  * in the same order get the same handles, which senders name.  Send
  * (foreground): dep.send_header, inject the deposit; for more than one
- * word dep.send_spool, wait until the model reports the spool done,
- * dep.send_finish.  Receive (background): when the header has the
- * receive spool the handler steals dep.recv_irq; when the data has
- * drained (the model's time, or the handler's end + words x spool_word if
- * the handler was delayed) a second handler steals dep.recv_finish,
- * copies the data into the buffer and counts the arrival.  4-byte
+ * word dep.send_spool, then (after any interrupt handler that ran during
+ * the set-up) tell the model the spool starts (MCEI_IW_DEP_GO), wait
+ * until it reports the spool done, dep.send_finish.  Receive
+ * (background): when the header has the receive spool the handler steals
+ * dep.recv_irq and tells the model it has ended (MCEI_IW_DEP_READY); when
+ * the data has drained (MCEI_IW_DEP_DRAIN: from the later of the two) a
+ * second handler steals dep.recv_finish, copies the data into the buffer
+ * and counts the arrival.  A cell that sends and receives at once thus
+ * pays its receive handler inside its own spool set-up, which delays its
+ * spool (Warfel 1996 3.2.3: such patterns "cannot hide the receive
+ * cost").  4-byte
  * deposits: dep4.recv_irq + dep4.recv_finish at the word's arrival, no
  * spool.  iwarp_dep_wait waits for the count, then (re-arm of a buffer
  * whose last arrival was spooled) dep.rearm.
@@ -40,7 +45,6 @@
 #include "../../core/trace.h"
 
 #define DEP_MAXBUF 256
-#define T_DEP_END  0x4957
 
 typedef struct dep_buf {
     uint8_t *p;
@@ -55,6 +59,9 @@ typedef struct mcei_iw_dep_node {
     dep_buf_t buf[DEP_MAXBUF];
     uint64_t sent_want, sent_seen;
     mce_time_t sent_t;
+    /* deposits given the receive spool, oldest first: the head drains
+     * (the next one's header may come at the same time as its end) */
+    mcei_msgq_t rx;
     mcei_msgq_t rts; /* RTS messages received, aux[1] = interrupt end */
 } dep_node_t;
 
@@ -145,6 +152,10 @@ void mcei_iw_dep_node_fini(mcei_vn_t *vn)
     mcei_msg_t *m;
     if ((d = dn(vn)) == NULL)
         return;
+    while ((m = d->rx.head) != NULL) {
+        mcei_msgq_remove(&d->rx, m);
+        mcei_msg_release(m);
+    }
     while ((m = d->rts.head) != NULL) {
         mcei_msgq_remove(&d->rts, m);
         mcei_msg_release(m);
@@ -186,14 +197,6 @@ static void deposit(mcei_vn_t *vn, const mcei_msg_t *m, mce_time_t done,
 int mcei_iw_dep_arrival(mcei_vn_t *vn, mcei_msg_t *m)
 {
     dep_node_t *d = dn(vn);
-    if (m->w.ctx == MCEI_CTX_TIMER && m->w.type == T_DEP_END) {
-        mcei_msg_t *dm = m->cookie;
-        mce_time_t f = mcei_vn_steal(vn, m->arrival, dep_k()->recv_finish);
-        deposit(vn, dm, f, 1);
-        mcei_msg_release(dm);
-        mcei_msg_release(m);
-        return 1;
-    }
     if (m->w.ctx != MCEI_CTX_PROTOCOL)
         return 0;
     switch (m->w.type) {
@@ -205,14 +208,24 @@ int mcei_iw_dep_arrival(mcei_vn_t *vn, mcei_msg_t *m)
             mcei_msg_release(m);
         } else {
             mce_time_t e = mcei_vn_steal(vn, m->arrival, dep_k()->recv_irq);
-            mce_time_t end = (mce_time_t)m->w.aux[1];
-            uint64_t n = (m->w.size + 3) / 4;
-            if (e + n * dep_k()->spool_word > end)
-                end = e + n * dep_k()->spool_word;
-            if (mcei_timer_at(vn, end, T_DEP_END, NULL, m, NULL, 0) != MCE_OK)
+            uint64_t aux[2] = {m->w.aux[0], 0};
+            mcei_msgq_push(&d->rx, m);
+            if (mcei_send_at(vn, e, vn->id, MCEI_CTX_PROTOCOL,
+                             MCEI_IW_DEP_READY, NULL, 0, aux, NULL) != MCE_OK)
                 mcei_vn_fatal(vn, "iwarp: out of memory receiving a deposit");
         }
         return 1;
+    case MCEI_IW_DEP_DRAIN: {
+        mce_time_t f = mcei_vn_steal(vn, m->arrival, dep_k()->recv_finish);
+        mcei_msg_t *dm = d->rx.head;
+        mcei_msg_release(m);
+        if (dm == NULL)
+            mcei_vn_fatal(vn, "iwarp: a deposit's data without its header");
+        mcei_msgq_remove(&d->rx, dm);
+        deposit(vn, dm, f, 1);
+        mcei_msg_release(dm);
+        return 1;
+    }
     case MCEI_IW_DEP_SENT:
         d->sent_seen++;
         d->sent_t = m->arrival;
@@ -336,6 +349,12 @@ int mcei_iw_dep_send(mcei_vn_t *vn, int dst, int handle, size_t offset,
         return MCE_OK; /* the word follows the header: no spool */
     d->sent_want++;
     mcei_iw_cpu(vn, dep_k()->send_spool);
+    /* interrupt handlers that ran during the set-up delay the spool */
+    mcei_sync(vn);
+    aux[1] = 0;
+    if (mcei_send(vn, dst, MCEI_CTX_PROTOCOL, MCEI_IW_DEP_GO, NULL, 0, aux,
+                  NULL) != MCE_OK)
+        mcei_vn_fatal(vn, "iwarp: out of memory starting a send spool");
     mcei_wait(vn, ready_sent, NULL, "iwarp_dep_send",
               "the end of its send spool");
     advance_to(vn, d->sent_t);
