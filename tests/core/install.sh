@@ -110,7 +110,9 @@ fi
 # The design note and the examples, NX's included, are installed; the
 # installed mcecc builds the NX examples from the installed files alone,
 # and they print what the build tree's programs print.
-for f in design/iwarp-tcs.md examples/ring.c examples/opts.c \
+for f in design/iwarp-tcs.md report/index.html report/ipsc/index.html \
+    report/iwarp/summary.md report/paragon/cx.csv report/ncube/ring_standard.svg \
+    examples/ring.c examples/opts.c \
     examples/quote.h examples/calibrate_nx.c examples/shift_sync.c \
     examples/complete_exchange.c examples/cx/schedule.c \
     examples/cx/schedule.h; do
