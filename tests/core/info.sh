@@ -38,10 +38,10 @@ for f in "$M"/*.conf; do
     for k in $(sed -n 's/^\([A-Za-z0-9_.-]*\) *=.*/\1/p' "$f" | sort -u); do
         n=$((n + 1))
         [ "$k" = inherit ] && continue
-        awk -F '\t' -v k="$k" '$1 == k && $3 != "" && $4 != "" && $5 != "" && $6 != "" { f = 1 } END { exit !f }' \
+        awk -F '\t' -v k="$k" '$1 == k && $3 != "" && $4 != "" && $5 != "" && $6 != "" && $6 != "-" && $7 != "" { f = 1 } END { exit !f }' \
             "$TMP/$m.tsv" || missing="$missing $k"
     done
-    expect_eq "$m: every key of the file ($n) listed with unit, range, default, label" \
+    expect_eq "$m: every key of the file ($n) listed with unit, range, default, label, source" \
         "$missing" ""
 done
 
