@@ -180,8 +180,15 @@ expect_formats() {
         fail "$what: --format=csv differs from the table:"
         sed 's/^/#     /' "$TMP/fmt.diff" >&3
     fi
+    expect_json_rows "$what" "$TMP/fmt.j" "$TMP/fmt.c" "$tab"
+}
+
+# expect_json_rows WHAT JSON CSV TABLE: the JSON output (one object per
+# printing node) parses and its rows of table TABLE are the CSV's (python3,
+# when installed).
+expect_json_rows() {
     command -v python3 > /dev/null 2>&1 || return 0
-    python3 - "$TMP/fmt.j" "$TMP/fmt.c" "$tab" > "$TMP/fmt.jd" 2>&1 <<'PY'
+    python3 - "$2" "$3" "$4" > "$TMP/fmt.jd" 2>&1 <<'PY'
 import csv, json, sys
 dec = json.JSONDecoder()
 text = open(sys.argv[1]).read()
@@ -210,6 +217,6 @@ for r, w in zip(rows, want):
     for k, v in r.items():
         assert same(v, w[k]), "%s: json %r, csv %r" % (k, v, w[k])
 PY
-    if [ $? -eq 0 ]; then pass "$what: --format=json parses, rows as in the csv"
-    else fail "$what: --format=json:"; sed 's/^/#     /' "$TMP/fmt.jd" >&3; fi
+    if [ $? -eq 0 ]; then pass "$1: --format=json parses, rows as in the csv"
+    else fail "$1: --format=json:"; sed 's/^/#     /' "$TMP/fmt.jd" >&3; fi
 }

@@ -372,7 +372,8 @@ static const char *const oversub_choices[] = {"pack", "spread", NULL};
 #define OFF(f) offsetof(mcei_config_t, f)
 static const opt_desc_t options[] = {
     {"nodes", OPT_COUNT, OFF(nodes), NULL, "N",
-     "number of virtual nodes (default: one per MPI rank)"},
+     "number of virtual nodes (default: the machine's nodes key if it "
+     "sets one, 64 on the iWarp; else one per MPI rank; shown below)"},
     {"machine", OPT_STRING, OFF(machine), NULL, "NAME|PATH",
      "machine description, by name or file path (default: the program's "
      "personality's machine, shown below)"},
@@ -427,8 +428,7 @@ static const opt_desc_t options[] = {
     {"progress", OPT_ENUM, OFF(progress), progress_choices, "auto|on|off",
      "rank 0 reports the virtual time reached, windows and deliveries per "
      "wall second every 2 s (default auto: when stderr is a terminal)"},
-    {"oversubscribed", OPT_ENUM, OFF(oversub), oversub_choices,
-     "pack|spread",
+    {"oversubscribed", OPT_ENUM, OFF(oversub), oversub_choices, "pack|spread",
      "when a host's MPI ranks outnumber its cores: pack (default) runs the "
      "virtual nodes on one rank per core while the others wait asleep; "
      "spread runs nodes on every rank"},

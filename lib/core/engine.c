@@ -1009,12 +1009,14 @@ static int load_costs(mcei_engine_t *eng, char *err, size_t errlen)
 }
 
 /* --mce-help's last lines: this program's personality and the machine it
- * runs on by default, with that machine's network model and protocol. */
+ * runs on by default, with that machine's network model and protocol, and
+ * the node count and compute mode it gets without options. */
 static void print_personality_help(mcei_engine_t *eng)
 {
     mcei_personality_t p;
     mcei_machine_t m = {0};
     const mcei_api_info_t *api;
+    const char *nodes = NULL;
     char err[1024];
     if (mcei_api_resolve(&p, err, sizeof(err)) != MCE_OK) {
         printf("\nThis program: %s\n", err);
@@ -1027,9 +1029,21 @@ static void print_personality_help(mcei_engine_t *eng)
                           err, sizeof(err)) == MCE_OK) {
         const char *net = mcei_machine_str(&m, "network", NULL);
         const char *proto = mcei_machine_str(&m, "protocol", NULL);
+        nodes = mcei_machine_str(&m, "nodes", NULL);
         printf(" (network model %s, protocol %s)", net ? net : "?",
                proto ? proto : "native");
     }
+    /* The defaults that depend on the program: the node count the default
+     * machine names (the iWarp array's 64) and the compute mode
+     * (counted for an instrumented program), as boot resolves them. */
+    if (nodes != NULL && strcmp(nodes, "0") != 0)
+        printf(".\nIts defaults: --mce-nodes=%s (%s's nodes key)", nodes,
+               p.default_machine);
+    else
+        printf(".\nIts defaults: --mce-nodes: one node per MPI rank");
+    printf(", --mce-compute=%s", mce_cov_acc_addr != NULL
+                                     ? "counted (instrumented by mcecc)"
+                                     : "explicit");
     mcei_machine_free(&m);
     printf(".\nDefault machines of the personalities:");
     for (size_t i = 0; (api = mcei_api_at(i)) != NULL; i++)
@@ -1583,9 +1597,8 @@ static int finish(mcei_engine_t *eng)
                    " context_switches=%" PRIu64 " collectives=%" PRIu64
                    " p2p_msgs=%" PRIu64 " p2p_bytes=%" PRIu64
                    " model_s=%.6f wall_s=%.6f peak_rss_kib=%ld\n",
-                   eng->windows, eng->msgs_total, eng->switches,
-                   xs.collectives, xs.p2p, xs.p2p_bytes,
-                   1e-9 * (double)eng->model_ns,
+                   eng->windows, eng->msgs_total, eng->switches, xs.collectives,
+                   xs.p2p, xs.p2p_bytes, 1e-9 * (double)eng->model_ns,
                    (double)(now.tv_sec - eng->wall_start.tv_sec) +
                        1e-9 * (double)(now.tv_nsec - eng->wall_start.tv_nsec),
                    ru.ru_maxrss);

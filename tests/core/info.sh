@@ -38,10 +38,10 @@ for f in "$M"/*.conf; do
     for k in $(sed -n 's/^\([A-Za-z0-9_.-]*\) *=.*/\1/p' "$f" | sort -u); do
         n=$((n + 1))
         [ "$k" = inherit ] && continue
-        awk -F '\t' -v k="$k" '$1 == k && $3 != "" && $4 != "" && $5 != "" && $6 != "" { f = 1 } END { exit !f }' \
+        awk -F '\t' -v k="$k" '$1 == k && $3 != "" && $4 != "" && $5 != "" && $6 != "" && $6 != "-" && $7 != "" { f = 1 } END { exit !f }' \
             "$TMP/$m.tsv" || missing="$missing $k"
     done
-    expect_eq "$m: every key of the file ($n) listed with unit, range, default, label" \
+    expect_eq "$m: every key of the file ($n) listed with unit, range, default, label, source" \
         "$missing" ""
 done
 
@@ -145,6 +145,39 @@ else pass "--mce-help (Vertex) does not say 'default: ideal'"; fi
 "$B/tests/progs/nx_ring" --mce-help > "$TMP/h" 2>&1
 expect_grep "--mce-help (NX): default machine ipsc860" \
     "personality nx (nx.h); default machine ipsc860 (network model ipsc, protocol nx)" "$TMP/h"
+
+# The node count and compute mode each gets without options: the iWarp's
+# 64 nodes come from iwarp.conf's nodes key (read here with sed), the
+# others run one node per rank; an instrumented program counts.
+iw_nodes=$(sed -n 's/^nodes *= *\([0-9]*\).*/\1/p' "$M/iwarp.conf")
+expect_eq "iwarp.conf names its node count" "$iw_nodes" 64
+while read -r prog want; do
+    "$B/$prog" --mce-help > "$TMP/h" 2>&1
+    expect_grep "--mce-help ($prog): $want" "^Its defaults: $want, --mce-compute=explicit\.\$" "$TMP/h"
+done <<EOF
+apps/ring --mce-nodes: one node per MPI rank
+apps/ring_vertex --mce-nodes: one node per MPI rank
+tests/progs/nx_ring --mce-nodes: one node per MPI rank
+apps/iwarp/pct_pingpong --mce-nodes=$iw_nodes (iwarp's nodes key)
+apps/tcs/tcs_primitives --mce-nodes=$iw_nodes (iwarp's nodes key)
+EOF
+# ... which is what a run without options does.
+"$B/apps/iwarp/iwarp_barrier" --mce-summary > "$TMP/o" 2>&1
+expect_eq "iwarp_barrier without --mce-nodes runs 64 nodes" "$(field nodes "$TMP/o")" "$iw_nodes"
+"$B/apps/ring" --mce-summary > "$TMP/o" 2>&1
+expect_eq "ring without --mce-nodes runs one node" "$(field nodes "$TMP/o")" 1
+case "$(cc -dumpmachine 2>/dev/null)" in
+x86_64*)
+    if MCECC_INCLUDEDIR="$top_srcdir/include" MCECC_LIBDIR="$B/lib/.libs" \
+        "$B/tools/mcecc" -mce-compute=counted -o "$TMP/vc" "$TMP/v.c" 2> "$TMP/cc"; then
+        "$TMP/vc" --mce-help > "$TMP/h" 2>&1
+        expect_grep "--mce-help (counted build): --mce-compute=counted" \
+            "^Its defaults: .*, --mce-compute=counted (instrumented by mcecc)\.\$" "$TMP/h"
+    else
+        fail "mcecc -mce-compute=counted: $(cat "$TMP/cc")"
+    fi ;;
+*) note "counted mode is x86-64 only: its --mce-help default not checked" ;;
+esac
 
 # ---- manual pages -------------------------------------------------------------
 pages="mce-info.1 mcemu.7 mcecc.1 mcef77.1 mce-predict.1 mce-report.1 tcs-link.1"

@@ -1,6 +1,9 @@
 #!/bin/sh
 # make install puts libmcemu, mcemu.h, mcemu.pc, mcecc and the machine
-# files in place; mcecc builds a program that runs from the installed tree.
+# files in place; mcecc builds a program that runs from the installed tree;
+# man renders the installed manual pages; the design note and the
+# examples (NX's included) are installed, and the NX examples build from
+# the installed files and print what the build tree's programs print.
 . "$top_srcdir/tests/lib.sh"
 
 dest=$TMP/root
@@ -83,4 +86,61 @@ if [ -n "$info" ]; then
     expect_grep "installed mce-info lists the installed machines" \
         "^  paragon .*network paragon" "$TMP/info"
 fi
+# man finds and renders every installed page (as "man mcecc" does once
+# the installed man directory is on the manual path).
+mandir=$(find "$dest" -path '*/man/man7' -type d | head -n 1)
+mandir=${mandir%/man7}
+if command -v man > /dev/null 2>&1 && [ -n "$mandir" ]; then
+    for p in mcecc mcef77 mce-predict mce-report mce-info tcs-link "7 mcemu"; do
+        # shellcheck disable=SC2086
+        MANWIDTH=80 man -M "$mandir" -P cat $p > "$TMP/man" 2> "$TMP/manerr"
+        st=$?
+        if [ $st -eq 0 ] && grep -q "^NAME" "$TMP/man" &&
+            grep -q "${p#7 }" "$TMP/man"; then
+            pass "man $p renders from the installed pages"
+        else
+            fail "man $p: status $st"
+            cat "$TMP/manerr"
+        fi
+    done
+else
+    note "no man(1) here: the installed pages are not rendered"
+fi
+
+# The design note and the examples, NX's included, are installed; the
+# installed mcecc builds the NX examples from the installed files alone,
+# and they print what the build tree's programs print.
+for f in design/iwarp-tcs.md report/index.html report/ipsc/index.html \
+    report/iwarp/summary.md report/paragon/cx.csv report/ncube/ring_standard.svg \
+    examples/ring.c examples/opts.c \
+    examples/quote.h examples/calibrate_nx.c examples/shift_sync.c \
+    examples/complete_exchange.c examples/cx/schedule.c \
+    examples/cx/schedule.h; do
+    n=$(find "$dest" -path "*/doc/mcemu/$f" | wc -l)
+    expect_eq "installed doc/mcemu/$f" "$n" 1
+done
+ex=$(find "$dest" -path '*/doc/mcemu/examples' -type d | head -n 1)
+machines=$(dirname "$conf")
+while IFS='|' read -r prog srcs args; do
+    # shellcheck disable=SC2086
+    (cd "$ex" && MCECC_INCLUDEDIR=$incdir MCECC_LIBDIR=$libdir "$mcecc" -O1 \
+        -o "$TMP/$prog" $srcs) > "$TMP/cc" 2>&1
+    expect_eq "installed example $prog builds with the installed mcecc" $? 0
+    cat "$TMP/cc"
+    # shellcheck disable=SC2086
+    "$TMP/$prog" --mce-machine-path="$machines" $args > "$TMP/inst.o" 2>&1
+    expect_eq "installed example $prog runs" $? 0
+    # shellcheck disable=SC2086
+    "$B/apps/$prog" $args > "$TMP/build.o" 2>&1
+    if cmp -s "$TMP/inst.o" "$TMP/build.o"; then
+        pass "installed example $prog prints what apps/$prog prints"
+    else
+        fail "installed example $prog differs from apps/$prog:"
+        diff "$TMP/build.o" "$TMP/inst.o" | head -n 10
+    fi
+done <<EOF
+calibrate_nx|calibrate_nx.c opts.c|--mce-nodes=2
+shift_sync|shift_sync.c opts.c|--mce-nodes=8 --trials=2 --sizes=0,4096
+complete_exchange|complete_exchange.c cx/schedule.c opts.c -lm|--mce-machine=paragon --mce-nodes=16 --mce-set=paragon.width=4 --sizes=9000 --alg=scott,bounded
+EOF
 finish

@@ -5,7 +5,9 @@
 # loaded (the page marks an image once the browser has decoded it), and a
 # screenshot is taken.  The iWarp chapter's tables are all there and its
 # predicted columns follow Warfel 1996's formulas (computed here with
-# awk).  Skipped without gnuplot or chromium.
+# awk).  The report shipped in doc/report loads in the browser with every
+# plot, and its iPSC/860 and NCUBE chapters are current.  Skipped without
+# gnuplot or chromium.
 . "$top_srcdir/tests/lib.sh"
 
 command -v gnuplot > /dev/null 2>&1 || skip "gnuplot is not installed (gnuplot-nox)"
@@ -15,9 +17,23 @@ for c in chromium chromium-browser google-chrome; do
 done
 [ -n "$chrome" ] || skip "chromium is not installed"
 
-"$B/tools/mce-report" --paper=all --quick --out="$TMP/r" > "$TMP/log" 2>&1
+SOURCE_DATE_EPOCH=86400 "$B/tools/mce-report" --paper=all --quick --out="$TMP/r" > "$TMP/log" 2>&1
 expect_eq "mce-report --paper=all --quick status" $? 0
 expect_grep "top index links the papers" 'href="paragon/index.html"' "$TMP/r/index.html"
+# Each page is titled by its paper (the plots' titles once overwrote it),
+# dated by SOURCE_DATE_EPOCH, and names no path of this machine.
+while IFS='|' read -r p want; do
+    expect_grep "$p: page titled by its paper" "<h1>$want" "$TMP/r/$p/index.html"
+    expect_grep "$p: top index names the paper" "href=\"$p/index.html\">$want" "$TMP/r/index.html"
+    expect_grep "$p: dated by SOURCE_DATE_EPOCH" "on 1970-01-02 with --quick" "$TMP/r/$p/index.html"
+    expect_eq "$p: no path of the report's directory or the build tree in the page" \
+        "$(grep -c -e "$TMP" -e "$(cd "$B" && pwd)" "$TMP/r/$p/index.html" "$TMP/r/$p/summary.md" | grep -vc ':0$')" 0
+done <<EOF
+ipsc|Seidel and Davis 1992
+paragon|Bokhari and Nicol 1996
+ncube|Mudge, Buzzard and Abdel-Rahman 1987
+iwarp|Warfel 1996 and Feldmann, Gross, O'Hallaron and Stricker 1992
+EOF
 
 # chromium wants a writable home and no sandbox as root
 export HOME=$TMP/home
@@ -55,6 +71,45 @@ for p in ipsc paragon ncube iwarp; do
     browse --screenshot="$TMP/$p.png" --window-size=1000,2500 "file://$d/index.html" > /dev/null
     [ -s "$TMP/$p.png" ] && pass "$p: screenshot" || fail "$p: no screenshot ($(head -c 300 "$TMP/chrome.err"))"
 done
+# ---- the report in the documentation (doc/report, make doc-report) ----------
+# Every page loads in the browser and shows every plot; every file is
+# installed (listed in Makefile.am); the iPSC/860 and NCUBE chapters (a
+# second each) are what mce-report writes today (the Paragon and iWarp
+# chapters take 5 and 20 s: make doc-report after changing them).
+D=$top_srcdir/doc/report
+expect_grep "doc/report/index.html links the papers" 'href="iwarp/index.html"' "$D/index.html"
+for p in ipsc paragon ncube iwarp; do
+    browse --dump-dom "file://$(cd "$D/$p" && pwd)/index.html" > "$TMP/dom.html"
+    expect_grep "doc/report/$p: chromium loaded index.html" "<h1>" "$TMP/dom.html"
+    np=0 bad=""
+    while read -r plot; do
+        np=$((np + 1))
+        [ -s "$D/$p/$plot.svg" ] || bad="$bad $plot.svg(missing)"
+        grep -q "src=\"$plot.svg\"[^>]*data-loaded=\"1\"" "$TMP/dom.html" ||
+            bad="$bad $plot.svg(not loaded)"
+    done < "$D/$p/plots.list"
+    expect_eq "doc/report/$p: the browser shows all $np plots" "$bad" ""
+    while IFS='|' read -r t cap; do
+        [ -s "$D/$p/$t.csv" ] || bad="$bad $t.csv"
+    done < "$D/$p/tables.list"
+    expect_eq "doc/report/$p: every table's CSV is there" "$bad" ""
+done
+missing=""
+for f in $(cd "$top_srcdir" && find doc/report -type f | sort); do
+    grep -q "$f" "$top_srcdir/Makefile.am" || missing="$missing $f"
+done
+expect_eq "every file of doc/report is installed (Makefile.am)" "$missing" ""
+for p in ipsc ncube; do
+    "$B/tools/mce-report" --paper=$p --no-png --out="$TMP/fresh" > "$TMP/log" 2>&1
+    expect_eq "mce-report --paper=$p --no-png status" $? 0
+    diffs=""
+    for f in $(cd "$D/$p" && ls); do
+        case $f in index.html) continue ;; esac # (dated)
+        cmp -s "$D/$p/$f" "$TMP/fresh/$p/$f" || diffs="$diffs $f"
+    done
+    expect_eq "doc/report/$p is current (else: make doc-report)" "$diffs" ""
+done
+
 # The iWarp and TCS chapter: every table, and its predicted columns
 # computed again here from Warfel 1996's formulas (3.2.1: 36 + bytes/1.998
 # + 5 dist; 3.2.3: O + bytes/1.998 + 5 dist, O = 253 for 4 bytes, 359
