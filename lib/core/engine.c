@@ -1118,6 +1118,12 @@ int mcei_engine_boot(int *argc, char ***argv, char **envp)
                   "counts: compile and link it with mcecc "
                   "-mce-compute=counted (mcef77 -mce-compute=counted for "
                   "Fortran)");
+    /* A program built with mcecc -mce-privatize=dlopen: its symbols are
+     * those of the node program's first copy. */
+    if (mcei_priv_image_open(err, sizeof(err)) != MCE_OK) {
+        snprintf(msg, sizeof(msg), "cannot load the node program: %s", err);
+        boot_exit(eng, 1, msg);
+    }
     if (mcei_api_resolve(&eng->personality, err, sizeof(err)) != MCE_OK)
         boot_exit(eng, 2, err);
     rc = mcei_machine_load(
@@ -1242,7 +1248,12 @@ int mcei_engine_boot(int *argc, char ***argv, char **envp)
 
     if ((eng->nlocal > 1 && eng->cfg.privatize == MCEI_PRIV_AUTO) ||
         eng->cfg.privatize == MCEI_PRIV_ON) {
-        if (mcei_priv_init((size_t)eng->nlocal, err, sizeof(err)) != MCE_OK) {
+        size_t max = eng->cfg.privatize_copies > 0
+                         ? (size_t)eng->cfg.privatize_copies
+                         : MCEI_PRIV_COPIES_DEFAULT;
+        mcei_priv_info_t pi;
+        if (mcei_priv_init((size_t)eng->nlocal, max, err, sizeof(err)) !=
+            MCE_OK) {
             snprintf(msg, sizeof(msg),
                      "%d virtual nodes share this process but their globals "
                      "cannot be privatised (%s): run one node per rank, or "
@@ -1251,6 +1262,14 @@ int mcei_engine_boot(int *argc, char ***argv, char **envp)
                      eng->nlocal, err);
             boot_exit(eng, 2, msg);
         }
+        if (mcei_priv_has_image() && mcei_priv_probe(&pi) == MCE_OK &&
+            pi.method != MCEI_PRIV_IMAGE && eng->rank == 0)
+            mcei_log("note: %d nodes in this process are more copies of the "
+                     "node program (%zu bytes) than --mce-privatize-copies "
+                     "(%zu) or a quarter of memory allow: one copy is "
+                     "loaded and its globals are switched at every node "
+                     "switch (slower)",
+                     eng->nlocal, mcei_priv_image_size(), max);
     }
 
     eng->user_argc = *argc;

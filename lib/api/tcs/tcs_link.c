@@ -37,6 +37,7 @@
 #include <string.h>
 
 #include "../../machines/iwarp/iwarp.h"
+#include "../registry.h"
 #include "tcs_link.h"
 
 #define MAX_PHASES 1024
@@ -1782,14 +1783,20 @@ int mcei_tcs_boot(mcei_engine_t *eng, char *err, size_t errlen)
     }
     if ((rc = mcei_tcs_machine(&eng->machine, &mc, err, errlen)) != MCE_OK)
         return rc;
-    if (tcs_declare == NULL) {
+    /* the executable's, or that of the first copy of its node program */
+    void (*declare)(tcs_decl_t *) = NULL;
+    void *own = (void *)(uintptr_t)tcs_declare;
+    uintptr_t a = (uintptr_t)mcei_api_program_data(own, "tcs_declare");
+    if (a != 0)
+        declare = (void (*)(tcs_decl_t *))a;
+    if (declare == NULL) {
         snprintf(err, errlen,
                  "the TCS program defines no tcs_declare (include/tcs.h)");
         return MCE_ERR_CONFIG;
     }
     link = eng->cfg.tcs == MCEI_TCS_LINK;
     mcei_tcs_decl_init(&d, &mc);
-    tcs_declare(&d);
+    declare(&d);
     if (link)
         rc = mcei_tcs_link(&d, eng->rank == 0 ? stdout : NULL, NULL, err,
                            errlen);
