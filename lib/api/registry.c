@@ -86,6 +86,15 @@ static int boot_plain(mcei_engine_t *eng, char *err, size_t errlen)
     return MCE_OK;
 }
 
+/* Boot leaves nothing in the program's globals. */
+static int privatized_plain(mcei_engine_t *eng, char *err, size_t errlen)
+{
+    (void)eng;
+    (void)err;
+    (void)errlen;
+    return MCE_OK;
+}
+
 static int resolve(mcei_personality_t *out, char *err, size_t errlen)
 {
     /* in the order of entries[] */
@@ -138,6 +147,7 @@ static int resolve(mcei_personality_t *out, char *err, size_t errlen)
     prog_void = strstr(sym, "_void") != NULL;
     out->main = mcei_api_call_main;
     out->boot = boot_plain;
+    out->privatized = privatized_plain;
     /* Vertex programs send only through the machine protocol (vertex.h
      * exposes no mce_send). */
     out->protocol_sends = strcmp(out->name, "vertex") == 0;
@@ -148,6 +158,7 @@ static int resolve(mcei_personality_t *out, char *err, size_t errlen)
     if (strcmp(sym, "mce_tcs_main") == 0) {
         out->main = mcei_tcs_entry;
         out->boot = mcei_tcs_boot;
+        out->privatized = mcei_tcs_privatized;
     }
     return MCE_OK;
 }

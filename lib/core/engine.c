@@ -1262,13 +1262,15 @@ int mcei_engine_boot(int *argc, char ***argv, char **envp)
                      eng->nlocal, err);
             boot_exit(eng, 2, msg);
         }
+        if (eng->personality.privatized(eng, err, sizeof(err)) != MCE_OK)
+            boot_exit(eng, 2, err);
         if (mcei_priv_has_image() && mcei_priv_probe(&pi) == MCE_OK &&
             pi.method != MCEI_PRIV_IMAGE && eng->rank == 0)
-            mcei_log("note: %d nodes in this process are more copies of the "
-                     "node program (%zu bytes) than --mce-privatize-copies "
-                     "(%zu) or a quarter of memory allow: one copy is "
-                     "loaded and its globals are switched at every node "
-                     "switch (slower)",
+            mcei_log("note: %d nodes in this process need more copies of "
+                     "the node program (%zu bytes each) than "
+                     "--mce-privatize-copies (%zu) or a quarter of the "
+                     "memory allows: one copy is loaded and its globals are "
+                     "switched at every node switch (slower)",
                      eng->nlocal, mcei_priv_image_size(), max);
     }
 

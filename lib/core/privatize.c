@@ -292,6 +292,11 @@ void *mcei_priv_image_sym(const char *name)
     return dlsym(priv.handles[0], name);
 }
 
+size_t mcei_priv_image_copies(void)
+{
+    return priv.image_slots ? priv.slots : 0;
+}
+
 uintptr_t mcei_priv_node_addr(uintptr_t addr)
 {
     /* Copies are the same object at other addresses. */

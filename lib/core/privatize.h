@@ -41,6 +41,9 @@ void *mcei_priv_image_sym(const char *name);
  * function the program declared at boot); @p addr itself unless each slot
  * has its copy. */
 uintptr_t mcei_priv_node_addr(uintptr_t addr);
+/* The number of slots with a copy of the image each (MCEI_PRIV_IMAGE),
+ * else 0. */
+size_t mcei_priv_image_copies(void);
 /* Make slot @p s live (no-op if it already is). */
 void mcei_priv_switch(size_t s);
 void mcei_priv_fini(void);
