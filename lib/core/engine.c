@@ -1014,7 +1014,8 @@ static void print_personality_help(mcei_engine_t *eng)
     mcei_machine_t m = {0};
     const mcei_api_info_t *api;
     char err[1024];
-    if (mcei_api_resolve(&p, err, sizeof(err)) != MCE_OK) {
+    if (mcei_priv_image_open(err, sizeof(err)) != MCE_OK ||
+        mcei_api_resolve(&p, err, sizeof(err)) != MCE_OK) {
         printf("\nThis program: %s\n", err);
         return;
     }

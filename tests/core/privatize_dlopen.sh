@@ -54,6 +54,10 @@ expect_grep "... which it reports" "globals not private" "$TMP/o"
 $T $MPIRUN -np 2 "$TMP/priv_1m" 50 --mce-nodes=16 > "$TMP/o" 2>&1
 expect_eq "1 MiB of globals on 2 ranks x 8 nodes" $? 0
 
+"$g" --mce-help > "$TMP/o" 2>&1
+expect_grep "--mce-help names the node program's personality" \
+    "This program: personality native (mcemu.h)" "$TMP/o"
+
 # ---- more nodes than copies: one copy, its globals switched ---------------
 for arg in "" big; do
     $T "$g" $arg --mce-nodes=4 --mce-privatize-copies=2 > "$TMP/o" 2>&1
