@@ -84,9 +84,8 @@ static int probe_cb(struct dl_phdr_info *info, size_t size, void *data)
     uintptr_t seg_lo = 0, seg_hi = 0, relro_hi = 0;
     (void)size;
     /* The first object reported is the main program. */
-    if (c->base != 0 &&
-        (info->dlpi_addr != c->base || info->dlpi_name == NULL ||
-         info->dlpi_name[0] == '\0'))
+    if (c->base != 0 && (info->dlpi_addr != c->base ||
+                         info->dlpi_name == NULL || info->dlpi_name[0] == '\0'))
         return 0; /* not the image's copy 0: look further */
     for (int i = 0; i < info->dlpi_phnum; i++) {
         const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
@@ -162,10 +161,9 @@ int mcei_priv_has_image(void)
 
 size_t mcei_priv_image_size(void)
 {
-    return mcei_priv_has_image()
-               ? (size_t)((uintptr_t)mce_node_image_end -
-                          (uintptr_t)mce_node_image_start)
-               : 0;
+    return mcei_priv_has_image() ? (size_t)((uintptr_t)mce_node_image_end -
+                                            (uintptr_t)mce_node_image_start)
+                                 : 0;
 }
 
 /* Load one more copy of the image: a memfd of its own, opened under a name
@@ -204,8 +202,8 @@ static int load_copy(const char *dir, char *err, size_t errlen)
         goto out;
     }
     if (symlink(target, name) != 0) {
-        snprintf(err, errlen, "copy %zu of the node program: symlink %s: %s",
-                 k, name, strerror(errno));
+        snprintf(err, errlen, "copy %zu of the node program: symlink %s: %s", k,
+                 name, strerror(errno));
         goto out;
     }
     /* Local: each copy binds its own symbols first and none of them

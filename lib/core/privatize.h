@@ -10,8 +10,8 @@ typedef struct mcei_priv_info {
     int method; /* MCEI_PRIV_COPY or MCEI_PRIV_MMAP */
 } mcei_priv_info_t;
 
-#define MCEI_PRIV_COPY 1 /* swap contents with memcpy: small segments */
-#define MCEI_PRIV_MMAP 2 /* remap a memfd slice: large segments */
+#define MCEI_PRIV_COPY  1 /* swap contents with memcpy: small segments */
+#define MCEI_PRIV_MMAP  2 /* remap a memfd slice: large segments */
 #define MCEI_PRIV_IMAGE 3 /* one loaded copy of the image per slot */
 
 /* Copies of an image loaded per process unless --mce-privatize-copies

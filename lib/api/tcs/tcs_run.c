@@ -441,7 +441,8 @@ static void run_task(mcei_vn_t *vn, tcs_ctx_t *c, const void *params)
 {
     /* declared at boot by copy 0 of a program built with mcecc
      * -mce-privatize=dlopen: the node runs its own copy's */
-    tcs_fn fn = (tcs_fn)mcei_priv_node_addr((uintptr_t)R()->d.tasks[c->task].fn);
+    tcs_fn fn =
+        (tcs_fn)mcei_priv_node_addr((uintptr_t)R()->d.tasks[c->task].fn);
     mcei_leave(vn);
     fn(c, params);
 }
