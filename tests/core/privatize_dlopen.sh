@@ -10,7 +10,7 @@
 #   - beyond --mce-privatize-copies one copy is loaded and its globals are
 #     switched: a note says so and the globals stay private;
 #   - every personality's entry: native, NX (a K&R main falling off its
-#     end: the _void entry), iWarp (apps/iwarp/iwarp_barrier) and TCS
+#     end: the _void entry; sleep polling through the library's sleep), iWarp (apps/iwarp/iwarp_barrier) and TCS
 #     (apps/tcs/motion_detect: tcs_declare and its task functions) give
 #     the digests of their ordinary builds, on 1, 2 and 4 ranks;
 #   - mcecc refuses an unknown mode and counted compute with dlopen.
@@ -92,6 +92,13 @@ build kr_ring -w "$S/tests/legacy/kr_ring.c"
 expect_eq "kr_ring: ordinary build" $? 0
 same kr_ring "$TMP/kr_ring_switch" --mce-nodes=4
 expect_grep "kr_ring: result" "kr_ring: 4 nodes, sum 6 (want 6)" "$TMP/o"
+
+# sleep() is interposed by the library for the copies too
+build sleep_poll -w "$S/tests/legacy/sleep_poll.c"
+"$MCECC" -w "$S/tests/legacy/sleep_poll.c" -o "$TMP/sleep_poll_switch" > "$TMP/cc" 2>&1
+expect_eq "sleep_poll: ordinary build" $? 0
+same sleep_poll "$TMP/sleep_poll_switch" --mce-nodes=4
+expect_grep "sleep_poll: result" "sleep_poll: node 3 got 42 after 4 polls at 4 s" "$TMP/o"
 
 build iwarp_barrier -I"$S/apps" -I"$S/util" "$S/apps/iwarp/iwarp_barrier.c" \
     "$S/apps/iwarp/iwapp.c" "$S/apps/opts.c"
