@@ -13,6 +13,8 @@
 #     end: the _void entry; sleep polling through the library's sleep), iWarp (apps/iwarp/iwarp_barrier) and TCS
 #     (apps/tcs/motion_detect: tcs_declare and its task functions) give
 #     the digests of their ordinary builds, on 1, 2 and 4 ranks;
+#   - mcecc -mce-privatize=auto: dlopen for 256 KiB of globals, not for a
+#     small program;
 #   - mcecc refuses an unknown mode and counted compute with dlopen.
 . "$top_srcdir/tests/lib.sh"
 
@@ -108,6 +110,18 @@ build motion_detect -I"$S/apps" -I"$S/util" "$S/apps/tcs/motion_detect.c" \
     "$S/apps/tcs/video.c" "$S/apps/opts.c"
 same motion_detect "$B/apps/tcs/motion_detect" --mce-nodes=64 --block=4 \
     --frames=1 --video=square
+
+# ---- -mce-privatize=auto: dlopen beyond 16 KiB of writable data ---------
+"$MCECC" -mce-privatize=auto "$S/tests/progs/globals.c" -o "$TMP/auto_big" > "$TMP/cc" 2>&1
+expect_eq "auto builds globals (256 KiB)" $? 0
+expect_eq "... with dlopen" "$(nm -D "$TMP/auto_big" | grep -c ' mce_node_image_start$')" 1
+$T "$TMP/auto_big" big --mce-nodes=4 > "$TMP/o" 2>&1
+expect_eq "... whose 4 nodes keep their globals" "$(grep -c ' ok$' "$TMP/o")" 4
+"$MCECC" -w -mce-privatize=auto "$S/tests/legacy/kr_ring.c" -o "$TMP/auto_small" > "$TMP/cc" 2>&1
+expect_eq "auto builds kr_ring (small globals)" $? 0
+expect_eq "... without dlopen" "$(nm -D "$TMP/auto_small" | grep -c ' mce_node_image_start$')" 0
+$T "$TMP/auto_small" --mce-nodes=4 > "$TMP/o" 2>&1
+expect_grep "... and it runs" "kr_ring: 4 nodes, sum 6 (want 6)" "$TMP/o"
 
 # ---- mcecc's refusals --------------------------------------------------------
 "$MCECC" -mce-privatize=bogus "$S/tests/progs/globals.c" -o "$TMP/x" > "$TMP/o" 2>&1
