@@ -8,7 +8,8 @@
 #     settings: no privatisation, raw contexts, no simulated computation),
 #     the two alternated, best of each, ratio per node count
 #   - fiber context-switch cost; privatisation cost per switch by size of
-#     the globals (4 KiB to 16 MiB)
+#     the globals (4 KiB to 16 MiB), globals switched and one dlopen'd copy
+#     per node, and iwarp_barrier in both modes (bench/privatize.sh)
 #   - resident memory per virtual node; 65,536 nodes in one process
 #   - counted compute mode: the instrumentation's cost (bench/counted.sh)
 #   - distributed runs: 1, 2 and 4 ranks, and a projection to 64 and 1024
@@ -138,24 +139,8 @@ echo "  (x floor: ns per message over two fiber switches of $floor ns)"
 ring_rate "ring 64 nodes, --mce-privatize=off" 64 40000 env MCE_PRIVATIZE=off
 ring_rate "ring 64 nodes, 2 ranks" 64 5000 "$MPIEXEC" -np 2
 
-# ---- privatisation cost by size of the globals ------------------------------
-echo "privatisation, 64 nodes, cost per switch over --mce-privatize=off (bench/privswitch.c; $clock time):"
-for spec in 4k:40000 64k:4000 1m:4000 16m:2000; do
-    s=${spec%%:*} r=${spec#*:}
-    on=$(timed "$B/bench/priv_$s" "$r" --mce-nodes=64 --mce-verbose)
-    sw=$(sed -n 's/.*context_switches=\([0-9]*\).*/\1/p' "$T/out")
-    rss=$(sed -n 's/.*peak_rss_kib=\([0-9]*\).*/\1/p' "$T/out")
-    off=$(timed "$B/bench/priv_$s" "$r" shared --mce-nodes=64 \
-        --mce-privatize=off)
-    awk -v s="$s" -v on="$on" -v off="$off" -v sw="$sw" -v rss="$rss" 'BEGIN {
-        printf "  globals %-4s: %8.0f ns per switch (shared: %6.0f ns), peak RSS %d KiB\n",
-            s, (on - off) / sw * 1e9, off / sw * 1e9, rss }'
-done
-ib=$(timed "$B/apps/iwarp/iwarp_barrier" --scheme=cube --signal=dep --cells=64 \
-    --runs=200 --mce-verbose)
-sw=$(sed -n 's/.*context_switches=\([0-9]*\).*/\1/p' "$T/out")
-awk -v t="$ib" -v sw="$sw" 'BEGIN {
-    printf "  iwarp_barrier (78 KB of globals), 64 cells, dep, 200 runs: %.0f ns per switch all told\n", t / sw * 1e9 }'
+# ---- privatisation cost by size of the globals, both modes ------------------
+top_builddir=$B sh "$S/privatize.sh"
 
 # sobel_edge 512x512 on 64 NCUBE nodes (both schemes): wall time, 1 and 2 ranks.
 sobel_wall() {

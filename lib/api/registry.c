@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../core/privatize.h"
 #include "registry.h"
 #include "tcs/tcs_link.h"
 
@@ -29,22 +30,33 @@ extern void mce_user_main_void(int argc, char **argv) __attribute__((weak));
 extern void mce_vx_main_void(int argc, char **argv) __attribute__((weak));
 extern void mce_nx_main_void(int argc, char **argv) __attribute__((weak));
 
-static int user_void_entry(int argc, char **argv)
+/* The program's entry: in the executable, or in copy 0 of the node
+ * program an executable built with mcecc -mce-privatize=dlopen carries;
+ * each node calls it in its own copy. */
+static uintptr_t prog_entry;
+static int prog_void; /* a main without a status (the _void entries) */
+
+int mcei_api_call_main(int argc, char **argv)
 {
-    mce_user_main_void(argc, argv);
-    return 0;
+    uintptr_t f = mcei_priv_node_addr(prog_entry);
+    if (prog_void) {
+        void (*v)(int, char **) = (void (*)(int, char **))f;
+        v(argc, argv);
+        return 0;
+    }
+    return ((mcei_main_fn)f)(argc, argv);
 }
 
-static int vx_void_entry(int argc, char **argv)
+/* A symbol of the program: the executable's (a weak reference, @p own) or
+ * copy 0's of its image. */
+static uintptr_t program_sym(uintptr_t own, const char *name)
 {
-    mce_vx_main_void(argc, argv);
-    return 0;
+    return own != 0 ? own : (uintptr_t)mcei_priv_image_sym(name);
 }
 
-static int nx_void_entry(int argc, char **argv)
+void *mcei_api_program_data(void *own, const char *name)
 {
-    mce_nx_main_void(argc, argv);
-    return 0;
+    return own != NULL ? own : mcei_priv_image_sym(name);
 }
 
 static const struct {
@@ -74,22 +86,38 @@ static int boot_plain(mcei_engine_t *eng, char *err, size_t errlen)
     return MCE_OK;
 }
 
+/* Boot leaves nothing in the program's globals. */
+static int privatized_plain(mcei_engine_t *eng, char *err, size_t errlen)
+{
+    (void)eng;
+    (void)err;
+    (void)errlen;
+    return MCE_OK;
+}
+
 static int resolve(mcei_personality_t *out, char *err, size_t errlen)
 {
-    mcei_main_fn fns[] = {
-        mce_user_main,
-        mce_vx_main,
-        mce_nx_main,
-        mce_f77_main,
-        mce_iw_main,
-        mce_tcs_main,
-        mce_user_main_void ? user_void_entry : NULL,
-        mce_vx_main_void ? vx_void_entry : NULL,
-        mce_nx_main_void ? nx_void_entry : NULL,
+    /* in the order of entries[] */
+    uintptr_t fns[] = {
+        program_sym((uintptr_t)mce_user_main, "mce_user_main"),
+        program_sym((uintptr_t)mce_vx_main, "mce_vx_main"),
+        program_sym((uintptr_t)mce_nx_main, "mce_nx_main"),
+        program_sym((uintptr_t)mce_f77_main, "mce_f77_main"),
+        program_sym((uintptr_t)mce_iw_main, "mce_iw_main"),
+        program_sym((uintptr_t)mce_tcs_main, "mce_tcs_main"),
+        program_sym((uintptr_t)mce_user_main_void, "mce_user_main_void"),
+        program_sym((uintptr_t)mce_vx_main_void, "mce_vx_main_void"),
+        program_sym((uintptr_t)mce_nx_main_void, "mce_nx_main_void"),
     };
+    const char *const *f77_machine = mcei_api_program_data(
+        (void *)&mce_f77_default_machine, "mce_f77_default_machine");
+    const char *const *vx_machine = mcei_api_program_data(
+        (void *)&mce_vx_default_machine, "mce_vx_default_machine");
     int found = -1;
+    _Static_assert(MCEI_ARRAY_SIZE(fns) == MCEI_ARRAY_SIZE(entries),
+                   "one symbol per entry");
     for (size_t i = 0; i < MCEI_ARRAY_SIZE(entries); i++) {
-        if (fns[i] == NULL)
+        if (fns[i] == 0)
             continue;
         if (found >= 0) {
             snprintf(err, errlen,
@@ -106,24 +134,31 @@ static int resolve(mcei_personality_t *out, char *err, size_t errlen)
                  "personality header) in the file that defines main");
         return MCE_ERR_CONFIG;
     }
+    const char *sym = entries[found].symbol;
     out->name = entries[found].info.name;
     out->default_machine = entries[found].info.default_machine;
-    if (fns[found] == mce_f77_main && &mce_f77_default_machine != NULL &&
-        mce_f77_default_machine != NULL)
-        out->default_machine = mce_f77_default_machine;
-    if (strcmp(out->name, "vertex") == 0 && &mce_vx_default_machine != NULL &&
-        mce_vx_default_machine != NULL)
-        out->default_machine = mce_vx_default_machine;
-    out->main = fns[found];
+    if (strcmp(sym, "mce_f77_main") == 0 && f77_machine != NULL &&
+        *f77_machine != NULL)
+        out->default_machine = *f77_machine;
+    if (strcmp(out->name, "vertex") == 0 && vx_machine != NULL &&
+        *vx_machine != NULL)
+        out->default_machine = *vx_machine;
+    prog_entry = fns[found];
+    prog_void = strstr(sym, "_void") != NULL;
+    out->main = mcei_api_call_main;
     out->boot = boot_plain;
+    out->privatized = privatized_plain;
     /* Vertex programs send only through the machine protocol (vertex.h
      * exposes no mce_send). */
     out->protocol_sends = strcmp(out->name, "vertex") == 0;
-    if (fns[found] == mce_iw_main)
+    /* iWarp and TCS: the program's main, then the writes it left
+     * pending (lib/api/iwarp, lib/api/tcs). */
+    if (strcmp(sym, "mce_iw_main") == 0)
         out->main = mcei_iw_entry;
-    if (fns[found] == mce_tcs_main) {
+    if (strcmp(sym, "mce_tcs_main") == 0) {
         out->main = mcei_tcs_entry;
         out->boot = mcei_tcs_boot;
+        out->privatized = mcei_tcs_privatized;
     }
     return MCE_OK;
 }

@@ -9,5 +9,13 @@ int mcei_api_register_all(void);
 /* Does the executable define an entry point for mcemu (a renamed main)?
  * 0: its own main runs instead of mcemu's. */
 int mcei_api_has_entry(void);
+/* Run the program's main in the running node's copy of the program (see
+ * lib/core/privatize.c: an executable built with mcecc
+ * -mce-privatize=dlopen loads one per node). */
+int mcei_api_call_main(int argc, char **argv);
+/* A data symbol or function the program defines: @p own (the address of a
+ * weak reference) or, without it, copy 0's @p name in the program's image;
+ * NULL without either. */
+void *mcei_api_program_data(void *own, const char *name);
 
 #endif

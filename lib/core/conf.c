@@ -396,6 +396,10 @@ static const opt_desc_t options[] = {
      "in a previous run's --mce-stats file"},
     {"privatize", OPT_ENUM, OFF(privatize), privatize_choices, "auto|on|off",
      "per-node copies of the program's globals (default: auto)"},
+    {"privatize-copies", OPT_COUNT, OFF(privatize_copies), NULL, "N",
+     "most copies of a program built with mcecc -mce-privatize=dlopen "
+     "loaded in one process, one per node (default: 4096); beyond it one "
+     "copy is loaded and its globals are switched at every node switch"},
     {"stack-size", OPT_SIZE, OFF(stack_size), NULL, "BYTES",
      "stack per virtual node, K/M/G suffixes (default: 1M)"},
     {"seed", OPT_U64, OFF(seed), NULL, "N",

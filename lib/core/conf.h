@@ -80,6 +80,7 @@ typedef struct mcei_config {
     mce_compute_mode_t compute;
     mcei_placement_t placement;
     mcei_privatize_t privatize;
+    uint64_t privatize_copies; /* 0: MCEI_PRIV_COPIES_DEFAULT */
     uint64_t stack_size;
     uint64_t seed;
     int summary;

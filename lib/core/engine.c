@@ -1018,7 +1018,8 @@ static void print_personality_help(mcei_engine_t *eng)
     const mcei_api_info_t *api;
     const char *nodes = NULL;
     char err[1024];
-    if (mcei_api_resolve(&p, err, sizeof(err)) != MCE_OK) {
+    if (mcei_priv_image_open(err, sizeof(err)) != MCE_OK ||
+        mcei_api_resolve(&p, err, sizeof(err)) != MCE_OK) {
         printf("\nThis program: %s\n", err);
         return;
     }
@@ -1134,6 +1135,12 @@ int mcei_engine_boot(int *argc, char ***argv, char **envp)
                   "counts: compile and link it with mcecc "
                   "-mce-compute=counted (mcef77 -mce-compute=counted for "
                   "Fortran)");
+    /* A program built with mcecc -mce-privatize=dlopen: its symbols are
+     * those of the node program's first copy. */
+    if (mcei_priv_image_open(err, sizeof(err)) != MCE_OK) {
+        snprintf(msg, sizeof(msg), "cannot load the node program: %s", err);
+        boot_exit(eng, 1, msg);
+    }
     if (mcei_api_resolve(&eng->personality, err, sizeof(err)) != MCE_OK)
         boot_exit(eng, 2, err);
     rc = mcei_machine_load(
@@ -1258,7 +1265,12 @@ int mcei_engine_boot(int *argc, char ***argv, char **envp)
 
     if ((eng->nlocal > 1 && eng->cfg.privatize == MCEI_PRIV_AUTO) ||
         eng->cfg.privatize == MCEI_PRIV_ON) {
-        if (mcei_priv_init((size_t)eng->nlocal, err, sizeof(err)) != MCE_OK) {
+        size_t max = eng->cfg.privatize_copies > 0
+                         ? (size_t)eng->cfg.privatize_copies
+                         : MCEI_PRIV_COPIES_DEFAULT;
+        mcei_priv_info_t pi;
+        if (mcei_priv_init((size_t)eng->nlocal, max, err, sizeof(err)) !=
+            MCE_OK) {
             snprintf(msg, sizeof(msg),
                      "%d virtual nodes share this process but their globals "
                      "cannot be privatised (%s): run one node per rank, or "
@@ -1267,6 +1279,16 @@ int mcei_engine_boot(int *argc, char ***argv, char **envp)
                      eng->nlocal, err);
             boot_exit(eng, 2, msg);
         }
+        if (eng->personality.privatized(eng, err, sizeof(err)) != MCE_OK)
+            boot_exit(eng, 2, err);
+        if (mcei_priv_has_image() && mcei_priv_probe(&pi) == MCE_OK &&
+            pi.method != MCEI_PRIV_IMAGE && eng->rank == 0)
+            mcei_log("note: %d nodes in this process need more copies of "
+                     "the node program (%zu bytes each) than "
+                     "--mce-privatize-copies (%zu) or a quarter of the "
+                     "memory allows: one copy is loaded and its globals are "
+                     "switched at every node switch (slower)",
+                     eng->nlocal, mcei_priv_image_size(), max);
     }
 
     eng->user_argc = *argc;

@@ -170,6 +170,11 @@ typedef struct mcei_personality {
      * MCE_OK: run; MCEI_BOOT_DONE: the personality's work is done (exit
      * 0); < 0: refuse with the message in err (exit 2). */
     int (*boot)(struct mcei_engine *eng, char *err, size_t errlen);
+    /* Once per process after privatisation: the state boot left in the
+     * program's globals made again in each node's copy of a program
+     * built with mcecc -mce-privatize=dlopen (TCS: tcs_declare's task
+     * handles).  MCE_OK, or < 0 with the message in err (exit 2). */
+    int (*privatized)(struct mcei_engine *eng, char *err, size_t errlen);
     /* Every message the program causes goes through the machine protocol
      * (none through mce_send), so the protocol's send delay holds. */
     int protocol_sends;

@@ -7,11 +7,28 @@
  * switch costs a system call and a fault per page the node touches, not
  * a copy of the segment.  (Moving each node's populated pages in and out
  * with mremap(MREMAP_DONTUNMAP) was measured and was slower: two calls,
- * page-table allocation and a TLB flush per switch.) */
+ * page-table allocation and a TLB flush per switch.)
+ *
+ * A program built with mcecc -mce-privatize=dlopen carries its node code
+ * as a shared object (the image, between mce_node_image_start and _end)
+ * and the library loads one copy of it per node of the process, as SMPI's
+ * dlopen privatisation does: each copy has its own globals, so a switch
+ * only changes which copy's code runs (the program's entry and the
+ * function pointers it declared at boot are translated into the running
+ * node's copy) and costs nothing, whatever the size of the globals.  The
+ * copies are memfds, so that each is a file of its own (dlopen would
+ * return the same object for the same file) that can be executed where
+ * /tmp and /dev/shm cannot; each is opened through a symbolic link of
+ * its own to /proc/self/fd/N (dlopen also returns the same object for a
+ * name already loaded).  Beyond a number of copies (mapping count and
+ * memory), copy 0 is loaded alone and its writable segment is switched
+ * as the executable's is. */
 #define _GNU_SOURCE 1
 #include "privatize.h"
 
+#include <dlfcn.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <link.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,12 +38,21 @@
 
 #define MCEI_PRIV_COPY_MAX (64 * 1024)
 
+/* Written by mcecc -mce-privatize=dlopen into the executable. */
+extern const unsigned char mce_node_image_start[] __attribute__((weak));
+extern const unsigned char mce_node_image_end[] __attribute__((weak));
+
 static struct {
     mcei_priv_info_t info;
     size_t slots, live;
     char *copies; /* COPY: slots x len */
     int fd;       /* MMAP: memfd of slots x len */
     int active;
+    /* The image's loaded copies (copy 0 from mcei_priv_image_open). */
+    void **handles;
+    uintptr_t *bases; /* each copy's load address */
+    size_t ncopies;
+    int image_slots; /* one copy per slot: switching costs nothing */
 } priv = {.fd = -1};
 
 #ifdef MCEI_ASAN
@@ -47,6 +73,7 @@ seg_copy(void *dst, const void *src, size_t n)
 
 struct probe_ctx {
     uintptr_t start, end;
+    uintptr_t base; /* the object's load address; 0: the main program */
     int found;
 };
 
@@ -57,6 +84,9 @@ static int probe_cb(struct dl_phdr_info *info, size_t size, void *data)
     uintptr_t seg_lo = 0, seg_hi = 0, relro_hi = 0;
     (void)size;
     /* The first object reported is the main program. */
+    if (c->base != 0 && (info->dlpi_addr != c->base ||
+                         info->dlpi_name == NULL || info->dlpi_name[0] == '\0'))
+        return 0; /* not the image's copy 0: look further */
     for (int i = 0; i < info->dlpi_phnum; i++) {
         const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
         uintptr_t lo = info->dlpi_addr + ph->p_vaddr;
@@ -73,7 +103,7 @@ static int probe_cb(struct dl_phdr_info *info, size_t size, void *data)
         c->end = seg_hi;
         c->found = c->end > c->start;
     }
-    return 1; /* stop after the main program */
+    return 1; /* stop after the main program (or the image) */
 }
 
 int mcei_priv_probe(mcei_priv_info_t *info)
@@ -83,6 +113,8 @@ int mcei_priv_probe(mcei_priv_info_t *info)
         *info = priv.info;
         return MCE_OK;
     }
+    /* With an image, the program's globals are those of its copy 0. */
+    c.base = priv.ncopies > 0 ? priv.bases[0] : 0;
     dl_iterate_phdr(probe_cb, &c);
     if (!c.found)
         return MCE_ERR_NOT_FOUND;
@@ -118,7 +150,181 @@ static void copy_nonzero(char *dst, size_t slots, size_t stride,
                 seg_copy(dst + s * stride + o, src + o, ps);
 }
 
-int mcei_priv_init(size_t slots, char *err, size_t errlen)
+/* ---- the image: one dlopen'd copy of the node program per slot -------- */
+
+int mcei_priv_has_image(void)
+{
+    uintptr_t a = (uintptr_t)mce_node_image_start,
+              b = (uintptr_t)mce_node_image_end;
+    return a != 0 && b > a;
+}
+
+size_t mcei_priv_image_size(void)
+{
+    return mcei_priv_has_image() ? (size_t)((uintptr_t)mce_node_image_end -
+                                            (uintptr_t)mce_node_image_start)
+                                 : 0;
+}
+
+/* Load one more copy of the image: a memfd of its own, opened under a name
+ * of its own (a link in @p dir to /proc/self/fd/N). */
+static int load_copy(const char *dir, char *err, size_t errlen)
+{
+    const unsigned char *p = mce_node_image_start;
+    size_t left = mcei_priv_image_size(), k = priv.ncopies;
+    char target[64], name[4096];
+    struct link_map *lm = NULL;
+    void *h = NULL;
+    int fd, rc = MCE_ERR_IO;
+
+    fd = memfd_create("mcemu-node-image", MFD_CLOEXEC);
+    if (fd < 0) {
+        snprintf(err, errlen, "copy %zu of the node program: memfd: %s", k,
+                 strerror(errno));
+        return MCE_ERR_NOMEM;
+    }
+    while (left > 0) {
+        ssize_t w = write(fd, p, left);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0) {
+            snprintf(err, errlen, "copy %zu of the node program: write: %s", k,
+                     w < 0 ? strerror(errno) : "short write");
+            goto out;
+        }
+        p += w;
+        left -= (size_t)w;
+    }
+    snprintf(target, sizeof(target), "/proc/self/fd/%d", fd);
+    if ((size_t)snprintf(name, sizeof(name), "%s/%zu.so", dir, k) >=
+        sizeof(name)) {
+        snprintf(err, errlen, "the temporary directory's name is too long");
+        goto out;
+    }
+    if (symlink(target, name) != 0) {
+        snprintf(err, errlen, "copy %zu of the node program: symlink %s: %s", k,
+                 name, strerror(errno));
+        goto out;
+    }
+    /* Local: each copy binds its own symbols first and none of them
+     * serves another's (nor the library's) references. */
+    h = dlopen(name, RTLD_NOW | RTLD_LOCAL);
+    unlink(name);
+    if (h == NULL) {
+        const char *why = dlerror();
+        snprintf(err, errlen, "copy %zu of the node program: %s", k,
+                 why != NULL ? why : "dlopen failed");
+        goto out;
+    }
+    if (dlinfo(h, RTLD_DI_LINKMAP, &lm) != 0 || lm == NULL) {
+        snprintf(err, errlen, "copy %zu of the node program: no link map", k);
+        goto out;
+    }
+    priv.handles[k] = h;
+    priv.bases[k] = (uintptr_t)lm->l_addr;
+    priv.ncopies = k + 1;
+    h = NULL;
+    rc = MCE_OK;
+out:
+    /* (a copy that failed after dlopen stays loaded: closing it could
+     * run its destructors) */
+    (void)h;
+    close(fd); /* the mappings keep the file */
+    return rc;
+}
+
+/* Load copies until there are @p n (handles and bases hold n). */
+static int load_copies(size_t n, char *err, size_t errlen)
+{
+    const char *t = getenv("TMPDIR");
+    char dir[4096];
+    int rc = MCE_OK;
+
+    if (t == NULL || t[0] == '\0')
+        t = "/tmp";
+    if ((size_t)snprintf(dir, sizeof(dir), "%s/mcemu-image.XXXXXX", t) >=
+        sizeof(dir)) {
+        snprintf(err, errlen, "TMPDIR is too long");
+        return MCE_ERR_CONFIG;
+    }
+    if (mkdtemp(dir) == NULL) {
+        snprintf(err, errlen, "cannot make a directory in %s: %s", t,
+                 strerror(errno));
+        return MCE_ERR_IO;
+    }
+    while (priv.ncopies < n && rc == MCE_OK)
+        rc = load_copy(dir, err, errlen);
+    rmdir(dir);
+    return rc;
+}
+
+static int grow_tables(size_t n, char *err, size_t errlen)
+{
+    void **h = realloc(priv.handles, n * sizeof(*h));
+    if (h != NULL)
+        priv.handles = h;
+    uintptr_t *b = h != NULL ? realloc(priv.bases, n * sizeof(*b)) : NULL;
+    if (b == NULL) {
+        snprintf(err, errlen, "out of memory for %zu copies of the program", n);
+        return MCE_ERR_NOMEM;
+    }
+    priv.bases = b;
+    return MCE_OK;
+}
+
+int mcei_priv_image_open(char *err, size_t errlen)
+{
+    int rc;
+    if (!mcei_priv_has_image() || priv.ncopies > 0)
+        return MCE_OK;
+    if ((rc = grow_tables(1, err, errlen)) != MCE_OK)
+        return rc;
+    return load_copies(1, err, errlen);
+}
+
+void *mcei_priv_image_sym(const char *name)
+{
+    if (priv.ncopies == 0)
+        return NULL;
+    dlerror();
+    return dlsym(priv.handles[0], name);
+}
+
+size_t mcei_priv_image_copies(void)
+{
+    return priv.image_slots ? priv.slots : 0;
+}
+
+uintptr_t mcei_priv_node_addr(uintptr_t addr)
+{
+    /* Copies are the same object at other addresses. */
+    if (!priv.image_slots || priv.live == 0)
+        return addr;
+    return addr - priv.bases[0] + priv.bases[priv.live];
+}
+
+/* One copy per slot, unless that exceeds @p max copies or a quarter of
+ * the host's memory (the image's file, in memory, per copy). */
+static int image_init(size_t slots, size_t max, int *fits, char *err,
+                      size_t errlen)
+{
+    long pages = sysconf(_SC_PHYS_PAGES), ps = sysconf(_SC_PAGESIZE);
+    size_t need, mem = pages > 0 && ps > 0 ? (size_t)pages * (size_t)ps : 0;
+    int rc;
+    *fits = 0;
+    if (slots > max)
+        return MCE_OK;
+    if (__builtin_mul_overflow(slots, mcei_priv_image_size(), &need) ||
+        (mem > 0 && need > mem / 4))
+        return MCE_OK;
+    if ((rc = grow_tables(slots, err, errlen)) != MCE_OK ||
+        (rc = load_copies(slots, err, errlen)) != MCE_OK)
+        return rc;
+    *fits = 1;
+    return MCE_OK;
+}
+
+int mcei_priv_init(size_t slots, size_t max_copies, char *err, size_t errlen)
 {
     mcei_priv_info_t info;
     size_t total;
@@ -126,6 +332,21 @@ int mcei_priv_init(size_t slots, char *err, size_t errlen)
     if (priv.active) {
         snprintf(err, errlen, "privatisation already initialised");
         return MCE_ERR_STATE;
+    }
+    if (priv.ncopies > 0) {
+        int fits, rc = image_init(slots, max_copies, &fits, err, errlen);
+        if (rc != MCE_OK)
+            return rc;
+        if (fits) {
+            priv.info.start = 0;
+            priv.info.len = 0;
+            priv.info.method = MCEI_PRIV_IMAGE;
+            priv.slots = slots;
+            priv.live = 0;
+            priv.image_slots = 1;
+            priv.active = 1;
+            return MCE_OK;
+        }
     }
     if (mcei_priv_probe(&info) != MCE_OK) {
         snprintf(err, errlen,
@@ -198,7 +419,9 @@ void mcei_priv_switch(size_t s)
 {
     if (!priv.active || s == priv.live)
         return;
-    if (priv.info.method == MCEI_PRIV_COPY) {
+    if (priv.image_slots) {
+        /* nothing moves: the node's code is its copy's */
+    } else if (priv.info.method == MCEI_PRIV_COPY) {
         size_t len = priv.info.len;
         seg_copy(priv.copies + priv.live * len, (void *)priv.info.start, len);
         seg_copy((void *)priv.info.start, priv.copies + s * len, len);
@@ -223,5 +446,8 @@ void mcei_priv_fini(void)
     if (priv.fd >= 0)
         close(priv.fd);
     priv.fd = -1;
+    /* The image's copies stay loaded (their atexit handlers and
+     * destructors run at exit), and so do their tables. */
+    priv.image_slots = 0;
     priv.active = 0;
 }

@@ -11,6 +11,7 @@
 #include "../../machines/iwarp/iwarp.h"
 #include "../../machines/iwarp/spool.h"
 #include "../../machines/iwarp/video.h"
+#include "../registry.h"
 #include "iwarp.h"
 
 /* The public port numbers are the machine layer's. */
@@ -21,14 +22,12 @@ _Static_assert((int)IW_CPU == (int)MCEI_IW_PORT_CPU &&
                    (int)IW_YM == (int)MCEI_IW_PORT_YM,
                "include/iwarp.h's ports are the machine's");
 
-extern int mce_iw_main(int argc, char **argv) __attribute__((weak));
-
 /* The personality's entry (lib/api/registry.c): the program's main, then
  * the block its last gate writes left pending. */
 int mcei_iw_entry(int argc, char **argv);
 int mcei_iw_entry(int argc, char **argv)
 {
-    int rc = mce_iw_main(argc, argv);
+    int rc = mcei_api_call_main(argc, argv);
     mcei_vn_t *vn = mcei_enter();
     if (vn != NULL) {
         mcei_iw_flush(vn);

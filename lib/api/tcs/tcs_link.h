@@ -167,6 +167,9 @@ int mcei_tcs_rt_init(int nodes);
 
 /* The personality's boot hook (lib/api/registry.c). */
 int mcei_tcs_boot(mcei_engine_t *eng, char *err, size_t errlen);
+/* ... and its hook after privatisation: tcs_declare again in each copy of
+ * a node program built with mcecc -mce-privatize=dlopen. */
+int mcei_tcs_privatized(mcei_engine_t *eng, char *err, size_t errlen);
 
 /* The keys the TCS personality reads (tcs.*). */
 extern const mcei_keytab_t mcei_tcs_keytab;

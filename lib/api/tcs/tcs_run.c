@@ -29,8 +29,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../core/privatize.h"
 #include "../../machines/iwarp/iwarp.h"
 #include "../../machines/iwarp/spool.h"
+#include "../registry.h"
 #include "tcs_link.h"
 
 #define MAX_HANDLES 256 /* a cell may serve many sequential tasks */
@@ -437,7 +439,10 @@ static int check_ctx(mcei_vn_t *vn, const char *call, tcs_ctx_t *ctx)
 
 static void run_task(mcei_vn_t *vn, tcs_ctx_t *c, const void *params)
 {
-    tcs_fn fn = R()->d.tasks[c->task].fn;
+    /* declared at boot by copy 0 of a program built with mcecc
+     * -mce-privatize=dlopen: the node runs its own copy's */
+    tcs_fn fn =
+        (tcs_fn)mcei_priv_node_addr((uintptr_t)R()->d.tasks[c->task].fn);
     mcei_leave(vn);
     fn(c, params);
 }
@@ -900,8 +905,6 @@ MCE_EXPORT int tcs_netgroup_paths(tcs_ng_t ng, int *count,
 
 /* ---- the entry --------------------------------------------------- */
 
-extern int mce_tcs_main(int argc, char **argv) __attribute__((weak));
-
 /* The personality's entry (lib/api/registry.c): load the cell's barrier
  * rings, run the program's main, then inject the block its last gate
  * writes left pending (as for iWarp programs). */
@@ -915,7 +918,7 @@ int mcei_tcs_entry(int argc, char **argv)
             load(vn);
         mcei_leave(vn);
     }
-    rc = mce_tcs_main(argc, argv);
+    rc = mcei_api_call_main(argc, argv);
     vn = mcei_enter();
     if (vn != NULL) {
         mcei_iw_flush(vn);
