@@ -1151,6 +1151,12 @@ int mcei_engine_boot(int *argc, char ***argv, char **envp)
         if (mcei_proto_pairing(eng->proto, ops->name, eng->machine.name, msg,
                                sizeof(msg)) != MCE_OK)
             boot_exit(eng, 2, msg);
+        /* and the personality on the protocol (TCS needs the iWarp's) */
+        const mcei_api_info_t *api = mcei_api_lookup(eng->personality.name);
+        if (api != NULL &&
+            mcei_api_pairing(api, eng->proto->name, eng->machine.name, msg,
+                             sizeof(msg)) != MCE_OK)
+            boot_exit(eng, 2, msg);
     }
     {
         /* Every key of the file must be one of the plug-ins' it uses

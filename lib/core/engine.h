@@ -153,8 +153,18 @@ typedef struct mcei_api_info {
     const char *default_machine; /* without --mce-machine */
     const char *header;          /* the header a program includes */
     const mcei_keytab_t *keys;   /* keys it reads (never NULL) */
+    /* The machine protocol its calls run on (the machine's "protocol"
+     * key), or MCEI_ANY_PROTO; checked at boot before any plug-in is
+     * initialised (mcei_api_pairing), as a protocol's requires_net. */
+    const char *requires_proto;
 } mcei_api_info_t;
+#define MCEI_ANY_PROTO "*"
 int mcei_register_api(const mcei_api_info_t *info);
+/* MCE_OK if personality @p api runs on protocol @p proto as declared by
+ * its requires_proto; else MCE_ERR_MACHINE with a message naming machine
+ * @p machine, the personality and the protocol it needs. */
+int mcei_api_pairing(const mcei_api_info_t *api, const char *proto,
+                     const char *machine, char *err, size_t errlen);
 const mcei_api_info_t *mcei_api_at(size_t i);
 const mcei_api_info_t *mcei_api_lookup(const char *name);
 

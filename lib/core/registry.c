@@ -127,12 +127,27 @@ const mcei_proto_ops_t *mcei_proto_at(size_t i)
 int mcei_register_api(const mcei_api_info_t *info)
 {
     if (info == NULL || info->name == NULL || info->keys == NULL ||
-        mcei_api_lookup(info->name) != NULL)
+        info->requires_proto == NULL || mcei_api_lookup(info->name) != NULL)
         return MCE_ERR_INVAL;
     if (reg.napis == MAX_PLUGINS)
         return MCE_ERR_NOMEM;
     reg.apis[reg.napis++] = info;
     return MCE_OK;
+}
+
+int mcei_api_pairing(const mcei_api_info_t *api, const char *proto,
+                     const char *machine, char *err, size_t errlen)
+{
+    if (strcmp(api->requires_proto, MCEI_ANY_PROTO) == 0 ||
+        strcmp(api->requires_proto, proto) == 0)
+        return MCE_OK;
+    /* The personality's default machine runs on its protocol: name it. */
+    snprintf(err, errlen,
+             "machine '%s': personality '%s' (%s) runs on protocol '%s' "
+             "only (protocol = %s), not on '%s' (use --mce-machine=%s)",
+             machine, api->name, api->header, api->requires_proto,
+             api->requires_proto, proto, api->default_machine);
+    return MCE_ERR_MACHINE;
 }
 
 const mcei_api_info_t *mcei_api_at(size_t i)

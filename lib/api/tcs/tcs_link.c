@@ -1773,13 +1773,8 @@ int mcei_tcs_boot(mcei_engine_t *eng, char *err, size_t errlen)
     mcei_tcs_machine_t mc;
     tcs_decl_t d;
     int rc, link;
-    if (strcmp(eng->proto->name, "iwarp") != 0) {
-        snprintf(err, errlen,
-                 "TCS programs need an iWarp machine (protocol iwarp); "
-                 "machine '%s' is not one (use --mce-machine=iwarp)",
-                 eng->machine.name);
-        return MCE_ERR_MACHINE;
-    }
+    /* the protocol is iwarp: the personality's declared pairing
+     * (lib/api/registry.c), checked by the core before boot */
     if ((rc = mcei_tcs_machine(&eng->machine, &mc, err, errlen)) != MCE_OK)
         return rc;
     if (tcs_declare == NULL) {
