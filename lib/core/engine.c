@@ -1296,6 +1296,10 @@ int mcei_engine_boot(int *argc, char ***argv, char **envp)
         memcpy(vn->argv, *argv, (size_t)*argc * sizeof(char *));
         if (eng->proto->node_init(vn) != MCE_OK)
             boot_exit(eng, 1, "out of memory initialising node protocol state");
+        if (mcei_node_slots_size() > 0 &&
+            (vn->slots = calloc(1, mcei_node_slots_size())) == NULL)
+            boot_exit(eng, 1,
+                      "out of memory allocating node personality state");
         rc = mcei_fiber_create_slot(&vn->fiber, (size_t)i, vn_main, vn);
         if (rc != MCE_OK) {
             snprintf(msg, sizeof(msg),
@@ -1576,6 +1580,7 @@ static void cleanup(mcei_engine_t *eng)
             mcei_msg_release(m);
         }
         eng->proto->node_fini(vn);
+        free(vn->slots);
         mcei_fiber_destroy(&vn->fiber);
         free(vn->argv);
         free(vn->flow_in);

@@ -1767,6 +1767,17 @@ int mcei_tcs_link_keep(tcs_decl_t *d, FILE *warn, char *err, size_t errlen,
 
 /* ---- the personality's boot hook and entry ---------------------------- */
 
+static const char *const tcs_choices[] = {"run", "link", NULL};
+enum { TCS_OPT_RUN = 0, TCS_OPT_LINK = 1 };
+static const mcei_plugin_opt_t tcs_opts[] = {
+    {.name = "tcs",
+     .choices = tcs_choices,
+     .arg = "run|link",
+     .help = "TCS programs: run (default), or link only: print the "
+             "linker's report and exit"},
+};
+const mcei_optlist_t mcei_tcs_options = {tcs_opts, MCEI_ARRAY_SIZE(tcs_opts)};
+
 extern void tcs_declare(tcs_decl_t *d) __attribute__((weak));
 int mcei_tcs_boot(mcei_engine_t *eng, char *err, size_t errlen)
 {
@@ -1782,7 +1793,7 @@ int mcei_tcs_boot(mcei_engine_t *eng, char *err, size_t errlen)
                  "the TCS program defines no tcs_declare (include/tcs.h)");
         return MCE_ERR_CONFIG;
     }
-    link = eng->cfg.tcs == MCEI_TCS_LINK;
+    link = mcei_config_choice(&eng->cfg, &tcs_opts[0]) == TCS_OPT_LINK;
     mcei_tcs_decl_init(&d, &mc);
     tcs_declare(&d);
     if (link)
