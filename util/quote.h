@@ -1,5 +1,5 @@
 /* Quoting of text for CSV and JSON output, shared by the experiment
- * programs (apps/opts.c) and the tools (tools/mce-predict.c).  Plain C and
+ * programs (apps/opts.c) and the tools (tools/predict/).  Plain C and
  * stdio only, header-only (static inline): it needs no library and is
  * installed with the examples next to opts.c, so "mcecc pingpong.c opts.c"
  * still builds an example. */

@@ -19,6 +19,9 @@ extern int mce_tcs_main(int argc, char **argv) __attribute__((weak));
 int mcei_iw_entry(int argc, char **argv);
 /* lib/api/tcs: mce_tcs_main, then the same. */
 int mcei_tcs_entry(int argc, char **argv);
+/* lib/api/nx: the node's NX state (its count of global operations), for
+ * NX programs and Fortran ones (which reach NX through nx_f77.c). */
+extern const mcei_node_slot_t mcei_nx_node_slot;
 /* mcef77 renames gfortran's main() and records the personality's machine. */
 extern int mce_f77_main(int argc, char **argv) __attribute__((weak));
 extern const char *mce_f77_default_machine __attribute__((weak));
@@ -63,17 +66,83 @@ static const struct {
     const char *symbol;
     mcei_api_info_t info;
 } entries[] = {
-    {"mce_user_main", {"native", "ideal", "mcemu.h", &mcei_keys_none}},
-    {"mce_vx_main", {"vertex", "ncube", "vertex.h", &mcei_keys_none}},
-    {"mce_nx_main", {"nx", "ipsc860", "nx.h", &mcei_keys_none}},
+    {"mce_user_main",
+     {.name = "native",
+      .default_machine = "ideal",
+      .header = "mcemu.h",
+      .keys = &mcei_keys_none,
+      .requires_proto = MCEI_ANY_PROTO,
+      .options = &mcei_options_none,
+      .node_slot = &mcei_node_slot_none}},
+    {"mce_vx_main",
+     {.name = "vertex",
+      .default_machine = "ncube",
+      .header = "vertex.h",
+      .keys = &mcei_keys_none,
+      .requires_proto = MCEI_ANY_PROTO,
+      .options = &mcei_options_none,
+      .node_slot = &mcei_node_slot_none}},
+    {"mce_nx_main",
+     {.name = "nx",
+      .default_machine = "ipsc860",
+      .header = "nx.h",
+      .keys = &mcei_keys_none,
+      .requires_proto = MCEI_ANY_PROTO,
+      .options = &mcei_options_none,
+      .node_slot = &mcei_nx_node_slot}},
     /* mcef77 links in the machine of the Fortran objects' calls. */
-    {"mce_f77_main", {"fortran", "ideal", "mcef77", &mcei_keys_none}},
-    {"mce_iw_main", {"iwarp", "iwarp", "iwarp.h", &mcei_keys_none}},
-    {"mce_tcs_main", {"tcs", "iwarp", "tcs.h", &mcei_tcs_keytab}},
+    {"mce_f77_main",
+     {.name = "fortran",
+      .default_machine = "ideal",
+      .header = "mcef77",
+      .keys = &mcei_keys_none,
+      .requires_proto = MCEI_ANY_PROTO,
+      .options = &mcei_options_none,
+      .node_slot = &mcei_nx_node_slot}},
+    /* iWarp calls check their machine at the call (a node's message),
+     * so that a program may probe it; TCS links the whole program at
+     * boot and needs the iwarp protocol's cells first. */
+    {"mce_iw_main",
+     {.name = "iwarp",
+      .default_machine = "iwarp",
+      .header = "iwarp.h",
+      .keys = &mcei_keys_none,
+      .requires_proto = MCEI_ANY_PROTO,
+      .options = &mcei_options_none,
+      .node_slot = &mcei_node_slot_none}},
+    {"mce_tcs_main",
+     {.name = "tcs",
+      .default_machine = "iwarp",
+      .header = "tcs.h",
+      .keys = &mcei_tcs_keytab,
+      .requires_proto = "iwarp",
+      .options = &mcei_tcs_options,
+      .node_slot = &mcei_node_slot_none}},
     /* the same personalities, entered through a main without a status */
-    {"mce_user_main_void", {"native", "ideal", "mcemu.h", &mcei_keys_none}},
-    {"mce_vx_main_void", {"vertex", "ncube", "vertex.h", &mcei_keys_none}},
-    {"mce_nx_main_void", {"nx", "ipsc860", "nx.h", &mcei_keys_none}},
+    {"mce_user_main_void",
+     {.name = "native",
+      .default_machine = "ideal",
+      .header = "mcemu.h",
+      .keys = &mcei_keys_none,
+      .requires_proto = MCEI_ANY_PROTO,
+      .options = &mcei_options_none,
+      .node_slot = &mcei_node_slot_none}},
+    {"mce_vx_main_void",
+     {.name = "vertex",
+      .default_machine = "ncube",
+      .header = "vertex.h",
+      .keys = &mcei_keys_none,
+      .requires_proto = MCEI_ANY_PROTO,
+      .options = &mcei_options_none,
+      .node_slot = &mcei_node_slot_none}},
+    {"mce_nx_main_void",
+     {.name = "nx",
+      .default_machine = "ipsc860",
+      .header = "nx.h",
+      .keys = &mcei_keys_none,
+      .requires_proto = MCEI_ANY_PROTO,
+      .options = &mcei_options_none,
+      .node_slot = &mcei_nx_node_slot}},
 };
 
 /* Personalities without a boot step leave the TCS keys of the iwarp

@@ -346,8 +346,9 @@ typedef enum opt_kind {
     OPT_STRING,
     OPT_FLAG, /* bare, or =yes/no/1/0/true/false/on/off */
     OPT_ENUM,
-    OPT_TIME, /* a time with unit, bare numbers are seconds */
-    OPT_SET   /* key=value, accumulated */
+    OPT_TIME,  /* a time with unit, bare numbers are seconds */
+    OPT_SET,   /* key=value, accumulated */
+    OPT_PLUGIN /* a plug-in's (mcei_plugin_opt_t): a word, kept by name */
 } opt_kind_t;
 
 typedef struct opt_desc {
@@ -364,7 +365,6 @@ static const char *const compute_choices[] = {"none", "explicit", "measured",
 static const char *const placement_choices[] = {"block", "cyclic", "one",
                                                 "topology", NULL};
 static const char *const privatize_choices[] = {"auto", "on", "off", NULL};
-static const char *const tcs_choices[] = {"run", "link", NULL};
 static const char *const windows_choices[] = {"wide", "narrow", NULL};
 static const char *const progress_choices[] = {"auto", "on", "off", NULL};
 static const char *const oversub_choices[] = {"pack", "spread", NULL};
@@ -426,9 +426,6 @@ static const opt_desc_t options[] = {
      "report placement (hwloc) and per-run statistics"},
     {"config", OPT_STRING, OFF(config_file), NULL, "FILE",
      "read options from FILE (key = value lines)"},
-    {"tcs", OPT_ENUM, OFF(tcs), tcs_choices, "run|link",
-     "TCS programs: run (default), or link only: print the linker's "
-     "report and exit"},
     {"progress", OPT_ENUM, OFF(progress), progress_choices, "auto|on|off",
      "rank 0 reports the virtual time reached, windows and deliveries per "
      "wall second every 2 s (default auto: when stderr is a terminal)"},
@@ -476,7 +473,19 @@ void mcei_config_free(mcei_config_t *cfg)
     free(cfg->place_weights);
     free(cfg->window_log);
     mcei_kv_free(&cfg->overrides);
+    mcei_kv_free(&cfg->plugin_opts);
     memset(cfg, 0, sizeof(*cfg));
+}
+
+const mcei_optlist_t mcei_options_none = {NULL, 0};
+
+int mcei_config_choice(mcei_config_t *cfg, const mcei_plugin_opt_t *opt)
+{
+    const mcei_kv_t *kv = mcei_kv_find(&cfg->plugin_opts, opt->name);
+    for (int i = 0; kv != NULL && opt->choices[i] != NULL; i++)
+        if (strcmp(kv->value, opt->choices[i]) == 0)
+            return i;
+    return 0; /* not given (a value given was checked when parsed) */
 }
 
 void mcei_config_help(FILE *out)
@@ -494,14 +503,43 @@ void mcei_config_help(FILE *out)
             snprintf(lhs, sizeof(lhs), "--mce-%s", options[i].name);
         fprintf(out, "  %-36s %s\n", lhs, options[i].help);
     }
+    const mcei_plugin_opt_t *p;
+    for (size_t i = 0; (p = mcei_option_at(i)) != NULL; i++) {
+        char lhs[64];
+        snprintf(lhs, sizeof(lhs), "--mce-%s=%s", p->name, p->arg);
+        fprintf(out, "  %-36s %s\n", lhs, p->help);
+    }
 }
 
-static const opt_desc_t *find_option(const char *name, size_t len)
+int mcei_config_is_core_option(const char *name, size_t len)
 {
     for (size_t i = 0; i < MCEI_ARRAY_SIZE(options); i++)
         if (strlen(options[i].name) == len &&
             strncmp(options[i].name, name, len) == 0)
+            return 1;
+    return 0;
+}
+
+/* The option called @p name (@p len bytes): the core's, or a plug-in's
+ * described in @p tmp. */
+static const opt_desc_t *find_option(const char *name, size_t len,
+                                     opt_desc_t *tmp)
+{
+    const mcei_plugin_opt_t *p;
+    for (size_t i = 0; i < MCEI_ARRAY_SIZE(options); i++)
+        if (strlen(options[i].name) == len &&
+            strncmp(options[i].name, name, len) == 0)
             return &options[i];
+    for (size_t i = 0; (p = mcei_option_at(i)) != NULL; i++)
+        if (strlen(p->name) == len && strncmp(p->name, name, len) == 0) {
+            *tmp = (opt_desc_t){.name = p->name,
+                                .kind = OPT_PLUGIN,
+                                .offset = offsetof(mcei_config_t, plugin_opts),
+                                .choices = p->choices,
+                                .arg = p->arg,
+                                .help = p->help};
+            return tmp;
+        }
     return NULL;
 }
 
@@ -592,8 +630,12 @@ static int apply(mcei_config_t *cfg, const opt_desc_t *o, const char *value,
         return MCE_OK;
     }
     case OPT_ENUM:
+    case OPT_PLUGIN:
         for (int i = 0; o->choices[i]; i++)
             if (strcmp(value, o->choices[i]) == 0) {
+                if (o->kind == OPT_PLUGIN)
+                    return mcei_kv_set((mcei_kvlist_t *)base, o->name, value,
+                                       who);
                 *(int *)base = i;
                 return MCE_OK;
             }
@@ -715,8 +757,9 @@ int mcei_config_parse(mcei_config_t *cfg, int *argc, char **argv, char **envp,
             return MCE_ERR_CONFIG;
         }
         for (size_t k = 0; k < kv.count; k++) {
+            opt_desc_t tmp;
             const opt_desc_t *o =
-                find_option(kv.items[k].key, strlen(kv.items[k].key));
+                find_option(kv.items[k].key, strlen(kv.items[k].key), &tmp);
             snprintf(who, sizeof(who), "config file %s: key '%s'",
                      kv.items[k].origin, kv.items[k].key);
             if (o == NULL || strcmp(o->name, "config") == 0) {
@@ -741,13 +784,14 @@ int mcei_config_parse(mcei_config_t *cfg, int *argc, char **argv, char **envp,
         for (char **e = envp; *e; e++) {
             const char *eq;
             const opt_desc_t *o;
+            opt_desc_t tmp;
             if (strncmp(*e, "MCE_", 4) != 0 || (eq = strchr(*e, '=')) == NULL)
                 continue;
             snprintf(who, sizeof(who), "environment variable %.*s",
                      (int)(eq - *e), *e);
             if (env_to_option(*e + 4, (size_t)(eq - *e - 4), name,
                               sizeof(name)) != MCE_OK ||
-                (o = find_option(name, strlen(name))) == NULL) {
+                (o = find_option(name, strlen(name), &tmp)) == NULL) {
                 snprintf(err, errlen,
                          "%s is not an mcemu setting (see --mce-help)", who);
                 return MCE_ERR_CONFIG;
@@ -763,6 +807,7 @@ int mcei_config_parse(mcei_config_t *cfg, int *argc, char **argv, char **envp,
     for (i = 1, j = 1; i < *argc; i++) {
         const char *a = argv[i], *eq;
         const opt_desc_t *o;
+        opt_desc_t tmp;
         size_t len;
         if (strcmp(a, "--") == 0) {
             /* Everything after "--" belongs to the program. */
@@ -776,7 +821,7 @@ int mcei_config_parse(mcei_config_t *cfg, int *argc, char **argv, char **envp,
         }
         eq = strchr(a, '=');
         len = eq ? (size_t)(eq - a - 6) : strlen(a + 6);
-        o = find_option(a + 6, len);
+        o = find_option(a + 6, len, &tmp);
         snprintf(who, sizeof(who), "option %.*s", (int)(len + 6), a);
         if (o == NULL) {
             snprintf(err, errlen, "unknown option '%s' (see --mce-help)", a);

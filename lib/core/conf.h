@@ -57,8 +57,6 @@ typedef enum mcei_privatize {
     MCEI_PRIV_OFF = 2 /* the program declares itself reentrant */
 } mcei_privatize_t;
 
-enum { MCEI_TCS_RUN = 0, MCEI_TCS_LINK = 1 };
-
 /* --mce-windows: whether windows include the protocol's send delay. */
 #define MCEI_WINDOWS_WIDE   0
 #define MCEI_WINDOWS_NARROW 1
@@ -87,7 +85,6 @@ typedef struct mcei_config {
     int help;
     int version; /* --mce-version */
     int verbose;
-    int tcs;                 /* TCS programs: MCEI_TCS_RUN or MCEI_TCS_LINK */
     int windows;             /* MCEI_WINDOWS_WIDE or MCEI_WINDOWS_NARROW */
     int progress;            /* 0 auto, 1 on, 2 off */
     int oversub;             /* 0 pack, 1 spread */
@@ -95,7 +92,35 @@ typedef struct mcei_config {
     mce_time_t max_vtime;    /* 0 or the virtual time at which a run stops */
     mce_time_t max_wall;     /* 0 or the wall-clock time (ps) it may take */
     mcei_kvlist_t overrides; /* --mce-set=key=value for the machine file */
+    mcei_kvlist_t plugin_opts; /* plug-ins' options given: name = choice */
 } mcei_config_t;
+
+/* An option a plug-in adds to the --mce-* options (the TCS personality's
+ * --mce-tcs=run|link): one word of a list, also MCE_NAME in the
+ * environment and "name = word" in a --mce-config file.  Personalities
+ * declare theirs in their mcei_api_info_t; the core keeps the value by
+ * name, so that it knows no plug-in's options. */
+typedef struct mcei_plugin_opt {
+    const char *name;           /* NAME of --mce-NAME */
+    const char *const *choices; /* NULL-terminated; the first is the default */
+    const char *arg;            /* the choices for --mce-help: "run|link" */
+    const char *help;
+} mcei_plugin_opt_t;
+typedef struct mcei_optlist {
+    const mcei_plugin_opt_t *opt;
+    size_t n;
+} mcei_optlist_t;
+extern const mcei_optlist_t mcei_options_none;
+/* The registry of plug-in options (lib/core/registry.c): MCE_OK, or
+ * MCE_ERR_INVAL for a name already taken (by the core or a plug-in). */
+int mcei_register_option(const mcei_plugin_opt_t *opt);
+/* Registered options in order; NULL past the last. */
+const mcei_plugin_opt_t *mcei_option_at(size_t i);
+/* Is @p name (@p len bytes) one of the core's own options? */
+int mcei_config_is_core_option(const char *name, size_t len);
+/* The index in @p opt's choices of the value @p cfg holds for it (0, the
+ * default, when none was given). */
+int mcei_config_choice(mcei_config_t *cfg, const mcei_plugin_opt_t *opt);
 
 void mcei_config_defaults(mcei_config_t *cfg);
 void mcei_config_free(mcei_config_t *cfg);

@@ -1174,6 +1174,12 @@ int mcei_engine_boot(int *argc, char ***argv, char **envp)
         if (mcei_proto_pairing(eng->proto, ops->name, eng->machine.name, msg,
                                sizeof(msg)) != MCE_OK)
             boot_exit(eng, 2, msg);
+        /* and the personality on the protocol (TCS needs the iWarp's) */
+        const mcei_api_info_t *api = mcei_api_lookup(eng->personality.name);
+        if (api != NULL &&
+            mcei_api_pairing(api, eng->proto->name, eng->machine.name, msg,
+                             sizeof(msg)) != MCE_OK)
+            boot_exit(eng, 2, msg);
     }
     {
         /* Every key of the file must be one of the plug-ins' it uses
@@ -1328,6 +1334,10 @@ int mcei_engine_boot(int *argc, char ***argv, char **envp)
         memcpy(vn->argv, *argv, (size_t)*argc * sizeof(char *));
         if (eng->proto->node_init(vn) != MCE_OK)
             boot_exit(eng, 1, "out of memory initialising node protocol state");
+        if (mcei_node_slots_size() > 0 &&
+            (vn->slots = calloc(1, mcei_node_slots_size())) == NULL)
+            boot_exit(eng, 1,
+                      "out of memory allocating node personality state");
         rc = mcei_fiber_create_slot(&vn->fiber, (size_t)i, vn_main, vn);
         if (rc != MCE_OK) {
             snprintf(msg, sizeof(msg),
@@ -1663,6 +1673,7 @@ static void cleanup(mcei_engine_t *eng)
             mcei_msg_release(m);
         }
         eng->proto->node_fini(vn);
+        free(vn->slots);
         mcei_fiber_destroy(&vn->fiber);
         free(vn->argv);
         free(vn->flow_in);

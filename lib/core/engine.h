@@ -39,7 +39,6 @@ struct mcei_vn {
     mce_time_t clock;
     uint64_t send_seq;
     uint64_t timer_seq;
-    uint64_t nglobal;      /* personality's count of global operations */
     mce_time_t runq_key;   /* clock when queued: never above the clock */
     mce_time_t busy_until; /* end of the last protocol handler's CPU use */
     mcei_fiber_t fiber;
@@ -75,6 +74,7 @@ struct mcei_vn {
     mce_time_t cov_charged;
     char **argv;
     void *proto;          /* machine protocol per-node state */
+    unsigned char *slots; /* personalities' per-node state (mcei_vn_slot) */
     const char *api_call; /* personality call in progress (tracing) */
     mce_time_t api_t0;
     unsigned api_args; /* MCEI_ARG_* set by mcei_api_args */
@@ -153,8 +153,38 @@ typedef struct mcei_api_info {
     const char *default_machine; /* without --mce-machine */
     const char *header;          /* the header a program includes */
     const mcei_keytab_t *keys;   /* keys it reads (never NULL) */
+    /* The machine protocol its calls run on (the machine's "protocol"
+     * key), or MCEI_ANY_PROTO; checked at boot before any plug-in is
+     * initialised (mcei_api_pairing), as a protocol's requires_net. */
+    const char *requires_proto;
+    /* --mce-* options it adds (mcei_options_none: none) */
+    const mcei_optlist_t *options;
+    /* its per-node state (mcei_node_slot_none: none) */
+    const struct mcei_node_slot *node_slot;
 } mcei_api_info_t;
+#define MCEI_ANY_PROTO "*"
 int mcei_register_api(const mcei_api_info_t *info);
+/* Per-node state of the personalities (NX's count of global operations):
+ * each declares a slot of @p size bytes in its mcei_api_info_t; every node
+ * gets all registered slots in one zeroed block, made with the node and
+ * freed with it, so the state lives in the node, never in a file-scope
+ * variable, and any personality's calls find it (a Fortran program's NX
+ * calls too). */
+typedef struct mcei_node_slot {
+    const char *name;
+    size_t size;
+} mcei_node_slot_t;
+extern const mcei_node_slot_t mcei_node_slot_none;
+int mcei_register_node_slot(const mcei_node_slot_t *slot);
+/* Bytes of all registered slots (the engine allocates them per node). */
+size_t mcei_node_slots_size(void);
+/* The node's part for @p slot, or NULL when it is not registered. */
+void *mcei_vn_slot(mcei_vn_t *vn, const mcei_node_slot_t *slot);
+/* MCE_OK if personality @p api runs on protocol @p proto as declared by
+ * its requires_proto; else MCE_ERR_MACHINE with a message naming machine
+ * @p machine, the personality and the protocol it needs. */
+int mcei_api_pairing(const mcei_api_info_t *api, const char *proto,
+                     const char *machine, char *err, size_t errlen);
 const mcei_api_info_t *mcei_api_at(size_t i);
 const mcei_api_info_t *mcei_api_lookup(const char *name);
 

@@ -4,6 +4,7 @@
  * lower layer refers to an upper one, in the sources or at link time.
  * Registration happens once, before any node exists; the tables are the
  * process's catalogue of code, not run state. */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,7 +18,9 @@ static struct {
     const mcei_net_ops_t *nets[MAX_PLUGINS];
     const mcei_proto_ops_t *protos[MAX_PLUGINS];
     const mcei_api_info_t *apis[MAX_PLUGINS];
-    size_t nnets, nprotos, napis;
+    const mcei_plugin_opt_t *opts[MAX_PLUGINS];
+    const mcei_node_slot_t *slots[MAX_PLUGINS];
+    size_t nnets, nprotos, napis, nopts, nslots;
     mcei_api_resolver_fn resolver;
     char net_names[256], proto_names[256];
 } reg;
@@ -124,15 +127,101 @@ const mcei_proto_ops_t *mcei_proto_at(size_t i)
     return i < reg.nprotos ? reg.protos[i] : NULL;
 }
 
+int mcei_register_option(const mcei_plugin_opt_t *opt)
+{
+    if (opt == NULL || opt->name == NULL || opt->choices == NULL ||
+        opt->choices[0] == NULL || opt->arg == NULL || opt->help == NULL ||
+        mcei_config_is_core_option(opt->name, strlen(opt->name)))
+        return MCE_ERR_INVAL;
+    for (size_t i = 0; i < reg.nopts; i++)
+        if (strcmp(reg.opts[i]->name, opt->name) == 0)
+            return MCE_ERR_INVAL;
+    if (reg.nopts == MAX_PLUGINS)
+        return MCE_ERR_NOMEM;
+    reg.opts[reg.nopts++] = opt;
+    return MCE_OK;
+}
+
+const mcei_plugin_opt_t *mcei_option_at(size_t i)
+{
+    return i < reg.nopts ? reg.opts[i] : NULL;
+}
+
+const mcei_node_slot_t mcei_node_slot_none = {"none", 0};
+
+/* Slots lie one after the other in a node's block, each at a multiple of
+ * the largest alignment. */
+static size_t slot_span(const mcei_node_slot_t *s)
+{
+    const size_t a = _Alignof(max_align_t);
+    return (s->size + a - 1) / a * a;
+}
+
+int mcei_register_node_slot(const mcei_node_slot_t *slot)
+{
+    if (slot == NULL || slot->name == NULL || slot->size == 0 ||
+        slot->size > (1u << 20))
+        return MCE_ERR_INVAL;
+    for (size_t i = 0; i < reg.nslots; i++)
+        if (reg.slots[i] == slot)
+            return MCE_OK; /* shared by several personalities */
+    if (reg.nslots == MAX_PLUGINS)
+        return MCE_ERR_NOMEM;
+    reg.slots[reg.nslots++] = slot;
+    return MCE_OK;
+}
+
+size_t mcei_node_slots_size(void)
+{
+    size_t total = 0;
+    for (size_t i = 0; i < reg.nslots; i++)
+        total += slot_span(reg.slots[i]);
+    return total;
+}
+
+void *mcei_vn_slot(mcei_vn_t *vn, const mcei_node_slot_t *slot)
+{
+    size_t off = 0;
+    if (vn->slots == NULL)
+        return NULL;
+    for (size_t i = 0; i < reg.nslots; off += slot_span(reg.slots[i]), i++)
+        if (reg.slots[i] == slot)
+            return vn->slots + off;
+    return NULL;
+}
+
 int mcei_register_api(const mcei_api_info_t *info)
 {
+    int rc;
     if (info == NULL || info->name == NULL || info->keys == NULL ||
-        mcei_api_lookup(info->name) != NULL)
+        info->requires_proto == NULL || info->options == NULL ||
+        info->node_slot == NULL || mcei_api_lookup(info->name) != NULL)
         return MCE_ERR_INVAL;
     if (reg.napis == MAX_PLUGINS)
         return MCE_ERR_NOMEM;
+    for (size_t i = 0; i < info->options->n; i++)
+        if ((rc = mcei_register_option(&info->options->opt[i])) != MCE_OK)
+            return rc;
+    if (info->node_slot->size > 0 &&
+        (rc = mcei_register_node_slot(info->node_slot)) != MCE_OK)
+        return rc;
     reg.apis[reg.napis++] = info;
     return MCE_OK;
+}
+
+int mcei_api_pairing(const mcei_api_info_t *api, const char *proto,
+                     const char *machine, char *err, size_t errlen)
+{
+    if (strcmp(api->requires_proto, MCEI_ANY_PROTO) == 0 ||
+        strcmp(api->requires_proto, proto) == 0)
+        return MCE_OK;
+    /* The personality's default machine runs on its protocol: name it. */
+    snprintf(err, errlen,
+             "machine '%s': personality '%s' (%s) runs on protocol '%s' "
+             "only (protocol = %s), not on '%s' (use --mce-machine=%s)",
+             machine, api->name, api->header, api->requires_proto,
+             api->requires_proto, proto, api->default_machine);
+    return MCE_ERR_MACHINE;
 }
 
 const mcei_api_info_t *mcei_api_at(size_t i)

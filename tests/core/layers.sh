@@ -81,6 +81,33 @@ else
     pass "no mutable file-scope state in lib/net and lib/machines ($nobj objects)"
 fi
 
+# Exported names: libmcemu exports the mce_ API and the process's entry
+# and interposers, nothing else.  The personalities' legacy names
+# (iwarp_cell, tcs_run, csend, nwrite, ...) are macros of their headers
+# over mce_ functions, so a program's own iwarp_* or tcs_* function never
+# clashes with the library's.  (Names starting with "_" are the
+# toolchain's, e.g. the sanitizers'.)
+so=$B/lib/.libs/libmcemu.so
+if [ -f "$so" ]; then
+    nm -D --defined-only "$so" | awk '{ print $NF }' |
+        grep -v -e '^mce_' -e '^_' -e '^main$' -e '^exit$' -e '^sleep$' \
+            -e '^usleep$' -e '^nanosleep$' > "$TMP/exports" || true
+    if [ -s "$TMP/exports" ]; then
+        fail "libmcemu exports names without the mce_ prefix:
+$(cat "$TMP/exports")"
+    else
+        pass "libmcemu exports only mce_ names, main and the interposers"
+    fi
+    if nm -D --defined-only "$so" | awk '{ print $NF }' |
+        grep -q -e '^iwarp_' -e '^tcs_'; then
+        fail "libmcemu exports iwarp_ or tcs_ names (legacy names are macros)"
+    else
+        pass "libmcemu exports no iwarp_ or tcs_ symbol"
+    fi
+else
+    note "no $so (static build): exports not checked"
+fi
+
 # Symbols: objects of the libraries, defined and undefined symbols.
 objs=$(find "$B/lib" -path '*/.libs/*' -name 'libmcemu*_la-*.o' | sort)
 [ -n "$objs" ] || fail "no objects under $B/lib"

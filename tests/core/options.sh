@@ -83,6 +83,11 @@ bad "ncube protocol on another network" \
 bad "iwarp protocol on another network" \
     "protocol 'iwarp' runs on network model 'iwarp' only (network = iwarp), not on 'ideal'" \
     "$B/apps/iwarp/iwarp_barrier" --mce-set=network=ideal
+# A personality's declared protocol (requires_proto): TCS programs need the
+# iwarp protocol, refused at boot naming the machine to use.
+bad "TCS personality on another protocol" \
+    "machine 'ideal': personality 'tcs' (tcs.h) runs on protocol 'iwarp' only (protocol = iwarp), not on 'native' (use --mce-machine=iwarp)" \
+    "$B/apps/tcs/ball_front" --mce-nodes=4 --mce-machine=ideal
 bad "fewer nodes than ranks" "2 virtual nodes cannot fill 4 MPI ranks" \
     $MPIRUN -np 4 "$ring" --mce-nodes=2
 

@@ -200,7 +200,7 @@ expect_grep "ball_front runs its tasks" "ball_detect got pixel 103, results 4 5 
 "$front" --mce-nodes=4 --mce-machine=ideal > "$TMP/n" 2>&1
 expect_eq "TCS on a non-iWarp machine: status" $? 2
 expect_grep "TCS on a non-iWarp machine: message" \
-    "TCS programs need an iWarp machine (protocol iwarp); machine 'ideal' is not one" "$TMP/n"
+    "machine 'ideal': personality 'tcs' (tcs.h) runs on protocol 'iwarp' only" "$TMP/n"
 "$front" --mce-help > "$TMP/n" 2>&1
 expect_grep "--mce-help lists --mce-tcs" "--mce-tcs=run|link" "$TMP/n"
 # --format=csv|json (apps/opts.c): the allocations as rows, the same

@@ -225,6 +225,61 @@ static void test_config_options_removed(void **state)
     mcei_config_free(&cfg);
 }
 
+/* A plug-in's option (a personality's, e.g. --mce-tcs): registered in the
+ * core, given by option, environment or config file, checked against its
+ * choices and read back as the index of the choice. */
+static void test_config_plugin_option(void **state)
+{
+    (void)state;
+    static const char *const shapes[] = {"round", "square", NULL};
+    static const mcei_plugin_opt_t shape = {.name = "plugin-shape",
+                                            .choices = shapes,
+                                            .arg = "round|square",
+                                            .help = "a test option"};
+    static const mcei_plugin_opt_t nodes = {.name = "nodes",
+                                            .choices = shapes,
+                                            .arg = "round|square",
+                                            .help = "a core name"};
+    mcei_config_t cfg;
+    args_t a;
+    char err[512], *buf = NULL;
+    size_t len = 0;
+    FILE *f;
+    char *env[] = {"MCE_PLUGIN_SHAPE=square", NULL};
+    static const char *const none[] = {"prog", NULL};
+    static const char *const given[] = {"prog", "--mce-plugin-shape=square",
+                                        "x", NULL};
+    static const char *const bad[] = {"prog", "--mce-plugin-shape=oval", NULL};
+    static const char *const rest[] = {"prog", "x", NULL};
+
+    assert_int_equal(mcei_register_option(&shape), MCE_OK);
+    assert_int_equal(mcei_register_option(&shape), MCE_ERR_INVAL);
+    assert_int_equal(mcei_register_option(&nodes), MCE_ERR_INVAL);
+
+    assert_int_equal(parse(&cfg, &a, none, NULL, err, sizeof(err)), MCE_OK);
+    assert_int_equal(mcei_config_choice(&cfg, &shape), 0);
+    mcei_config_free(&cfg);
+    assert_int_equal(parse(&cfg, &a, given, NULL, err, sizeof(err)), MCE_OK);
+    expect_argv(&a, rest);
+    assert_int_equal(mcei_config_choice(&cfg, &shape), 1);
+    mcei_config_free(&cfg);
+    assert_int_equal(parse(&cfg, &a, none, env, err, sizeof(err)), MCE_OK);
+    assert_int_equal(mcei_config_choice(&cfg, &shape), 1);
+    mcei_config_free(&cfg);
+    assert_int_equal(parse(&cfg, &a, bad, NULL, err, sizeof(err)),
+                     MCE_ERR_CONFIG);
+    assert_string_equal(
+        err, "option --mce-plugin-shape: 'oval' is not one of round|square");
+    mcei_config_free(&cfg);
+
+    f = open_memstream(&buf, &len);
+    assert_non_null(f);
+    mcei_config_help(f);
+    fclose(f);
+    assert_non_null(strstr(buf, "--mce-plugin-shape=round|square"));
+    free(buf);
+}
+
 static void test_config_every_option(void **state)
 {
     (void)state;
@@ -1196,6 +1251,7 @@ int main(void)
         cmocka_unit_test(test_config_defaults),
         cmocka_unit_test(test_config_options_removed),
         cmocka_unit_test(test_config_every_option),
+        cmocka_unit_test(test_config_plugin_option),
         cmocka_unit_test(test_config_double_dash),
         cmocka_unit_test(test_config_two_word),
         cmocka_unit_test(test_config_flag_values),

@@ -69,7 +69,7 @@ static int code_of(int rc, int what)
     return what;
 }
 
-MCE_EXPORT int iwarp_cell(void)
+MCE_EXPORT int mce_iw_cell(void)
 {
     const mcei_iw_costs_t *c;
     mcei_vn_t *vn = enter("iwarp_cell", &c);
@@ -79,7 +79,7 @@ MCE_EXPORT int iwarp_cell(void)
     return vn->id;
 }
 
-MCE_EXPORT void iwarp_coords(int *x, int *y)
+MCE_EXPORT void mce_iw_coords(int *x, int *y)
 {
     const mcei_iw_costs_t *c;
     mcei_vn_t *vn = enter("iwarp_coords", &c);
@@ -92,7 +92,7 @@ MCE_EXPORT void iwarp_coords(int *x, int *y)
     mcei_leave(vn);
 }
 
-MCE_EXPORT int iwarp_width(void)
+MCE_EXPORT int mce_iw_width(void)
 {
     const mcei_iw_costs_t *c;
     mcei_vn_t *vn = enter("iwarp_width", &c);
@@ -102,7 +102,7 @@ MCE_EXPORT int iwarp_width(void)
     return c->width;
 }
 
-MCE_EXPORT int iwarp_height(void)
+MCE_EXPORT int mce_iw_height(void)
 {
     const mcei_iw_costs_t *c;
     mcei_vn_t *vn = enter("iwarp_height", &c);
@@ -112,7 +112,7 @@ MCE_EXPORT int iwarp_height(void)
     return c->height;
 }
 
-MCE_EXPORT unsigned long iwarp_clock(void)
+MCE_EXPORT unsigned long mce_iw_clock(void)
 {
     const mcei_iw_costs_t *c;
     mcei_vn_t *vn = enter("iwarp_clock", &c);
@@ -130,7 +130,7 @@ MCE_EXPORT unsigned long iwarp_clock(void)
     return (unsigned long)(vn->clock / tick * c->timer_tick);
 }
 
-MCE_EXPORT void iwarp_compute(unsigned long clocks)
+MCE_EXPORT void mce_iw_compute(unsigned long clocks)
 {
     const mcei_iw_costs_t *c;
     mcei_vn_t *vn = enter("iwarp_compute", &c);
@@ -160,7 +160,7 @@ MCE_EXPORT void iwarp_compute(unsigned long clocks)
     mcei_leave(vn);
 }
 
-MCE_EXPORT unsigned long long iwarp_vtime(void)
+MCE_EXPORT unsigned long long mce_iw_vtime(void)
 {
     const mcei_iw_costs_t *c;
     mcei_vn_t *vn = enter("iwarp_vtime", &c);
@@ -175,7 +175,7 @@ MCE_EXPORT unsigned long long iwarp_vtime(void)
     return (unsigned long long)(vn->clock / c->clock);
 }
 
-MCE_EXPORT void iwarp_align(unsigned long long clocks)
+MCE_EXPORT void mce_iw_align(unsigned long long clocks)
 {
     const mcei_iw_costs_t *c;
     mcei_vn_t *vn = enter("iwarp_align", &c);
@@ -191,7 +191,7 @@ MCE_EXPORT void iwarp_align(unsigned long long clocks)
     mcei_leave(vn);
 }
 
-MCE_EXPORT void iwarp_dither(int phase)
+MCE_EXPORT void mce_iw_dither(int phase)
 {
     const mcei_iw_costs_t *c;
     mcei_vn_t *vn = enter("iwarp_dither", &c);
@@ -209,7 +209,7 @@ MCE_EXPORT void iwarp_dither(int phase)
     mcei_leave(vn);
 }
 
-MCE_EXPORT int iwarp_pct_alloc(void)
+MCE_EXPORT int mce_iw_pct_alloc(void)
 {
     const mcei_iw_costs_t *c;
     mcei_vn_t *vn = enter("iwarp_pct_alloc", &c);
@@ -223,8 +223,8 @@ MCE_EXPORT int iwarp_pct_alloc(void)
     return pct;
 }
 
-MCE_EXPORT int iwarp_pct_config(int pct, int in_port, int in_pct, int out_port,
-                                int out_pct, int endpoint)
+MCE_EXPORT int mce_iw_pct_config(int pct, int in_port, int in_pct, int out_port,
+                                 int out_pct, int endpoint)
 {
     const mcei_iw_costs_t *c;
     mcei_vn_t *vn = enter("iwarp_pct_config", &c);
@@ -239,7 +239,7 @@ MCE_EXPORT int iwarp_pct_config(int pct, int in_port, int in_pct, int out_port,
     return IW_OK;
 }
 
-MCE_EXPORT int iwarp_pct_release(int pct)
+MCE_EXPORT int mce_iw_pct_release(int pct)
 {
     const mcei_iw_costs_t *c;
     mcei_vn_t *vn = enter("iwarp_pct_release", &c);
@@ -253,7 +253,7 @@ MCE_EXPORT int iwarp_pct_release(int pct)
     return IW_OK;
 }
 
-MCE_EXPORT int iwarp_gate_bind(int gate, int pct)
+MCE_EXPORT int mce_iw_gate_bind(int gate, int pct)
 {
     const mcei_iw_costs_t *c;
     mcei_vn_t *vn = enter("iwarp_gate_bind", &c);
@@ -268,7 +268,7 @@ MCE_EXPORT int iwarp_gate_bind(int gate, int pct)
     return IW_OK;
 }
 
-MCE_EXPORT int iwarp_gate_unbind(int gate)
+MCE_EXPORT int mce_iw_gate_unbind(int gate)
 {
     const mcei_iw_costs_t *c;
     mcei_vn_t *vn = enter("iwarp_gate_unbind", &c);
@@ -303,24 +303,24 @@ static int gate_io(const char *call, int gate, uint32_t *w, size_t n, int write,
     return IW_OK;
 }
 
-MCE_EXPORT int iwarp_gate_write(int gate, uint32_t word)
+MCE_EXPORT int mce_iw_gate_write(int gate, uint32_t word)
 {
     return gate_io("iwarp_gate_write", gate, &word, 1, 1, 0);
 }
 
-MCE_EXPORT int iwarp_gate_read(int gate, uint32_t *word)
+MCE_EXPORT int mce_iw_gate_read(int gate, uint32_t *word)
 {
     return gate_io("iwarp_gate_read", gate, word, 1, 0, 0);
 }
 
-MCE_EXPORT int iwarp_gate_write_block(int gate, const uint32_t *w, size_t n)
+MCE_EXPORT int mce_iw_gate_write_block(int gate, const uint32_t *w, size_t n)
 {
     /* the words are only read */
     return gate_io("iwarp_gate_write_block", gate, (uint32_t *)(uintptr_t)w, n,
                    1, 1);
 }
 
-MCE_EXPORT int iwarp_gate_read_block(int gate, uint32_t *w, size_t n)
+MCE_EXPORT int mce_iw_gate_read_block(int gate, uint32_t *w, size_t n)
 {
     return gate_io("iwarp_gate_read_block", gate, w, n, 0, 1);
 }
@@ -329,7 +329,7 @@ MCE_EXPORT int iwarp_gate_read_block(int gate, uint32_t *w, size_t n)
 
 #include "../../machines/iwarp/cam.h"
 
-MCE_EXPORT int iwarp_sru_broadcast(uint32_t word)
+MCE_EXPORT int mce_iw_sru_broadcast(uint32_t word)
 {
     const mcei_iw_costs_t *c;
     mcei_vn_t *vn = enter("iwarp_sru_broadcast", &c);
@@ -342,7 +342,7 @@ MCE_EXPORT int iwarp_sru_broadcast(uint32_t word)
     return jam ? IW_JAMMED : IW_OK;
 }
 
-MCE_EXPORT int iwarp_sru_send(uint32_t word)
+MCE_EXPORT int mce_iw_sru_send(uint32_t word)
 {
     const mcei_iw_costs_t *c;
     mcei_vn_t *vn = enter("iwarp_sru_send", &c);
@@ -379,17 +379,17 @@ static int sru_get(const char *call, uint32_t *word, int *jammed, int wait)
     return wait ? IW_OK : got;
 }
 
-MCE_EXPORT int iwarp_sru_recv(uint32_t *word, int *jammed)
+MCE_EXPORT int mce_iw_sru_recv(uint32_t *word, int *jammed)
 {
     return sru_get("iwarp_sru_recv", word, jammed, 1);
 }
 
-MCE_EXPORT int iwarp_sru_poll(uint32_t *word, int *jammed)
+MCE_EXPORT int mce_iw_sru_poll(uint32_t *word, int *jammed)
 {
     return sru_get("iwarp_sru_poll", word, jammed, 0);
 }
 
-MCE_EXPORT unsigned long iwarp_sru_lost(void)
+MCE_EXPORT unsigned long mce_iw_sru_lost(void)
 {
     const mcei_iw_costs_t *c;
     mcei_vn_t *vn = enter("iwarp_sru_lost", &c);
@@ -401,7 +401,7 @@ MCE_EXPORT unsigned long iwarp_sru_lost(void)
     return n;
 }
 
-MCE_EXPORT unsigned long iwarp_ring_forwarded(void)
+MCE_EXPORT unsigned long mce_iw_ring_forwarded(void)
 {
     const mcei_iw_costs_t *c;
     mcei_vn_t *vn = enter("iwarp_ring_forwarded", &c);
@@ -427,18 +427,18 @@ static int cam_entry(const char *call, int entry, uint32_t header, int valid)
     return IW_OK;
 }
 
-MCE_EXPORT int iwarp_cam_set(int entry, uint32_t header)
+MCE_EXPORT int mce_iw_cam_set(int entry, uint32_t header)
 {
     return cam_entry("iwarp_cam_set", entry, header, 1);
 }
 
-MCE_EXPORT int iwarp_cam_clear(int entry)
+MCE_EXPORT int mce_iw_cam_clear(int entry)
 {
     return cam_entry("iwarp_cam_clear", entry, 0, 0);
 }
 
-MCE_EXPORT int iwarp_selective_send(uint32_t header, const uint32_t *w,
-                                    size_t n)
+MCE_EXPORT int mce_iw_selective_send(uint32_t header, const uint32_t *w,
+                                     size_t n)
 {
     const mcei_iw_costs_t *c;
     mcei_vn_t *vn = enter("iwarp_selective_send", &c);
@@ -457,9 +457,9 @@ MCE_EXPORT int iwarp_selective_send(uint32_t header, const uint32_t *w,
     return IW_OK;
 }
 
-MCE_EXPORT int iwarp_selective_receive(const uint32_t *headers, int nh,
-                                       uint32_t *header, uint32_t *w,
-                                       size_t cap, size_t *n)
+MCE_EXPORT int mce_iw_selective_receive(const uint32_t *headers, int nh,
+                                        uint32_t *header, uint32_t *w,
+                                        size_t cap, size_t *n)
 {
     const mcei_iw_costs_t *c;
     mcei_vn_t *vn = enter("iwarp_selective_receive", &c);
@@ -488,7 +488,7 @@ MCE_EXPORT int iwarp_selective_receive(const uint32_t *headers, int nh,
     return IW_OK;
 }
 
-MCE_EXPORT int iwarp_ring_position(void)
+MCE_EXPORT int mce_iw_ring_position(void)
 {
     const mcei_iw_costs_t *c;
     mcei_vn_t *vn = enter("iwarp_ring_position", &c);
@@ -513,7 +513,7 @@ static int dep_code(int rc)
     return IW_ENODEP;
 }
 
-MCE_EXPORT int iwarp_dep_init(void)
+MCE_EXPORT int mce_iw_dep_init(void)
 {
     const mcei_iw_costs_t *c;
     mcei_vn_t *vn = enter("iwarp_dep_init", &c);
@@ -529,7 +529,7 @@ MCE_EXPORT int iwarp_dep_init(void)
     return IW_OK;
 }
 
-MCE_EXPORT int iwarp_dep_buffer(void *buf, size_t bytes)
+MCE_EXPORT int mce_iw_dep_buffer(void *buf, size_t bytes)
 {
     const mcei_iw_costs_t *c;
     mcei_vn_t *vn = enter("iwarp_dep_buffer", &c);
@@ -547,8 +547,8 @@ MCE_EXPORT int iwarp_dep_buffer(void *buf, size_t bytes)
     return h;
 }
 
-MCE_EXPORT int iwarp_dep_send(int dst, int handle, size_t offset,
-                              const void *data, size_t bytes)
+MCE_EXPORT int mce_iw_dep_send(int dst, int handle, size_t offset,
+                               const void *data, size_t bytes)
 {
     const mcei_iw_costs_t *c;
     mcei_vn_t *vn = enter("iwarp_dep_send", &c);
@@ -567,7 +567,7 @@ MCE_EXPORT int iwarp_dep_send(int dst, int handle, size_t offset,
     return IW_OK;
 }
 
-MCE_EXPORT int iwarp_dep_wait(int handle, unsigned count, int rearm)
+MCE_EXPORT int mce_iw_dep_wait(int handle, unsigned count, int rearm)
 {
     const mcei_iw_costs_t *c;
     mcei_vn_t *vn = enter("iwarp_dep_wait", &c);
@@ -583,7 +583,7 @@ MCE_EXPORT int iwarp_dep_wait(int handle, unsigned count, int rearm)
     return IW_OK;
 }
 
-MCE_EXPORT int iwarp_dep_rearm(int handle)
+MCE_EXPORT int mce_iw_dep_rearm(int handle)
 {
     const mcei_iw_costs_t *c;
     mcei_vn_t *vn = enter("iwarp_dep_rearm", &c);
@@ -598,7 +598,7 @@ MCE_EXPORT int iwarp_dep_rearm(int handle)
     return IW_OK;
 }
 
-MCE_EXPORT unsigned iwarp_dep_count(int handle)
+MCE_EXPORT unsigned mce_iw_dep_count(int handle)
 {
     const mcei_iw_costs_t *c;
     mcei_vn_t *vn = enter("iwarp_dep_count", &c);
@@ -615,7 +615,7 @@ MCE_EXPORT unsigned iwarp_dep_count(int handle)
     return n;
 }
 
-MCE_EXPORT int iwarp_rts_send(int dst, int type, const void *buf, size_t bytes)
+MCE_EXPORT int mce_iw_rts_send(int dst, int type, const void *buf, size_t bytes)
 {
     const mcei_iw_costs_t *c;
     mcei_vn_t *vn = enter("iwarp_rts_send", &c);
@@ -635,8 +635,8 @@ MCE_EXPORT int iwarp_rts_send(int dst, int type, const void *buf, size_t bytes)
     return IW_OK;
 }
 
-MCE_EXPORT int iwarp_rts_recv(int *src, int *type, void *buf, size_t cap,
-                              size_t *len)
+MCE_EXPORT int mce_iw_rts_recv(int *src, int *type, void *buf, size_t cap,
+                               size_t *len)
 {
     const mcei_iw_costs_t *c;
     mcei_vn_t *vn = enter("iwarp_rts_recv", &c);
@@ -686,13 +686,13 @@ static int spool_start(const char *call, int out, int pct, void *buf, size_t n)
     return h;
 }
 
-MCE_EXPORT int iwarp_spool_out(int pct, const void *buf, size_t nwords)
+MCE_EXPORT int mce_iw_spool_out(int pct, const void *buf, size_t nwords)
 {
     return spool_start("iwarp_spool_out", 1, pct, (void *)(uintptr_t)buf,
                        nwords);
 }
 
-MCE_EXPORT int iwarp_spool_in(int pct, void *buf, size_t nwords)
+MCE_EXPORT int mce_iw_spool_in(int pct, void *buf, size_t nwords)
 {
     return spool_start("iwarp_spool_in", 0, pct, buf, nwords);
 }
@@ -724,12 +724,12 @@ static int spool_end(const char *call, int h, int test)
     return test ? done : IW_OK;
 }
 
-MCE_EXPORT int iwarp_spool_wait(int h)
+MCE_EXPORT int mce_iw_spool_wait(int h)
 {
     return spool_end("iwarp_spool_wait", h, 0);
 }
 
-MCE_EXPORT int iwarp_spool_test(int h)
+MCE_EXPORT int mce_iw_spool_test(int h)
 {
     return spool_end("iwarp_spool_test", h, 1);
 }
@@ -741,7 +741,7 @@ static int video_code(int rc)
     return rc == MCE_ERR_INVAL ? IW_EINVAL : IW_ENODEV;
 }
 
-MCE_EXPORT int iwarp_video_source(iw_video_fn fn, void *arg)
+MCE_EXPORT int mce_iw_video_source(iw_video_fn fn, void *arg)
 {
     const mcei_iw_costs_t *c;
     mcei_vn_t *vn = enter("iwarp_video_source", &c);
@@ -785,18 +785,19 @@ static int video_read(const char *call, uint32_t *w, size_t n,
     return IW_OK;
 }
 
-MCE_EXPORT int iwarp_video_read(uint32_t *w, size_t n)
+MCE_EXPORT int mce_iw_video_read(uint32_t *w, size_t n)
 {
     return video_read("iwarp_video_read", w, n, NULL, NULL);
 }
 
-MCE_EXPORT int iwarp_video_readx(uint32_t *w, size_t n, unsigned long long *pos,
-                                 unsigned long long *arrival)
+MCE_EXPORT int mce_iw_video_readx(uint32_t *w, size_t n,
+                                  unsigned long long *pos,
+                                  unsigned long long *arrival)
 {
     return video_read("iwarp_video_readx", w, n, pos, arrival);
 }
 
-MCE_EXPORT long iwarp_video_sync(void)
+MCE_EXPORT long mce_iw_video_sync(void)
 {
     const mcei_iw_costs_t *c;
     mcei_vn_t *vn = enter("iwarp_video_sync", &c);
@@ -811,7 +812,7 @@ MCE_EXPORT long iwarp_video_sync(void)
     return (long)f;
 }
 
-MCE_EXPORT unsigned long iwarp_video_lost(void)
+MCE_EXPORT unsigned long mce_iw_video_lost(void)
 {
     const mcei_iw_costs_t *c;
     mcei_vn_t *vn = enter("iwarp_video_lost", &c);
@@ -825,7 +826,7 @@ MCE_EXPORT unsigned long iwarp_video_lost(void)
     return (unsigned long)n;
 }
 
-MCE_EXPORT int iwarp_video_write(const uint32_t *w, size_t n)
+MCE_EXPORT int mce_iw_video_write(const uint32_t *w, size_t n)
 {
     const mcei_iw_costs_t *c;
     mcei_vn_t *vn = enter("iwarp_video_write", &c);
@@ -839,8 +840,8 @@ MCE_EXPORT int iwarp_video_write(const uint32_t *w, size_t n)
     return IW_OK;
 }
 
-MCE_EXPORT long long iwarp_video_output(unsigned long long i, uint32_t *w,
-                                        unsigned long long *clocks)
+MCE_EXPORT long long mce_iw_video_output(unsigned long long i, uint32_t *w,
+                                         unsigned long long *clocks)
 {
     const mcei_iw_costs_t *c;
     mcei_vn_t *vn = enter("iwarp_video_output", &c);

@@ -724,12 +724,28 @@ MCE_EXPORT long mce_nx__masktrap(long s)
 /* ---- global operations ----------------------------------------------------
  */
 
+/* The personality's per-node state, in the node's slot (lib/api/registry.c
+ * declares it for NX and Fortran programs). */
+typedef struct nx_node {
+    uint64_t nglobal; /* global operations started so far */
+} nx_node_t;
+const mcei_node_slot_t mcei_nx_node_slot = {"nx", sizeof(nx_node_t)};
+
+static nx_node_t *nx_node(mcei_vn_t *vn)
+{
+    nx_node_t *n = mcei_vn_slot(vn, &mcei_nx_node_slot);
+    if (n == NULL) /* a library without lib/api/registry.c's tables */
+        mcei_vn_fatal(vn, "NX: the node has no NX state (the personality "
+                          "is not registered)");
+    return n;
+}
+
 /* Each global operation has its own message types in the system context,
  * numbered by the node's count of global operations (every node calls
  * them in the same order). */
 static long gtype(mcei_vn_t *vn, int phase)
 {
-    return ((long)(vn->nglobal & 0xfffff) << 8) | (long)phase;
+    return ((long)(nx_node(vn)->nglobal & 0xfffff) << 8) | (long)phase;
 }
 
 static int sys_send(mcei_vn_t *vn, long type, const void *buf, long n, int dst)
@@ -778,7 +794,7 @@ static int pow2(int n)
 static int barrier(mcei_vn_t *vn)
 {
     int n = mcei_nnodes(), me = vn->id, rc = MCE_OK;
-    vn->nglobal++;
+    nx_node(vn)->nglobal++;
     if (pow2(n)) {
         for (int d = (int)dim_of(n) - 1; d >= 0 && rc == MCE_OK; d--) {
             int p = me ^ (1 << d);
@@ -805,7 +821,7 @@ static int allreduce(mcei_vn_t *vn, void *x, long n, size_t esz, void *work,
     long bytes;
     if ((rc = mcei_bytes_mul(n, esz, &bytes)) != MCE_OK)
         return rc; /* checked by the caller: never reached */
-    vn->nglobal++;
+    nx_node(vn)->nglobal++;
     if (pow2(nodes)) {
         for (int d = 0; (1 << d) < nodes && rc == MCE_OK; d++) {
             int p = me ^ (1 << d);
@@ -999,7 +1015,7 @@ static long collect(int under, const char *call, const void *x, long xlen,
     if (xlen < 0 || (xlen > 0 && x == NULL) || y == NULL)
         return nx_fail(vn, under, call, EINVAL, "invalid length %ld or buffer",
                        xlen);
-    vn->nglobal++;
+    nx_node(vn)->nglobal++;
     if (me == 0) {
         if ((lens = malloc((size_t)n * sizeof(long))) == NULL)
             return status_fail(vn, under, call, MCE_ERR_NOMEM);

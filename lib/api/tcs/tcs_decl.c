@@ -264,9 +264,10 @@ fail:
     return TCS_EDECL;
 }
 
-MCE_EXPORT tcs_task_t tcs_task(tcs_decl_t *d, const char *name,
-                               tcs_task_t parent, int x, int y, int w, int h,
-                               tcs_fn fn, size_t param_size, int flags)
+MCE_EXPORT tcs_task_t mce_tcs_task(tcs_decl_t *d, const char *name,
+                                   tcs_task_t parent, int x, int y, int w,
+                                   int h, tcs_fn fn, size_t param_size,
+                                   int flags)
 {
     static const char call[] = "tcs_task";
     const mcei_tcs_machine_t *mc = &d->mc;
@@ -308,9 +309,10 @@ MCE_EXPORT tcs_task_t tcs_task(tcs_decl_t *d, const char *name,
     return id;
 }
 
-MCE_EXPORT tcs_task_t tcs_task_cells(tcs_decl_t *d, const char *name,
-                                     tcs_task_t parent, const int *cells, int n,
-                                     tcs_fn fn, size_t param_size, int flags)
+MCE_EXPORT tcs_task_t mce_tcs_task_cells(tcs_decl_t *d, const char *name,
+                                         tcs_task_t parent, const int *cells,
+                                         int n, tcs_fn fn, size_t param_size,
+                                         int flags)
 {
     static const char call[] = "tcs_task_cells";
     int total = d->mc.width * d->mc.height, *copy;
@@ -356,8 +358,8 @@ static tcs_port_t add_port(tcs_decl_t *d, const char *call, tcs_task_t task,
     return d->nports++;
 }
 
-MCE_EXPORT tcs_port_t tcs_port(tcs_decl_t *d, tcs_task_t task, const char *name,
-                               int cell, int dir)
+MCE_EXPORT tcs_port_t mce_tcs_port(tcs_decl_t *d, tcs_task_t task,
+                                   const char *name, int cell, int dir)
 {
     static const char call[] = "tcs_port";
     if (!task_ok(d, call, task))
@@ -374,8 +376,8 @@ MCE_EXPORT tcs_port_t tcs_port(tcs_decl_t *d, tcs_task_t task, const char *name,
     return add_port(d, call, task, name, cell, dir, -1);
 }
 
-MCE_EXPORT tcs_port_t tcs_inherit(tcs_decl_t *d, tcs_task_t child,
-                                  const char *name, tcs_port_t parent_port)
+MCE_EXPORT tcs_port_t mce_tcs_inherit(tcs_decl_t *d, tcs_task_t child,
+                                      const char *name, tcs_port_t parent_port)
 {
     static const char call[] = "tcs_inherit";
     const mcei_tcs_port_t *pp;
@@ -406,8 +408,8 @@ MCE_EXPORT tcs_port_t tcs_inherit(tcs_decl_t *d, tcs_task_t child,
     return add_port(d, call, child, name, cell, pp->dir, parent_port);
 }
 
-MCE_EXPORT tcs_net_t tcs_network(tcs_decl_t *d, tcs_task_t task,
-                                 const char *name)
+MCE_EXPORT tcs_net_t mce_tcs_network(tcs_decl_t *d, tcs_task_t task,
+                                     const char *name)
 {
     static const char call[] = "tcs_network";
     mcei_tcs_net_t *n;
@@ -426,10 +428,10 @@ MCE_EXPORT tcs_net_t tcs_network(tcs_decl_t *d, tcs_task_t task,
     return d->nnets++;
 }
 
-MCE_EXPORT int tcs_connect(tcs_decl_t *d, tcs_net_t net, int src_cell,
-                           const char *src_port, int dst_cell,
-                           const char *dst_port, unsigned bw_num,
-                           unsigned bw_den)
+MCE_EXPORT int mce_tcs_connect(tcs_decl_t *d, tcs_net_t net, int src_cell,
+                               const char *src_port, int dst_cell,
+                               const char *dst_port, unsigned bw_num,
+                               unsigned bw_den)
 {
     static const char call[] = "tcs_connect";
     mcei_tcs_conn_t *c;
@@ -457,8 +459,9 @@ MCE_EXPORT int tcs_connect(tcs_decl_t *d, tcs_net_t net, int src_cell,
     return index;
 }
 
-MCE_EXPORT tcs_ng_t tcs_netgroup(tcs_decl_t *d, tcs_task_t task,
-                                 const char *name, const tcs_net_t *nets, int n)
+MCE_EXPORT tcs_ng_t mce_tcs_netgroup(tcs_decl_t *d, tcs_task_t task,
+                                     const char *name, const tcs_net_t *nets,
+                                     int n)
 {
     static const char call[] = "tcs_netgroup";
     mcei_tcs_ng_t *g;
@@ -493,8 +496,9 @@ MCE_EXPORT tcs_ng_t tcs_netgroup(tcs_decl_t *d, tcs_task_t task,
     return d->nngs++;
 }
 
-MCE_EXPORT int tcs_external(tcs_decl_t *d, tcs_task_t parent, tcs_port_t out,
-                            tcs_port_t in, unsigned bw_num, unsigned bw_den)
+MCE_EXPORT int mce_tcs_external(tcs_decl_t *d, tcs_task_t parent,
+                                tcs_port_t out, tcs_port_t in, unsigned bw_num,
+                                unsigned bw_den)
 {
     static const char call[] = "tcs_external";
     mcei_tcs_ext_t *e;
@@ -515,7 +519,7 @@ MCE_EXPORT int tcs_external(tcs_decl_t *d, tcs_task_t parent, tcs_port_t out,
     return d->nexts++;
 }
 
-MCE_EXPORT void tcs_uses_deposit(tcs_decl_t *d)
+MCE_EXPORT void mce_tcs_uses_deposit(tcs_decl_t *d)
 {
     d->uses_deposit = 1;
 }
@@ -538,7 +542,7 @@ int mcei_tcs_reserved(const tcs_decl_t *d, int cell, int *rts, int *dep,
     return MCE_OK;
 }
 
-MCE_EXPORT int tcs_free_pcts(tcs_decl_t *d, int cell)
+MCE_EXPORT int mce_tcs_free_pcts(tcs_decl_t *d, int cell)
 {
     int rts, dep, bar;
     if (d == NULL || mcei_tcs_reserved(d, cell, &rts, &dep, &bar) != MCE_OK)

@@ -1769,6 +1769,17 @@ int mcei_tcs_link_keep(tcs_decl_t *d, FILE *warn, char *err, size_t errlen,
 
 /* ---- the personality's boot hook and entry ---------------------------- */
 
+static const char *const tcs_choices[] = {"run", "link", NULL};
+enum { TCS_OPT_RUN = 0, TCS_OPT_LINK = 1 };
+static const mcei_plugin_opt_t tcs_opts[] = {
+    {.name = "tcs",
+     .choices = tcs_choices,
+     .arg = "run|link",
+     .help = "TCS programs: run (default), or link only: print the "
+             "linker's report and exit"},
+};
+const mcei_optlist_t mcei_tcs_options = {tcs_opts, MCEI_ARRAY_SIZE(tcs_opts)};
+
 extern void tcs_declare(tcs_decl_t *d) __attribute__((weak));
 /* The program's tcs_declare: the executable's, or copy 0's of its node
  * program (mcecc -mce-privatize=dlopen); NULL without one. */
@@ -1821,13 +1832,8 @@ int mcei_tcs_boot(mcei_engine_t *eng, char *err, size_t errlen)
     mcei_tcs_machine_t mc;
     tcs_decl_t d;
     int rc, link;
-    if (strcmp(eng->proto->name, "iwarp") != 0) {
-        snprintf(err, errlen,
-                 "TCS programs need an iWarp machine (protocol iwarp); "
-                 "machine '%s' is not one (use --mce-machine=iwarp)",
-                 eng->machine.name);
-        return MCE_ERR_MACHINE;
-    }
+    /* the protocol is iwarp: the personality's declared pairing
+     * (lib/api/registry.c), checked by the core before boot */
     if ((rc = mcei_tcs_machine(&eng->machine, &mc, err, errlen)) != MCE_OK)
         return rc;
     void (*declare)(tcs_decl_t *) = program_declare();
@@ -1836,7 +1842,7 @@ int mcei_tcs_boot(mcei_engine_t *eng, char *err, size_t errlen)
                  "the TCS program defines no tcs_declare (include/tcs.h)");
         return MCE_ERR_CONFIG;
     }
-    link = eng->cfg.tcs == MCEI_TCS_LINK;
+    link = mcei_config_choice(&eng->cfg, &tcs_opts[0]) == TCS_OPT_LINK;
     mcei_tcs_decl_init(&d, &mc);
     declare(&d);
     if (link)

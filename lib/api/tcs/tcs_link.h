@@ -173,5 +173,8 @@ int mcei_tcs_privatized(mcei_engine_t *eng, char *err, size_t errlen);
 
 /* The keys the TCS personality reads (tcs.*). */
 extern const mcei_keytab_t mcei_tcs_keytab;
+/* The personality's option: --mce-tcs=run|link (link: print the linker's
+ * report and exit). */
+extern const mcei_optlist_t mcei_tcs_options;
 
 #endif

@@ -447,7 +447,7 @@ static void run_task(mcei_vn_t *vn, tcs_ctx_t *c, const void *params)
     fn(c, params);
 }
 
-MCE_EXPORT int tcs_run(tcs_task_t top, const void *params)
+MCE_EXPORT int mce_tcs_run(tcs_task_t top, const void *params)
 {
     mcei_vn_t *vn = enter("tcs_run");
     tcs_ctx_t c;
@@ -475,7 +475,8 @@ MCE_EXPORT int tcs_run(tcs_task_t top, const void *params)
     return TCS_OK;
 }
 
-MCE_EXPORT int tcs_start(tcs_ctx_t *ctx, tcs_task_t child, const void *params)
+MCE_EXPORT int mce_tcs_start(tcs_ctx_t *ctx, tcs_task_t child,
+                             const void *params)
 {
     mcei_vn_t *vn = enter("tcs_start");
     const mcei_tcs_result_t *r;
@@ -565,19 +566,19 @@ MCE_EXPORT int tcs_start(tcs_ctx_t *ctx, tcs_task_t child, const void *params)
     return TCS_OK;
 }
 
-MCE_EXPORT int tcs_rank(tcs_ctx_t *ctx)
+MCE_EXPORT int mce_tcs_rank(tcs_ctx_t *ctx)
 {
     return ctx != NULL ? ctx->rank : TCS_EINVAL;
 }
 
-MCE_EXPORT int tcs_size(tcs_ctx_t *ctx)
+MCE_EXPORT int mce_tcs_size(tcs_ctx_t *ctx)
 {
     if (ctx == NULL || R() == NULL)
         return TCS_EINVAL;
     return R()->d.tasks[ctx->task].ncells;
 }
 
-MCE_EXPORT int tcs_barrier(tcs_ctx_t *ctx)
+MCE_EXPORT int mce_tcs_barrier(tcs_ctx_t *ctx)
 {
     mcei_vn_t *vn = enter("tcs_barrier");
     int rc;
@@ -604,7 +605,7 @@ static int check_ng(mcei_vn_t *vn, const char *call, tcs_ctx_t *ctx,
     return TCS_OK;
 }
 
-MCE_EXPORT int tcs_switch(tcs_ctx_t *ctx, tcs_ng_t ng)
+MCE_EXPORT int mce_tcs_switch(tcs_ctx_t *ctx, tcs_ng_t ng)
 {
     mcei_vn_t *vn = enter("tcs_switch");
     int rc;
@@ -618,7 +619,7 @@ MCE_EXPORT int tcs_switch(tcs_ctx_t *ctx, tcs_ng_t ng)
     return TCS_OK;
 }
 
-MCE_EXPORT int tcs_switch_fast(tcs_ctx_t *ctx, tcs_ng_t ng)
+MCE_EXPORT int mce_tcs_switch_fast(tcs_ctx_t *ctx, tcs_ng_t ng)
 {
     mcei_vn_t *vn = enter("tcs_switch_fast");
     int rc;
@@ -655,7 +656,7 @@ static int ext_port(int task, int rank, const char *name)
     return -1;
 }
 
-MCE_EXPORT int tcs_port_handle(tcs_ctx_t *ctx, const char *name)
+MCE_EXPORT int mce_tcs_port_handle(tcs_ctx_t *ctx, const char *name)
 {
     mcei_vn_t *vn = enter("tcs_port_handle");
     const tcs_decl_t *d;
@@ -824,13 +825,14 @@ static int port_io(const char *call, tcs_ctx_t *ctx, int port, uint32_t *w,
     return TCS_OK;
 }
 
-MCE_EXPORT int tcs_write(tcs_ctx_t *ctx, int port, const uint32_t *w, size_t n)
+MCE_EXPORT int mce_tcs_write(tcs_ctx_t *ctx, int port, const uint32_t *w,
+                             size_t n)
 {
     return port_io("tcs_write", ctx, port, (uint32_t *)(uintptr_t)w, n,
                    TCS_OUT);
 }
 
-MCE_EXPORT int tcs_read(tcs_ctx_t *ctx, int port, uint32_t *w, size_t n)
+MCE_EXPORT int mce_tcs_read(tcs_ctx_t *ctx, int port, uint32_t *w, size_t n)
 {
     return port_io("tcs_read", ctx, port, w, n, TCS_IN);
 }
@@ -859,28 +861,28 @@ static int spool_code(int rc)
     return rc == IW_ESPOOL ? TCS_ESPOOL : TCS_EINVAL;
 }
 
-MCE_EXPORT int tcs_spool_out(tcs_ctx_t *ctx, int port, const void *buf,
-                             size_t n)
+MCE_EXPORT int mce_tcs_spool_out(tcs_ctx_t *ctx, int port, const void *buf,
+                                 size_t n)
 {
     int pct = spool_pct("tcs_spool_out", ctx, port, TCS_OUT);
-    return pct < 0 ? pct : spool_code(iwarp_spool_out(pct, buf, n));
+    return pct < 0 ? pct : spool_code(mce_iw_spool_out(pct, buf, n));
 }
 
-MCE_EXPORT int tcs_spool_in(tcs_ctx_t *ctx, int port, void *buf, size_t n)
+MCE_EXPORT int mce_tcs_spool_in(tcs_ctx_t *ctx, int port, void *buf, size_t n)
 {
     int pct = spool_pct("tcs_spool_in", ctx, port, TCS_IN);
-    return pct < 0 ? pct : spool_code(iwarp_spool_in(pct, buf, n));
+    return pct < 0 ? pct : spool_code(mce_iw_spool_in(pct, buf, n));
 }
 
-MCE_EXPORT int tcs_spool_wait(tcs_ctx_t *ctx, int h)
+MCE_EXPORT int mce_tcs_spool_wait(tcs_ctx_t *ctx, int h)
 {
     (void)ctx;
-    return spool_code(iwarp_spool_wait(h));
+    return spool_code(mce_iw_spool_wait(h));
 }
 
-MCE_EXPORT int tcs_netgroup_paths(tcs_ng_t ng, int *count,
-                                  unsigned long long *sum_h,
-                                  unsigned long long *max_h)
+MCE_EXPORT int mce_tcs_netgroup_paths(tcs_ng_t ng, int *count,
+                                      unsigned long long *sum_h,
+                                      unsigned long long *max_h)
 {
     const mcei_tcs_result_t *r = R();
     unsigned long long sum = 0, max = 0;

@@ -1,7 +1,7 @@
 /* Standard Vertex channel handshake state machine. */
 #include "chan.h"
 
-void mcei_vx_chan_init(mcei_vx_chan_t *c)
+void mcei_ncube_chan_init(mcei_ncube_chan_t *c)
 {
     c->state = MCEI_VX_IDLE;
     c->current = c->head = c->tail = NULL;
@@ -11,8 +11,8 @@ void mcei_vx_chan_init(mcei_vx_chan_t *c)
     c->deferred = MCEI_VX_NONE;
 }
 
-/* Start @p a now, or keep it for mcei_vx_chan_release if held. */
-static mcei_vx_action_t gate(mcei_vx_chan_t *c, mcei_vx_action_t a)
+/* Start @p a now, or keep it for mcei_ncube_chan_release if held. */
+static mcei_ncube_action_t gate(mcei_ncube_chan_t *c, mcei_ncube_action_t a)
 {
     if (!c->held || a == MCEI_VX_NONE)
         return a;
@@ -20,9 +20,9 @@ static mcei_vx_action_t gate(mcei_vx_chan_t *c, mcei_vx_action_t a)
     return MCEI_VX_NONE;
 }
 
-static mcei_vx_action_t start_next(mcei_vx_chan_t *c)
+static mcei_ncube_action_t start_next(mcei_ncube_chan_t *c)
 {
-    mcei_vx_item_t *it = c->head;
+    mcei_ncube_item_t *it = c->head;
     if (it == NULL) {
         c->state = MCEI_VX_IDLE;
         c->current = NULL;
@@ -38,7 +38,8 @@ static mcei_vx_action_t start_next(mcei_vx_chan_t *c)
     return MCEI_VX_SEND_LEN;
 }
 
-mcei_vx_action_t mcei_vx_chan_submit(mcei_vx_chan_t *c, mcei_vx_item_t *it)
+mcei_ncube_action_t mcei_ncube_chan_submit(mcei_ncube_chan_t *c,
+                                           mcei_ncube_item_t *it)
 {
     it->next = NULL;
     if (c->tail)
@@ -52,7 +53,7 @@ mcei_vx_action_t mcei_vx_chan_submit(mcei_vx_chan_t *c, mcei_vx_item_t *it)
     return gate(c, start_next(c));
 }
 
-mcei_vx_action_t mcei_vx_chan_ack(mcei_vx_chan_t *c, int *bad)
+mcei_ncube_action_t mcei_ncube_chan_ack(mcei_ncube_chan_t *c, int *bad)
 {
     if (c->state != MCEI_VX_AWAIT_ACK) {
         *bad = 1;
@@ -63,8 +64,8 @@ mcei_vx_action_t mcei_vx_chan_ack(mcei_vx_chan_t *c, int *bad)
     return gate(c, MCEI_VX_START_DMA);
 }
 
-mcei_vx_action_t mcei_vx_chan_dma_done(mcei_vx_chan_t *c, mcei_vx_item_t **done,
-                                       int *bad)
+mcei_ncube_action_t mcei_ncube_chan_dma_done(mcei_ncube_chan_t *c,
+                                             mcei_ncube_item_t **done, int *bad)
 {
     if (c->state != MCEI_VX_DMA) {
         *bad = 1;
@@ -75,20 +76,21 @@ mcei_vx_action_t mcei_vx_chan_dma_done(mcei_vx_chan_t *c, mcei_vx_item_t **done,
     return gate(c, start_next(c));
 }
 
-void mcei_vx_chan_hold(mcei_vx_chan_t *c)
+void mcei_ncube_chan_hold(mcei_ncube_chan_t *c)
 {
     c->held = 1;
 }
 
-mcei_vx_action_t mcei_vx_chan_release(mcei_vx_chan_t *c)
+mcei_ncube_action_t mcei_ncube_chan_release(mcei_ncube_chan_t *c)
 {
-    mcei_vx_action_t a = c->deferred;
+    mcei_ncube_action_t a = c->deferred;
     c->held = 0;
     c->deferred = MCEI_VX_NONE;
     return a;
 }
 
-mce_time_t mcei_vx_chan_wire(mcei_vx_chan_t *c, mce_time_t t, mce_time_t dur)
+mce_time_t mcei_ncube_chan_wire(mcei_ncube_chan_t *c, mce_time_t t,
+                                mce_time_t dur)
 {
     mce_time_t start = t > c->free_at ? t : c->free_at;
     if (mcei_time_add(start, dur, &c->free_at) != MCE_OK)

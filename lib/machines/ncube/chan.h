@@ -13,7 +13,7 @@
  * of the channel from the receiving node to the sending node" until the
  * acknowledgement is back, so no length request or data transfer of this
  * node may start on it; the action that would have started is deferred
- * and handed back by mcei_vx_chan_release(). */
+ * and handed back by mcei_ncube_chan_release(). */
 #ifndef MCEI_VX_CHAN_H
 #define MCEI_VX_CHAN_H
 
@@ -22,52 +22,55 @@
 
 #include "../../core/mcei.h"
 
-typedef enum mcei_vx_chan_state {
+typedef enum mcei_ncube_chan_state {
     MCEI_VX_IDLE = 0,      /* no message in the handshake */
     MCEI_VX_AWAIT_ACK = 1, /* length sent, waiting for the acknowledgement */
     MCEI_VX_DMA = 2        /* data transfer in progress */
-} mcei_vx_chan_state_t;
+} mcei_ncube_chan_state_t;
 
-typedef enum mcei_vx_action {
+typedef enum mcei_ncube_action {
     MCEI_VX_NONE = 0,
     MCEI_VX_SEND_LEN = 1, /* send the length request of chan->current */
     MCEI_VX_START_DMA = 2 /* transfer chan->current */
-} mcei_vx_action_t;
+} mcei_ncube_action_t;
 
-typedef struct mcei_vx_item mcei_vx_item_t;
-struct mcei_vx_item {
-    mcei_vx_item_t *next;
+typedef struct mcei_ncube_item mcei_ncube_item_t;
+struct mcei_ncube_item {
+    mcei_ncube_item_t *next;
     void *data; /* owned by the protocol */
 };
 
-typedef struct mcei_vx_chan {
-    mcei_vx_chan_state_t state;
-    mcei_vx_item_t *current;
-    mcei_vx_item_t *head, *tail; /* waiting for the channel */
+typedef struct mcei_ncube_chan {
+    mcei_ncube_chan_state_t state;
+    mcei_ncube_item_t *current;
+    mcei_ncube_item_t *head, *tail; /* waiting for the channel */
     size_t queued;
-    mce_time_t free_at;        /* wire busy until */
-    int held;                  /* an acknowledgement owed is postponed */
-    mcei_vx_action_t deferred; /* what could not start while held */
-} mcei_vx_chan_t;
+    mce_time_t free_at;           /* wire busy until */
+    int held;                     /* an acknowledgement owed is postponed */
+    mcei_ncube_action_t deferred; /* what could not start while held */
+} mcei_ncube_chan_t;
 
-void mcei_vx_chan_init(mcei_vx_chan_t *c);
+void mcei_ncube_chan_init(mcei_ncube_chan_t *c);
 /* A message wants the channel (MCEI_VX_NONE if queued or held). */
-mcei_vx_action_t mcei_vx_chan_submit(mcei_vx_chan_t *c, mcei_vx_item_t *it);
+mcei_ncube_action_t mcei_ncube_chan_submit(mcei_ncube_chan_t *c,
+                                           mcei_ncube_item_t *it);
 /* The acknowledgement arrived; MCEI_VX_NONE (and *bad set) if none was
  * expected, MCEI_VX_NONE with *bad clear if the channel is held (the
  * transfer is deferred). */
-mcei_vx_action_t mcei_vx_chan_ack(mcei_vx_chan_t *c, int *bad);
+mcei_ncube_action_t mcei_ncube_chan_ack(mcei_ncube_chan_t *c, int *bad);
 /* The end-of-DMA interrupt: *done is the finished message; the next one,
  * if any, becomes current. */
-mcei_vx_action_t mcei_vx_chan_dma_done(mcei_vx_chan_t *c, mcei_vx_item_t **done,
-                                       int *bad);
+mcei_ncube_action_t mcei_ncube_chan_dma_done(mcei_ncube_chan_t *c,
+                                             mcei_ncube_item_t **done,
+                                             int *bad);
 /* An acknowledgement owed on this channel is postponed: hold it. */
-void mcei_vx_chan_hold(mcei_vx_chan_t *c);
+void mcei_ncube_chan_hold(mcei_ncube_chan_t *c);
 /* The postponed acknowledgement goes out: the channel is free again;
  * returns the action deferred while it was held (MCEI_VX_NONE if none),
  * to be carried out after the acknowledgement. */
-mcei_vx_action_t mcei_vx_chan_release(mcei_vx_chan_t *c);
+mcei_ncube_action_t mcei_ncube_chan_release(mcei_ncube_chan_t *c);
 /* Reserve the wire for @p dur from @p t at the earliest; returns start. */
-mce_time_t mcei_vx_chan_wire(mcei_vx_chan_t *c, mce_time_t t, mce_time_t dur);
+mce_time_t mcei_ncube_chan_wire(mcei_ncube_chan_t *c, mce_time_t t,
+                                mce_time_t dur);
 
 #endif

@@ -43,7 +43,7 @@ typedef struct vbuf {
 
 /* A standard-Vertex message on its way out of this node. */
 typedef struct out_msg {
-    mcei_vx_item_t item;
+    mcei_ncube_item_t item;
     vbuf_t *vb;
     void *payload;
     uint32_t len;
@@ -69,8 +69,8 @@ typedef struct xreq {
 
 typedef struct node {
     uint64_t flows; /* program messages sent: trace arrow numbers */
-    mcei_vx_pool_t pool;
-    mcei_vx_chan_t out[MCEI_NCUBE_MAXDIM];
+    mcei_ncube_pool_t pool;
+    mcei_ncube_chan_t out[MCEI_NCUBE_MAXDIM];
     struct {
         int expecting;
         vbuf_t *vb;
@@ -233,7 +233,7 @@ static void send_ctl(mcei_vn_t *vn, int d, int kind, uint32_t len, mce_time_t t)
     uint8_t bytes[64] = {(uint8_t)(len & 0xff), (uint8_t)((len >> 8) & 0xff)};
     uint64_t aux[2] = {len, 0};
     mce_time_t s =
-        mcei_vx_chan_wire(&nd->out[d], t, wire_time(cst()->ctl_bytes));
+        mcei_ncube_chan_wire(&nd->out[d], t, wire_time(cst()->ctl_bytes));
     /* The control message is ctl_bytes long, so the wire time matches. */
     if (mcei_send_at(vn, s, vn->id ^ (1 << d), MCEI_CTX_PROTOCOL, kind, bytes,
                      (size_t)cst()->ctl_bytes, aux, NULL) != MCE_OK)
@@ -253,14 +253,14 @@ static void send_ctl(mcei_vn_t *vn, int d, int kind, uint32_t len, mce_time_t t)
 }
 
 static void vbuf_release(mcei_vn_t *vn, vbuf_t *vb, mce_time_t t);
-static void chan_do(mcei_vn_t *vn, int d, mcei_vx_action_t a, mce_time_t t);
+static void chan_do(mcei_vn_t *vn, int d, mcei_ncube_action_t a, mce_time_t t);
 
 static void grant_loop(mcei_vn_t *vn, mce_time_t t)
 {
     node_t *nd = node_of(vn);
     void *cookie;
     uint32_t off;
-    while (mcei_vx_pool_grant(&nd->pool, &cookie, &off)) {
+    while (mcei_ncube_pool_grant(&nd->pool, &cookie, &off)) {
         pool_req_t *r = cookie;
         r->granted = 1;
         r->off = off;
@@ -272,7 +272,7 @@ static void grant_loop(mcei_vn_t *vn, mce_time_t t)
             send_ctl(vn, r->dim, K_ACK, r->len, t);
             /* The channel back is ours again: what waited goes after
              * the acknowledgement on the wire. */
-            chan_do(vn, r->dim, mcei_vx_chan_release(&nd->out[r->dim]), t);
+            chan_do(vn, r->dim, mcei_ncube_chan_release(&nd->out[r->dim]), t);
             free(r);
         }
     }
@@ -282,7 +282,7 @@ static void vbuf_release(mcei_vn_t *vn, vbuf_t *vb, mce_time_t t)
 {
     if (--vb->refs > 0)
         return;
-    if (mcei_vx_pool_free(&node_of(vn)->pool, vb->off) != MCE_OK)
+    if (mcei_ncube_pool_free(&node_of(vn)->pool, vb->off) != MCE_OK)
         mcei_vn_fatal(vn, "Vertex: buffer pool corrupted (free of %u)",
                       vb->off);
     vbuf_unlink(node_of(vn), vb);
@@ -294,7 +294,7 @@ static void submit(mcei_vn_t *vn, int d, out_msg_t *om, mce_time_t t)
 {
     node_t *nd = node_of(vn);
     om->item.data = om;
-    chan_do(vn, d, mcei_vx_chan_submit(&nd->out[d], &om->item), t);
+    chan_do(vn, d, mcei_ncube_chan_submit(&nd->out[d], &om->item), t);
 }
 
 static out_msg_t *out_new(mcei_vn_t *vn, vbuf_t *vb, const void *data,
@@ -354,7 +354,7 @@ static void on_len(mcei_vn_t *vn, mcei_msg_t *m, int d)
     /* Section 2: a request is satisfied by a linear search for a free
      * buffer large enough, and queued only if there is none (it may
      * overtake queued larger requests). */
-    if (mcei_vx_pool_alloc(&nd->pool, len, &off) == MCE_OK) {
+    if (mcei_ncube_pool_alloc(&nd->pool, len, &off) == MCE_OK) {
         vbuf_t *vb = vbuf_new(vn, off, 1);
         nd->in[d].expecting = 1;
         nd->in[d].vb = vb;
@@ -365,13 +365,13 @@ static void on_len(mcei_vn_t *vn, mcei_msg_t *m, int d)
      * it is sent the channel back to that neighbour is lost (section
      * 3): this node starts nothing on it. */
     pool_req_t *r = calloc(1, sizeof(*r));
-    if (r == NULL || mcei_vx_pool_wait(&nd->pool, len, r) != MCE_OK)
+    if (r == NULL || mcei_ncube_pool_wait(&nd->pool, len, r) != MCE_OK)
         mcei_vn_fatal_at(vn, m->arrival, "Vertex: out of memory");
     r->remote = 1;
     r->dim = d;
     r->len = len;
     r->since = e;
-    mcei_vx_chan_hold(&nd->out[d]);
+    mcei_ncube_chan_hold(&nd->out[d]);
 }
 
 /* Step 7: the DMA of the channel's current message, from @p t. */
@@ -381,7 +381,7 @@ static void start_dma(mcei_vn_t *vn, int d, mce_time_t t)
     node_t *nd = node_of(vn);
     out_msg_t *om = nd->out[d].current->data;
     mce_time_t dur = wire_time(om->len);
-    mce_time_t s = mcei_vx_chan_wire(&nd->out[d], t, dur);
+    mce_time_t s = mcei_ncube_chan_wire(&nd->out[d], t, dur);
     uint64_t aux[2] = {
         ((uint64_t)(uint32_t)om->orig_src << 32) | (uint32_t)om->type,
         ((uint64_t)(uint32_t)om->bcast_root << 32) | (uint32_t)om->dest};
@@ -403,7 +403,7 @@ static void start_dma(mcei_vn_t *vn, int d, mce_time_t t)
 }
 
 /* Carry out what the channel state machine asks for, at @p t. */
-static void chan_do(mcei_vn_t *vn, int d, mcei_vx_action_t a, mce_time_t t)
+static void chan_do(mcei_vn_t *vn, int d, mcei_ncube_action_t a, mce_time_t t)
 {
     node_t *nd = node_of(vn);
     if (a == MCEI_VX_SEND_LEN)
@@ -418,7 +418,7 @@ static void on_ack(mcei_vn_t *vn, mcei_msg_t *m, int d)
     int bad;
     mce_time_t e =
         steal(vn, m, cst()->ack_interrupt, "acknowledgement interrupt", d);
-    mcei_vx_action_t a = mcei_vx_chan_ack(&nd->out[d], &bad);
+    mcei_ncube_action_t a = mcei_ncube_chan_ack(&nd->out[d], &bad);
     if (bad)
         mcei_vn_fatal_at(vn, m->arrival,
                          "Vertex: unexpected acknowledgement from node %d",
@@ -430,10 +430,10 @@ static void on_dma_done(mcei_vn_t *vn, mcei_msg_t *m)
 {
     node_t *nd = node_of(vn);
     int d = (int)m->w.aux[0], bad;
-    mcei_vx_item_t *done = NULL;
+    mcei_ncube_item_t *done = NULL;
     mce_time_t e = steal(vn, m, cst()->dma_send_interrupt,
                          "end of DMA interrupt (sender)", d);
-    mcei_vx_action_t a = mcei_vx_chan_dma_done(&nd->out[d], &done, &bad);
+    mcei_ncube_action_t a = mcei_ncube_chan_dma_done(&nd->out[d], &done, &bad);
     if (bad)
         mcei_vn_fatal_at(vn, m->arrival,
                          "Vertex: end of DMA on an idle channel");
@@ -610,21 +610,21 @@ int mcei_ncube_nwrite(mcei_vn_t *vn, const void *buf, uint32_t n, int dest,
     uint32_t off;
     char what[128];
 
-    if (!mcei_vx_pool_fits(&nd->pool, n))
+    if (!mcei_ncube_pool_fits(&nd->pool, n))
         return MCE_ERR_SIZE;
     mcei_sync(vn);
     mcei_charge_comm(vn, cst()->nwrite_trap);
     if (bc && (nkids = bcast_children(vn->id, vn->id, kids)) == 0)
         return MCE_OK; /* a one-node cube: nobody to tell */
     /* Step 2: a communication buffer, waiting for one if need be. */
-    if (mcei_vx_pool_alloc(&nd->pool, n, &off) == MCE_OK) {
+    if (mcei_ncube_pool_alloc(&nd->pool, n, &off) == MCE_OK) {
         req.off = off; /* found by the search, even if others wait */
     } else {
         uint32_t fb, lg, nb;
-        mcei_vx_pool_stats(&nd->pool, &fb, &lg, &nb);
+        mcei_ncube_pool_stats(&nd->pool, &fb, &lg, &nb);
         req.len = n;
         req.since = vn->clock;
-        if (mcei_vx_pool_wait(&nd->pool, n, &req) != MCE_OK)
+        if (mcei_ncube_pool_wait(&nd->pool, n, &req) != MCE_OK)
             return MCE_ERR_NOMEM;
         snprintf(what, sizeof(what),
                  "a %u-byte communication buffer (%u bytes free in %u "
@@ -742,7 +742,7 @@ static int xstart(mcei_vn_t *vn, const void *buf, uint32_t n, unsigned mask,
     for (int d = 0; d < nst()->dim; d++) {
         if (!(mask & (1u << d)))
             continue;
-        mcei_vx_chan_wire(&nd->out[d], s, dur);
+        mcei_ncube_chan_wire(&nd->out[d], s, dur);
         trace_wire(vn, d, "extended data", s, dur, n);
         if (mcei_send_at(vn, s, vn->id ^ (1 << d), MCEI_CTX_PROTOCOL, K_XDATA,
                          buf, n, aux, &xm) != MCE_OK)
@@ -942,14 +942,14 @@ static int ncube_node_init(mcei_vn_t *vn)
 {
     node_t *nd = calloc(1, sizeof(*nd));
     if (nd == NULL ||
-        mcei_vx_pool_init(&nd->pool, (uint32_t)cst()->pool_bytes,
-                          (uint32_t)cst()->split_min,
-                          (uint32_t)cst()->buffer_header) != MCE_OK) {
+        mcei_ncube_pool_init(&nd->pool, (uint32_t)cst()->pool_bytes,
+                             (uint32_t)cst()->split_min,
+                             (uint32_t)cst()->buffer_header) != MCE_OK) {
         free(nd);
         return MCE_ERR_NOMEM;
     }
     for (int d = 0; d < MCEI_NCUBE_MAXDIM; d++)
-        mcei_vx_chan_init(&nd->out[d]);
+        mcei_ncube_chan_init(&nd->out[d]);
     vn->proto = nd;
     return MCE_OK;
 }
@@ -970,7 +970,7 @@ static void ncube_node_fini(mcei_vn_t *vn)
         free(vb);
     }
     for (int d = 0; d < MCEI_NCUBE_MAXDIM; d++) {
-        mcei_vx_item_t *it = nd->out[d].head, *next;
+        mcei_ncube_item_t *it = nd->out[d].head, *next;
         if (nd->out[d].current != NULL)
             out_free(nd->out[d].current->data);
         for (; it != NULL; it = next) {
@@ -985,7 +985,7 @@ static void ncube_node_fini(mcei_vn_t *vn)
         if (r != NULL && r->remote)
             free(r);
     }
-    mcei_vx_pool_fini(&nd->pool);
+    mcei_ncube_pool_fini(&nd->pool);
     free(nd);
     vn->proto = NULL;
 }
@@ -1000,9 +1000,9 @@ static void ncube_node_fini(mcei_vn_t *vn)
 static mce_time_t ncube_send_delay(const mcei_engine_t *eng)
 {
     (void)eng;
-    const mce_time_t c[] = {cst()->nwrite_trap,      cst()->nread_trap,
-                            cst()->xsend_trap,       cst()->len_interrupt,
-                            cst()->ack_interrupt,    cst()->dma_recv_interrupt,
+    const mce_time_t c[] = {cst()->nwrite_trap,       cst()->nread_trap,
+                            cst()->xsend_trap,        cst()->len_interrupt,
+                            cst()->ack_interrupt,     cst()->dma_recv_interrupt,
                             cst()->dma_send_interrupt};
     mce_time_t d = c[0];
     for (size_t i = 1; i < MCEI_ARRAY_SIZE(c); i++)

@@ -6,11 +6,11 @@
 
 #include "../../core/mcei.h"
 
-static int32_t slot_new(mcei_vx_pool_t *p)
+static int32_t slot_new(mcei_ncube_pool_t *p)
 {
     if (p->spare < 0) {
         int32_t n = p->nslots ? 2 * p->nslots : 16;
-        mcei_vx_block_t *b = realloc(p->blocks, (size_t)n * sizeof(*b));
+        mcei_ncube_block_t *b = realloc(p->blocks, (size_t)n * sizeof(*b));
         if (b == NULL)
             return -1;
         p->blocks = b;
@@ -25,14 +25,14 @@ static int32_t slot_new(mcei_vx_pool_t *p)
     return s;
 }
 
-static void slot_release(mcei_vx_pool_t *p, int32_t s)
+static void slot_release(mcei_ncube_pool_t *p, int32_t s)
 {
     p->blocks[s].next = p->spare;
     p->spare = s;
 }
 
-int mcei_vx_pool_init(mcei_vx_pool_t *p, uint32_t total, uint32_t split_min,
-                      uint32_t header)
+int mcei_ncube_pool_init(mcei_ncube_pool_t *p, uint32_t total,
+                         uint32_t split_min, uint32_t header)
 {
     memset(p, 0, sizeof(*p));
     p->spare = -1;
@@ -45,19 +45,19 @@ int mcei_vx_pool_init(mcei_vx_pool_t *p, uint32_t total, uint32_t split_min,
     p->header = header;
     if ((p->head = slot_new(p)) < 0)
         return MCE_ERR_NOMEM;
-    p->blocks[p->head] = (mcei_vx_block_t){
+    p->blocks[p->head] = (mcei_ncube_block_t){
         .off = 0, .size = total, .prev = -1, .next = -1, .free = 1};
     return MCE_OK;
 }
 
-void mcei_vx_pool_fini(mcei_vx_pool_t *p)
+void mcei_ncube_pool_fini(mcei_ncube_pool_t *p)
 {
     free(p->blocks);
     free(p->waitq);
     memset(p, 0, sizeof(*p));
 }
 
-static int need(const mcei_vx_pool_t *p, uint32_t bytes, uint32_t *out)
+static int need(const mcei_ncube_pool_t *p, uint32_t bytes, uint32_t *out)
 {
     uint64_t n = (uint64_t)bytes + p->header;
     if (n > p->total)
@@ -66,13 +66,13 @@ static int need(const mcei_vx_pool_t *p, uint32_t bytes, uint32_t *out)
     return 1;
 }
 
-int mcei_vx_pool_fits(const mcei_vx_pool_t *p, uint32_t bytes)
+int mcei_ncube_pool_fits(const mcei_ncube_pool_t *p, uint32_t bytes)
 {
     uint32_t n;
     return need(p, bytes, &n);
 }
 
-int mcei_vx_pool_alloc(mcei_vx_pool_t *p, uint32_t bytes, uint32_t *off)
+int mcei_ncube_pool_alloc(mcei_ncube_pool_t *p, uint32_t bytes, uint32_t *off)
 {
     uint32_t n;
     if (!need(p, bytes, &n)) {
@@ -80,7 +80,7 @@ int mcei_vx_pool_alloc(mcei_vx_pool_t *p, uint32_t bytes, uint32_t *off)
         return MCE_ERR_RESOURCE;
     }
     for (int32_t i = p->head; i >= 0; i = p->blocks[i].next) {
-        mcei_vx_block_t *b = &p->blocks[i];
+        mcei_ncube_block_t *b = &p->blocks[i];
         if (!b->free || b->size < n)
             continue;
         if (b->size - n >= p->split_min) {
@@ -89,7 +89,7 @@ int mcei_vx_pool_alloc(mcei_vx_pool_t *p, uint32_t bytes, uint32_t *off)
             if (s < 0)
                 return MCE_ERR_NOMEM;
             b = &p->blocks[i]; /* slot_new may have moved the array */
-            mcei_vx_block_t *nb = &p->blocks[s];
+            mcei_ncube_block_t *nb = &p->blocks[s];
             nb->off = b->off + b->size - n;
             nb->size = n;
             nb->free = 0;
@@ -111,7 +111,7 @@ int mcei_vx_pool_alloc(mcei_vx_pool_t *p, uint32_t bytes, uint32_t *off)
     return MCE_ERR_RESOURCE;
 }
 
-int mcei_vx_pool_free(mcei_vx_pool_t *p, uint32_t off)
+int mcei_ncube_pool_free(mcei_ncube_pool_t *p, uint32_t off)
 {
     int32_t i;
     for (i = p->head; i >= 0; i = p->blocks[i].next)
@@ -141,11 +141,11 @@ int mcei_vx_pool_free(mcei_vx_pool_t *p, uint32_t off)
     return MCE_OK;
 }
 
-int mcei_vx_pool_wait(mcei_vx_pool_t *p, uint32_t bytes, void *cookie)
+int mcei_ncube_pool_wait(mcei_ncube_pool_t *p, uint32_t bytes, void *cookie)
 {
     if (p->nwait == p->capwait) {
         size_t nc = p->capwait ? 2 * p->capwait : 8;
-        mcei_vx_request_t *q = malloc(nc * sizeof(*q));
+        mcei_ncube_request_t *q = malloc(nc * sizeof(*q));
         if (q == NULL)
             return MCE_ERR_NOMEM;
         for (size_t i = 0; i < p->nwait; i++)
@@ -156,19 +156,19 @@ int mcei_vx_pool_wait(mcei_vx_pool_t *p, uint32_t bytes, void *cookie)
         p->waithead = 0;
     }
     p->waitq[(p->waithead + p->nwait) % p->capwait] =
-        (mcei_vx_request_t){.size = bytes, .cookie = cookie};
+        (mcei_ncube_request_t){.size = bytes, .cookie = cookie};
     p->nwait++;
     p->waits++;
     return MCE_OK;
 }
 
-int mcei_vx_pool_grant(mcei_vx_pool_t *p, void **cookie, uint32_t *off)
+int mcei_ncube_pool_grant(mcei_ncube_pool_t *p, void **cookie, uint32_t *off)
 {
-    mcei_vx_request_t *r;
+    mcei_ncube_request_t *r;
     if (p->nwait == 0)
         return 0;
     r = &p->waitq[p->waithead];
-    int rc = mcei_vx_pool_alloc(p, r->size, off);
+    int rc = mcei_ncube_pool_alloc(p, r->size, off);
     if (rc != MCE_OK) {
         if (rc == MCE_ERR_RESOURCE)
             p->failures--; /* a retry is not a new failure */
@@ -180,13 +180,13 @@ int mcei_vx_pool_grant(mcei_vx_pool_t *p, void **cookie, uint32_t *off)
     return 1;
 }
 
-size_t mcei_vx_pool_waiting(const mcei_vx_pool_t *p)
+size_t mcei_ncube_pool_waiting(const mcei_ncube_pool_t *p)
 {
     return p->nwait;
 }
 
-void mcei_vx_pool_stats(const mcei_vx_pool_t *p, uint32_t *free_bytes,
-                        uint32_t *largest, uint32_t *free_blocks)
+void mcei_ncube_pool_stats(const mcei_ncube_pool_t *p, uint32_t *free_bytes,
+                           uint32_t *largest, uint32_t *free_blocks)
 {
     uint32_t fb = 0, lg = 0, nb = 0;
     for (int32_t i = p->head; i >= 0; i = p->blocks[i].next) {

@@ -10,46 +10,46 @@
 #include <stddef.h>
 #include <stdint.h>
 
-typedef struct mcei_vx_block {
+typedef struct mcei_ncube_block {
     uint32_t off, size;
     int32_t prev, next; /* address order, -1 at the ends */
     int free;
-} mcei_vx_block_t;
+} mcei_ncube_block_t;
 
-typedef struct mcei_vx_request {
+typedef struct mcei_ncube_request {
     uint32_t size;
     void *cookie;
-} mcei_vx_request_t;
+} mcei_ncube_request_t;
 
-typedef struct mcei_vx_pool {
+typedef struct mcei_ncube_pool {
     uint32_t total, split_min, header;
-    mcei_vx_block_t *blocks; /* slots; unused ones chained by next */
+    mcei_ncube_block_t *blocks; /* slots; unused ones chained by next */
     int32_t nslots, head, spare;
-    mcei_vx_request_t *waitq;
+    mcei_ncube_request_t *waitq;
     size_t nwait, capwait, waithead;
     uint64_t allocs, frees, failures, waits;
-} mcei_vx_pool_t;
+} mcei_ncube_pool_t;
 
 /* @p header bytes of bookkeeping precede every buffer (the link fields). */
-int mcei_vx_pool_init(mcei_vx_pool_t *p, uint32_t total, uint32_t split_min,
-                      uint32_t header);
-void mcei_vx_pool_fini(mcei_vx_pool_t *p);
+int mcei_ncube_pool_init(mcei_ncube_pool_t *p, uint32_t total,
+                         uint32_t split_min, uint32_t header);
+void mcei_ncube_pool_fini(mcei_ncube_pool_t *p);
 /* First fit for @p bytes of data; *off (the buffer's handle) set only on
  * success.  MCE_ERR_RESOURCE when no free buffer is large enough. */
-int mcei_vx_pool_alloc(mcei_vx_pool_t *p, uint32_t bytes, uint32_t *off);
+int mcei_ncube_pool_alloc(mcei_ncube_pool_t *p, uint32_t bytes, uint32_t *off);
 /* Release a buffer; MCE_ERR_INVAL for a handle that is not allocated. */
-int mcei_vx_pool_free(mcei_vx_pool_t *p, uint32_t off);
+int mcei_ncube_pool_free(mcei_ncube_pool_t *p, uint32_t off);
 /* Could @p bytes ever fit (in an empty pool)? */
-int mcei_vx_pool_fits(const mcei_vx_pool_t *p, uint32_t bytes);
+int mcei_ncube_pool_fits(const mcei_ncube_pool_t *p, uint32_t bytes);
 /* Queue a request that could not be met now. */
-int mcei_vx_pool_wait(mcei_vx_pool_t *p, uint32_t bytes, void *cookie);
+int mcei_ncube_pool_wait(mcei_ncube_pool_t *p, uint32_t bytes, void *cookie);
 /* After a free: satisfy the oldest waiting request if it fits now
  * (requests are served in order, none overtakes the head).  Returns 1 and
  * sets *cookie and *off when one was granted, 0 otherwise. */
-int mcei_vx_pool_grant(mcei_vx_pool_t *p, void **cookie, uint32_t *off);
-size_t mcei_vx_pool_waiting(const mcei_vx_pool_t *p);
+int mcei_ncube_pool_grant(mcei_ncube_pool_t *p, void **cookie, uint32_t *off);
+size_t mcei_ncube_pool_waiting(const mcei_ncube_pool_t *p);
 /* Free bytes, largest free buffer (data bytes it could hold), free blocks. */
-void mcei_vx_pool_stats(const mcei_vx_pool_t *p, uint32_t *free_bytes,
-                        uint32_t *largest, uint32_t *free_blocks);
+void mcei_ncube_pool_stats(const mcei_ncube_pool_t *p, uint32_t *free_bytes,
+                           uint32_t *largest, uint32_t *free_blocks);
 
 #endif
