@@ -269,6 +269,9 @@ struct mcei_engine {
     char **user_argv;
     int started, finished;
     uint64_t windows, msgs_total, switches;
+    /* Deliveries the model made, to any rank's nodes (equal on every rank
+     * for a replicated model): ends the model's run ahead of a window. */
+    uint64_t delivered_all;
     int nblocked, ndone; /* local nodes in those states (no scan per window) */
     struct timespec wall_start;
     mcei_personality_t personality;
