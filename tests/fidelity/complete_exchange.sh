@@ -20,21 +20,36 @@ lt() { awk -v x="$1" -v y="$2" 'BEGIN { exit !(x < y) }'; }
 
 # "In Figure 13 we see that the measured time is close to the lower bound
 # for link contention 1, 2 & 4 ... Similar comments apply to the slices
-# for 12 x 12 and 16 x 16 meshes" (section 7).  The lower bound is the
-# paper's, from Table 1, computed here: n^3/4c steps x (231 + 0.022 m us
-# + 27.1 log2 n^2 - 134 us, the fit taken as 0 where negative).  The paper
-# puts no number on "close": 10 %, the tolerance this test gives its "the
-# agreement between predicted and measured times is good" (4 x 4).  Not
-# reached yet (USER-GUIDE 22.2): a known failure until it holds.
+# for 12 x 12 and 16 x 16 meshes" (section 7).  The bounds are the
+# paper's, from Table 1 and Table 2, computed here (bound):
+#   lower = Table 2's steps x (231 + 0.022 m) + barriers x sync,
+#   upper = n^3/4 x (231 + 0.022 m) + barriers x sync,
+# with sync = 27.1 log2 n^2 - 134 us (taken as 0 where negative),
+# ceil(n^3/4 / c) barriers at link contention c, and Table 2's steps n^3/4 / c up to
+# c = n/4, then n^3/4 / (n/4): Table 2 stops at c = n/4 (64 steps on
+# 8 x 8, 144 on 12 x 12, 256 on 16 x 16), because collapsing further only
+# removes barriers and adds node contention, whose overhead "the lower
+# bound does not include" (section 7; on 4 x 4, where n/4 = 1, "the
+# communication time fraction of the total predicted time is constant").
+# The paper puts no number on "close": 10 %, the tolerance this test gives
+# its "the agreement between predicted and measured times is good"
+# (4 x 4).  Not reached yet at every point (USER-GUIDE 22.2): a known
+# failure until it holds.
+bound() { # lower|upper N LINKC: the paper's bound in ms
+    awk -v b=$1 -v n=$2 -v c=$3 -v m=$m 'BEGIN {
+        s = 27.1 * log(n * n) / log(2) - 134; if (s < 0) s = 0
+        tot = n * n * n / 4; q = n / 4; comm = 231 + 0.022 * m
+        steps = b == "upper" ? tot : tot / (c < q ? c : q)
+        bar = int(tot / c); if (bar * c < tot) bar++ # a last, shorter stretch
+        printf "%.3f", (steps * comm + bar * s) / 1e3 }'
+}
 close_to_lower() { # N FILE LINKC...: the points at those link contentions
     n=$1 f=$2
     shift 2
     for lc in "$@"; do
         t=$(awk -v c=$lc '($2 == "scott" || $2 == "bounded") && $4 == c { print $6 }' "$f")
         nc=$(awk -v c=$lc '($2 == "scott" || $2 == "bounded") && $4 == c { print $3 }' "$f")
-        lo=$(awk -v n=$n -v c=$lc -v m=$m 'BEGIN {
-            s = 27.1 * log(n * n) / log(2) - 134; if (s < 0) s = 0
-            printf "%.3f", n * n * n / 4 / c * (231 + 0.022 * m + s) / 1e3 }')
+        lo=$(bound lower $n $lc)
         r=$(awk -v t="$t" -v l="$lo" 'BEGIN { printf "%.3f", t / l }')
         check_or_known "paper: ${n}x$n ($nc, $lc) close to the lower bound: $t ms, $r x $lo (within 10 %)" \
             "$t <= 1.10 * $lo"
@@ -96,18 +111,24 @@ for cfg in "8 64" "12 144"; do
     # "The Bounded contention algorithm is always better than Scott's"
     # (abstract); "the measured time should not drop below" the lower
     # bound, and "remains bounded by the time to execute the individual
-    # communication steps" (the upper bound), section 7.  For Scott's
-    # schedule the two coincide and the emulated barriers cost more than
-    # Table 1's fit (see paragon.sh (d)), so only the lower bound holds.
+    # communication steps" (the upper bound), section 7; both bounds
+    # computed here (bound).  For Scott's schedule the two coincide and
+    # the emulated barriers cost more than Table 1's fit (see paragon.sh
+    # (d)), so only the lower bound holds.  The program's own bound
+    # columns must be the paper's too.
     awk '$2 == "bounded" || $2 == "scott"' "$TMP/x$n" > "$TMP/rows"
-    while read -r _ alg nc lc s t lo hi; do
+    while read -r _ alg nc lc s t plo phi; do
+        lo=$(bound lower $n $lc) hi=$(bound upper $n $lc)
+        expect_eq "${n}x$n $alg ($nc, $lc): the program's bounds" "$plo $phi" "$lo $hi"
         [ "$alg" = bounded ] && { lt "$t" "$scott" &&
             pass "paper: ${n}x$n bounded ($nc, $lc) beats Scott ($t < $scott ms)" ||
             fail "${n}x$n bounded ($nc, $lc): $t ms, Scott $scott ms"; }
+        check_or_known "paper: ${n}x$n $alg ($nc, $lc) not below the lower bound ($t >= $lo ms)" \
+            "$t >= $lo"
         # Scott's bounds coincide (one step per barrier): only the lower.
-        lt "$lo" "$t" && { [ "$alg" = scott ] || lt "$t" "$hi"; } &&
-            pass "paper: ${n}x$n $alg ($nc, $lc) within the bounds ($lo < $t < $hi ms)" ||
-            fail "${n}x$n $alg ($nc, $lc): $t ms outside [$lo, $hi] ms"
+        [ "$alg" = scott ] || { lt "$t" "$hi" &&
+            pass "paper: ${n}x$n $alg ($nc, $lc) below the upper bound ($t < $hi ms)" ||
+            fail "${n}x$n $alg ($nc, $lc): $t ms above the upper bound $hi ms"; }
     done < "$TMP/rows"
     naive=$(col naive $(($2 - 1)) - $m 6 "$TMP/x$n")
     best=$(awk '$2 == "bounded" { if (b == "" || $6 < b) b = $6 } END { print b }' "$TMP/x$n")
@@ -154,6 +175,12 @@ echo "    16x16 bounded: (1, 2) $t2 ms, (8, 32) $t32 ms, (128, 512) $t512 ms"
 lt "$t32" "$t2" && lt "$t32" "$t512" &&
     pass "paper: 16x16 interior optimum ((8, 32) below (1, 2) and (128, 512))" ||
     fail "16x16: no interior optimum ($t2, $t32, $t512 ms)"
+# "the measured time almost touches (but does not cross) the upper bound
+# at contention (128,512)" (section 7): the paper's qualitative statement;
+# "almost touches" taken as within 10 % below the bound computed here.
+hi=$(bound upper 16 512)
+check_or_known "paper: 16x16 (128, 512) almost touches the upper bound: $t512 ms, $(awk -v t=$t512 -v h=$hi 'BEGIN { printf "%.3f", t / h }') x $hi (within 10 % below)" \
+    "$t512 >= 0.9 * $hi && $t512 <= $hi"
 
 # --- determinism --------------------------------------------------------------
 run 2 "$cx" $P --mce-nodes=64 --mce-set=paragon.width=8 --sizes=$m \
