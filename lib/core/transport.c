@@ -113,7 +113,7 @@ static int probe_any(int tag, MPI_Status *st)
 
 static int launched_by_mpi(void)
 {
-    static const char *const vars[] = {"Ocomm_SIZE", "PMI_SIZE",
+    static const char *const vars[] = {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE",
                                        "PMIX_RANK", "MPI_LOCALNRANKS",
                                        "HYDRA_CONTROL_FD"};
     for (size_t i = 0; i < MCEI_ARRAY_SIZE(vars); i++)
