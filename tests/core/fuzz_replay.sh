@@ -33,11 +33,19 @@ vx_hostile success (status 0)
 nc2_global success (status 0)
 nc2_extended_refused mcemu error (status 1)
 vx_unread_leak success (status 0)
+vx_xchg success (status 0)
+vx_xbcast success (status 0)
+vx_burst success (status 0)
+vx_burst_bcast success (status 0)
+vx_small_pool success (status 0)
+vx_pool_deadlock deadlock/livelock (status 3)
+nx_irq success (status 0)
 LIST
 
 # What the ends say.
 FUZZ_VERBOSE=1 "$R" "$C/nx_plain_gop_overflow" "$C/nx_livelock" \
-    "$C/nc2_extended_refused" "$C/vx_hostile" > "$TMP/o" 2>&1
+    "$C/nc2_extended_refused" "$C/vx_hostile" "$C/vx_pool_deadlock" \
+    "$C/nx_irq" > "$TMP/o" 2>&1
 expect_grep "plain gdsum overflow: named" \
     "^mcemu: node 0 at virtual time .*: NX gdsum: 2305843009213693953 elements of 8 bytes overflow the byte count" \
     "$TMP/o"
@@ -47,4 +55,10 @@ expect_grep "extended Vertex on the NCUBE 2: refused" \
     "chanmode: extended Vertex .* is NCUBE/ten's" "$TMP/o"
 expect_grep "Vertex bad arguments: one diagnostic each" \
     "^mcemu: node 3: bcast: mask 0xfffff000 names no dimension" "$TMP/o"
+expect_grep "pool deadlock: the nwrite waiting for a buffer" \
+    "^mcemu:   node 0: blocked in nwrite waiting for a 4096-byte communication buffer" \
+    "$TMP/o"
+expect_grep "settings record: a key of the machine's tables, in range" \
+    "^fuzz_calls: options: .* --mce-set=nx.irq=1 --mce-set=nx.irq_period=625000000ps" \
+    "$TMP/o"
 finish

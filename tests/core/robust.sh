@@ -10,21 +10,37 @@ export ASAN_OPTIONS="${ASAN_OPTIONS:-}:exitcode=99"
 . "$top_srcdir/tests/lib.sh"
 
 P=$B/tests/progs
-T="timeout 60"
+TO="timeout 60"
 # tests/core/valgrind_table.sh runs this table under memcheck: VG is its
 # command prefix (an error or a definite leak makes the status 99, which
-# no row expects).  A run under memcheck costs about a second of CPU, so
-# it runs a representative subset (every row but those guarded by
-# every_row): not the rows through mpirun, the scale rows (4 MiB machine
-# file, 16,000 --mce-set values, 100,000 TCS tasks: they check running
-# time, and take half a minute each under memcheck), the repeats on
-# other node counts, the same refusal through another key or file, and
-# the polling loops whose livelock report takes the same path as one
-# kept (dclock, mce_iprobe, mce_now, iwarp_clock, iwarp_vtime, the
-# default 10 s budget).
+# no row expects), VGM the same for the ranks under mpirun (with Open
+# MPI's suppressions).  A run under memcheck costs about a second of CPU,
+# so in make check it runs a representative subset (every row but those
+# guarded by every_row): not the rows through mpirun, the scale rows
+# (4 MiB machine file, 16,000 --mce-set values, 100,000 TCS tasks: they
+# check running time, and take half a minute each under memcheck), the
+# repeats on other node counts, the same refusal through another key or
+# file, and the polling loops whose livelock report takes the same path
+# as one kept (dclock, mce_iprobe, mce_now, iwarp_clock, iwarp_vtime, the
+# default 10 s budget).  ROBUST_ALL=1 (make check-valgrind) runs every
+# row under memcheck, the mpirun rows with each rank under it.
 VG=${ROBUST_VALGRIND:-}
-[ -n "$VG" ] && T="timeout 300 $VG"
-every_row() { [ -z "$VG" ]; }
+VGM=${ROBUST_VALGRIND_MPI:-$VG}
+if [ -n "$VG" ]; then
+    TO="timeout 900"
+    # memcheck's reports to files, shown at the end (a row that fails
+    # with status 99 says which of them is its)
+    mkdir "$TMP/vg"
+    VG="$VG --log-file=$TMP/vg/%p.log"
+    VGM="$VGM --log-file=$TMP/vg/%p.log"
+fi
+T="$TO $VG"
+every_row() { [ -z "$VG" ] || [ "${ROBUST_ALL:-}" = 1 ]; }
+# mp NP CMD...: CMD on NP ranks, each under memcheck when VG is set
+mp() {
+    np=$1; shift
+    $TO $MPIRUN -np "$np" $VGM "$@"
+}
 
 # ok_case CASE NODES [ARGS]: nx_robust CASE ends 0 with every node ok
 ok_case() {
@@ -70,7 +86,7 @@ expect_eq "nx csend of a NULL buffer (plain form): status" $? 1
 expect_grep "nx csend of a NULL buffer: message names the call and the node" \
     "node 0 at virtual time .*: NX csend: NULL buffer of 8 bytes" "$TMP/o"
 if every_row; then
-    $MPIRUN -np 2 $T "$P/nx_robust" handler --mce-nodes=2 > "$TMP/o" 2>&1
+    mp 2 "$P/nx_robust" handler --mce-nodes=2 > "$TMP/o" 2>&1
     expect_eq "nx handler making NX calls, 2 ranks: status" $? 0
     expect_eq "nx handler making NX calls, 2 ranks: every node ok" \
         "$(grep -c '^nx_robust: handler node [01] ok$' "$TMP/o")" 2
@@ -178,6 +194,14 @@ echo "inherit = ideal" > "$TMP/huge.conf"
 truncate -s 17M "$TMP/huge.conf"
 refused "17 MiB machine file" 2 "more than the 16 MiB a description file" \
     "$P/misuse" --mce-nodes=2 --mce-machine="$TMP/huge.conf"
+# The issue's 100 MiB of keys (a sparse file: nothing is read).
+truncate -s 100M "$TMP/huge.conf"
+refused "100 MiB machine file" 2 "104857600 bytes, more than the 16 MiB a description file" \
+    "$P/misuse" --mce-nodes=2 --mce-machine="$TMP/huge.conf"
+if every_row; then
+    refused "100 MiB config file" 2 "104857600 bytes, more than the 16 MiB a description file" \
+        "$P/misuse" --mce-nodes=2 --mce-config="$TMP/huge.conf"
+fi
 
 # 16,000 comma-separated --mce-set values: a loop, not a recursion.
 if every_row; then
@@ -208,7 +232,7 @@ for np in $nps; do
     if [ $np = 0 ]; then
         $T "$P/vx_misuse" exited --mce-nodes=2 > "$TMP/o" 2>&1
     else
-        $T $MPIRUN -np 2 "$P/vx_misuse" exited --mce-nodes=2 > "$TMP/o" 2>&1
+        mp 2 "$P/vx_misuse" exited --mce-nodes=2 > "$TMP/o" 2>&1
     fi
     expect_eq "vx rcvreq at node exit (np=$np): status" $? 1
     expect_grep "vx rcvreq at node exit (np=$np): lost, named" \
@@ -326,10 +350,10 @@ expect_grep "TCS y offset INT_MAX: (1 + 2, 1 + 7) = (3,0)" \
 # ---- hangs by design: the livelock guard and the run limits ----------------
 
 # livelock WHAT NODE CALL CMD...: status 3 and the report naming the node,
-# its polling call and the budget's virtual time
+# its polling call and the budget's virtual time (CMD may be mp NP ...)
 livelock() {
     what=$1 node=$2 call=$3; shift 3
-    $T "$@" > "$TMP/o" 2>&1
+    if [ "$1" = mp ]; then "$@"; else $T "$@"; fi > "$TMP/o" 2>&1
     expect_eq "$what: livelock status" $? 3
     expect_grep "$what: livelock reported" "^mcemu: livelock: every unfinished node is polling or blocked" "$TMP/o"
     expect_grep "$what: node $node polling in $call" \
@@ -360,9 +384,9 @@ livelock "Vertex ntest" 0 ntest "$P/vx_misuse" poll --mce-nodes=4 --mce-livelock
 expect_grep "Vertex ntime" "node 1: polling in ntime since" "$TMP/o"
 if every_row; then
     livelock "poll_iprobe on 2 ranks" 0 iprobe \
-        $MPIRUN -np 2 "$P/nx_robust" poll_iprobe --mce-nodes=2 --mce-livelock=10ms
+        mp 2 "$P/nx_robust" poll_iprobe --mce-nodes=2 --mce-livelock=10ms
     livelock "Vertex polling on 2 ranks" 0 ntest \
-        $MPIRUN -np 2 "$P/vx_misuse" poll --mce-nodes=4 --mce-livelock=10ms
+        mp 2 "$P/vx_misuse" poll --mce-nodes=4 --mce-livelock=10ms
 fi
 
 # A busy-wait shorter than the budget is no livelock; a longer one is.
@@ -394,4 +418,17 @@ expect_grep "--mce-max-wall: message" "wall-clock limit (--mce-max-wall) passed"
 refused "--mce-max-wall=forever" 2 "option --mce-max-wall: 'forever' is not a time" \
     "$P/nx_robust" spin --mce-nodes=2 --mce-max-wall=forever
 
+# Every run's report, whatever its status: a run that ends through
+# MPI_Abort (or a signal) has the status of that end, not memcheck's.
+if [ -n "$VG" ]; then
+    n=0
+    for f in "$TMP"/vg/*.log; do
+        [ -s "$f" ] || continue
+        n=$((n + 1))
+        echo "memcheck report $f:"
+        cat "$f"
+    done
+    expect_eq "memcheck: runs with a report (errors or definite leaks)" $n 0
+    note "$(ls "$TMP"/vg | wc -l) processes ran under memcheck"
+fi
 finish

@@ -16,9 +16,9 @@ OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "corpus", "calls"
  MSGIGNORE, MSGMERGE, IPROBE, CPROBEX, HRECV, HSEND, MASKTRAP, CSENDRECV,
  ISENDRECV, GSYNC, GOP, GOP2, GOPF, GCOL, GCOLX, GSENDX, SETPTYPE, INFO,
  POLL, CPROBE, WAITALL) = range(30)
-# Vertex calls (code % 12)
+# Vertex calls (code % 16; 12 to 15 are the composite ones, vx_composite)
 (NWRITE, NREAD, NTEST, XSEND, RCVREQ, BCAST, CHANMODE, FLAGWAIT, VINFO,
- FLAGPOLL, NC2, VDRAIN) = range(12)
+ FLAGPOLL, NC2, VDRAIN, XCHG, XBCAST, BURST, DRAIN) = range(16)
 
 
 def plain(k):
@@ -53,8 +53,17 @@ def rec(who, code, *args):
     return bytes([who, code] + args)
 
 
-def seed(name, machine, n, *recs):
-    data = bytes([machine, nodes_byte(machine, n)]) + b"".join(recs)
+def seed(name, machine, n, *recs, settings=None):
+    """settings: the settings record, [key, value] x 3, flags, seed
+    (fuzz_calls.c, add_settings: key numbers are those of
+    fuzz_calls_replay --keys MACHINE; the value byte picks one in the key's
+    range: v >> 5 = 0 min, 1 max, 2 file >> (1 + v % 8), 3 file << (1 +
+    v % 8), 4 v % 32 units, 5 nudge, 6 file * 1.5, 7 any)."""
+    head = bytes([machine | (0x80 if settings else 0), nodes_byte(machine, n)])
+    if settings:
+        assert len(settings) == 8
+        head += bytes(settings)
+    data = head + b"".join(recs)
     with open(os.path.join(OUT, name), "wb") as f:
         f.write(data)
 
@@ -176,3 +185,46 @@ seed("nc2_global", NCUBE2, 4,
      rec(3, NREAD, buf(2), count(32), node(0, 4), 1, 3))
 seed("nc2_extended_refused", NCUBE2, 2,
      rec(0, CHANMODE, node(1, 2), 1))
+
+
+# ---- composite Vertex calls, machine constants ----------------------------
+# xsize(v) = (v & 3) * 64 bytes; XCHG [dim, size, type, how, flag]: how bit
+# 0 rcvreq (else send), bit 1 flagwait, bit 2 channel back to standard.
+seed("vx_xchg", NCUBE, 2,
+     rec(0, XCHG, 0, 1, 1, 2, 1),
+     rec(1, XCHG, 0, 1, 1, 3, 1))
+seed("vx_xbcast", NCUBE, 4,
+     rec(1, XCHG, 0, 2, 0, 3, 1),
+     rec(2, XCHG, 1, 2, 0, 3, 1),
+     rec(0, XBCAST, 3, 2, 0, 2, 1))
+# BURST [count-1, size/64, dest, type]; DRAIN [count-1, how, src, type,
+# compute]: how bit 0 blocking, bit 3 compute (compute + 1) * 100 us first
+seed("vx_burst", NCUBE, 2,
+     rec(0, BURST, 15, 128, 1, 1),
+     rec(1, DRAIN, 15, 1))
+seed("vx_burst_bcast", NCUBE, 4,
+     rec(0, BURST, 3, 64, 0xd0, 2),
+     *[rec(w, DRAIN, 3, 1) for w in (1, 2, 3)])
+# vx.pool_bytes (key 12) 27648 >> 2 = 6912 bytes: three 2 KiB messages;
+# node 1 computes 25.6 ms first, so node 0's nwrite and its length
+# requests wait for buffers, granted as node 1 reads.
+seed("vx_small_pool", NCUBE, 2,
+     rec(0, BURST, 7, 32, 1, 1),
+     rec(1, DRAIN, 7, 1 | 8, 0, 0, 255),
+     settings=[12, 0x41, 12, 0x41, 12, 0x41, 1, 0])
+# The same through a relay with 4 KiB messages: node 1 holds a buffer
+# for node 3 and node 3 one for node 1, each waiting for the other's (a
+# store-and-forward deadlock of the buffer pools, reported as one).
+seed("vx_pool_deadlock", NCUBE, 4,
+     rec(0, BURST, 7, 64, 3, 1),
+     rec(2, BURST, 3, 64, 1, 2),
+     rec(3, DRAIN, 7, 1),
+     rec(1, DRAIN, 3, 1),
+     settings=[12, 0x41, 12, 0x41, 12, 0x41, 1, 0])
+# nx.irq (key 0) on, nx.irq_period (key 3) 10 ms >> 4, --mce-seed=7
+seed("nx_irq", IPSC, 2,
+     rec(0, CSEND, 1, buf(1), count(64), node(1, 2), 0),
+     rec(1, CRECV, 1, buf(2), count(64)),
+     rec(1, CSEND, 2, buf(2), count(64), node(0, 2), 0),
+     rec(0, CRECV, 2, buf(3), count(128)),
+     settings=[0, 0x20, 3, 0x43, 0, 0x20, 2, 7])

@@ -29,14 +29,24 @@
  *
  * Input: byte 0 picks the machine (bits 0-1: ipsc860, paragon, ncube,
  * ncube2), byte 1 the node count (2 or 4 on the hypercubes, 2 to 4 on
- * the Paragon, one row); then records of 8 bytes
+ * the Paragon, one row); if bit 7 of byte 0 is set, a settings record of
+ * 8 bytes follows (add_settings: up to three machine constants, each a
+ * key of the machine's key tables set to a value in its declared range,
+ * and a trace or a seed); then records of 8 bytes
  * [node, call, a, b, c, d, e, f], at most MAX_OPS; node % nodes runs the
- * call, its arguments decoded from a..f (dec_* below).  Built twice:
+ * call, its arguments decoded from a..f (dec_* below).  Beside single
+ * calls, the Vertex calls include composite ones (vx_composite) that
+ * reach the protocol's depth: extended transfers and broadcasts with the
+ * channels set up, bursts of standard messages that exhaust the buffer
+ * pools, and reads after a computation.  With settings, status 2 (a
+ * refused combination of constants, with its message) is documented
+ * too.  Built twice:
  * with clang -fsanitize=fuzzer (make fuzz-build: LLVMFuzzerTestOneInput)
  * and with the project's compiler as a check program replaying the seed
  * corpus (tests/fuzz/corpus/calls; tests/core/fuzz_replay.sh). */
 #define MCE_MCECC 1 /* the headers leave main alone: this file has its own */
 #include <errno.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdint.h>
@@ -84,6 +94,9 @@ enum { M_IPSC, M_PARAGON, M_NCUBE, M_NCUBE2 };
 static const uint8_t *input;
 static size_t input_len;
 static int machine, nodes;
+/* The settings record (NULL: none), and where the calls start. */
+static const uint8_t *settings;
+static size_t first_rec;
 
 /* Per node: the arena (buffers, flags, info arrays, selector cells) and
  * the message ids the node's calls returned.  Static, so that a message
@@ -515,10 +528,103 @@ static void nx_call(int me, uint8_t code, const uint8_t *a)
 
 /* ---- Vertex ----------------------------------------------------------- */
 
+/* The cube's dimension (whoami's), for the calls below that pick a
+ * neighbour or a set of channels. */
+static int vx_dim(void)
+{
+    int dim = 0;
+    mce_vx_whoami(NULL, NULL, NULL, &dim);
+    return dim;
+}
+
+/* Sizes of the extended transfers: few, so that a sender's and a
+ * receiver's calls often agree (rcvreq takes exactly the bytes sent). */
+static int xsize(uint8_t v)
+{
+    return (v & 3) * 64;
+}
+
+static void vx_composite(int me, int k, const uint8_t *a)
+{
+    int dim = vx_dim();
+    unsigned char *buf = arena[me] + 256;
+    switch (k) {
+    case 0: {
+        /* An extended transfer with the neighbour across dimension
+         * a[0]: its channel to extended mode, a send or a rcvreq of one
+         * of four sizes, perhaps waiting for the flag, perhaps the
+         * channel back to standard mode afterwards. */
+        int nb = dim ? me ^ (1 << (a[0] % dim)) : me;
+        int *flag = dec_flag(me, a[4] | 1);
+        int rc;
+        (void)mce_vx_chanmode(nb, VX_EXTENDED);
+        if (a[3] & 1)
+            rc = mce_vx_rcvreq(buf, xsize(a[1]), nb, a[2] & 1, flag);
+        else
+            rc = mce_vx_send(buf, xsize(a[1]), nb, a[2] & 1, flag);
+        if (rc == 0 && (a[3] & 2))
+            (void)mce_vx_flagwait(flag);
+        if (a[3] & 4)
+            (void)mce_vx_chanmode(nb, VX_STANDARD);
+        break;
+    }
+    case 1: {
+        /* An extended broadcast on the channels of mask a[0] (every one
+         * of them to extended mode first), perhaps waiting for it. */
+        unsigned mask = dim ? a[0] & ((1u << dim) - 1) : 0;
+        int *flag = dec_flag(me, a[4] | 1);
+        if (mask == 0)
+            mask = 1;
+        for (int d = 0; d < dim; d++)
+            if (mask & (1u << d))
+                (void)mce_vx_chanmode(me ^ (1 << d), VX_EXTENDED);
+        if (mce_vx_bcast(buf, xsize(a[1]), (int)mask, a[2] & 1, flag) == 0 &&
+            (a[3] & 2))
+            (void)mce_vx_flagwait(flag);
+        break;
+    }
+    case 2: {
+        /* A burst of 1 to 16 standard messages of up to 16 KiB to one
+         * node (or all): the sender's pool and the receiver's fill, and
+         * nwrite and the length requests wait for buffers. */
+        int n = 1 + (a[0] & 15), len = a[1] * 64;
+        int dest = a[2] < 0xc0   ? (int)(a[2] % nodes)
+                   : a[2] < 0xe0 ? VX_BROADCAST
+                                 : dec_vnode(a[2]);
+        for (int i = 0; i < n; i++)
+            if (mce_vx_nwrite(arena[me], len, dest, a[3] & 3, NULL) < 0)
+                break;
+        break;
+    }
+    default: {
+        /* Perhaps compute first (up to 25.6 ms: the pool fills
+         * meanwhile), then read up to 16 messages: each blocking (a
+         * deadlock if none comes) or only those already there. */
+        int n = 1 + (a[0] & 15);
+        if (a[1] & 8)
+            (void)mce_compute((mce_time_t)(a[4] + 1) * 100 * MCE_US);
+        for (int i = 0; i < n; i++) {
+            int *cell = (int *)(arena[me] + ARENA - 96);
+            cell[0] = a[1] & 2 ? (int)(a[2] % nodes) : -1;
+            cell[1] = a[1] & 4 ? a[3] & 3 : -1;
+            if (!(a[1] & 1) && mce_vx_ntest(cell, cell + 1) < 0)
+                break;
+            if (mce_vx_nread(arena[me], ARENA - 512, cell, cell + 1, NULL) < 0)
+                break;
+        }
+        break;
+    }
+    }
+}
+
 static void vx_call(int me, uint8_t code, const uint8_t *a)
 {
     int *cell = (int *)(arena[me] + ARENA - 96);
-    switch (code % 12) {
+    if (code % 16 >= 12) {
+        vx_composite(me, code % 16 - 12, a);
+        return;
+    }
+    switch (code % 16) {
     case 0:
         (void)mce_vx_nwrite(dec_buf(me, a[0]), dec_vscount(a[1]),
                             dec_vnode(a[2]), dec_vtype(a[3]),
@@ -631,7 +737,8 @@ int mce_user_main(int argc, char **argv)
         mce_vx_whoami(&me, NULL, NULL, NULL);
     if (me < 0 || me >= MAX_NODES)
         return 70;
-    for (size_t i = 2, k = 0; i + 8 <= input_len && k < MAX_OPS; i += 8, k++) {
+    for (size_t i = first_rec, k = 0; i + 8 <= input_len && k < MAX_OPS;
+         i += 8, k++) {
         const uint8_t *r = input + i;
         if (r[0] % nodes != me)
             continue;
@@ -645,11 +752,163 @@ int mce_user_main(int argc, char **argv)
 
 /* ---- one run, in a child ------------------------------------------------ */
 
-enum { OUT_OK, OUT_ERROR, OUT_STOPPED, OUT_LIMIT, OUT_BAD, OUT_NKINDS };
-static const char *const kind_name[] = {"success", "mcemu error",
-                                        "deadlock/livelock", "limit", "BAD"};
+enum {
+    OUT_OK,
+    OUT_ERROR,
+    OUT_STOPPED,
+    OUT_LIMIT,
+    OUT_REFUSED,
+    OUT_BAD,
+    OUT_NKINDS
+};
+static const char *const kind_name[] = {
+    "success", "mcemu error", "deadlock/livelock", "limit", "refused", "BAD"};
 
 static int outfd = -1; /* the child's output, read back by the parent */
+
+/* ---- machine constants -------------------------------------------------- */
+
+/* The numeric keys a run on @p mname may set: those of its protocol's
+ * and its network model's key tables, and those its machine file sets
+ * (the engine's own: latency, cycle_time, ...), in table and file order;
+ * @p file gets each key's value in the file (or its default, or 0). */
+static size_t key_candidates(const char *mname, const mcei_key_t **out,
+                             uint64_t *file, size_t cap)
+{
+    mcei_machine_t m = {0};
+    char err[512];
+    size_t n = 0;
+    const mcei_keytab_t *tabs[2] = {NULL, NULL};
+    mcei_kv_t *kv;
+    if (mcei_machine_load(&m, mname, NULL, NULL, err, sizeof(err)) != MCE_OK)
+        return 0;
+    if ((kv = mcei_kv_find(&m.kv, "protocol")) != NULL &&
+        mcei_proto_lookup(kv->value) != NULL)
+        tabs[0] = mcei_proto_lookup(kv->value)->keys;
+    if ((kv = mcei_kv_find(&m.kv, "network")) != NULL &&
+        mcei_net_lookup(kv->value) != NULL)
+        tabs[1] = mcei_net_lookup(kv->value)->keys;
+    for (size_t t = 0; t < 2 + m.kv.count && n < cap; t++) {
+        const mcei_key_t *k = NULL;
+        size_t nk = 1;
+        if (t < 2) {
+            if (tabs[t] == NULL)
+                continue;
+            nk = tabs[t]->n;
+        }
+        for (size_t j = 0; j < nk && n < cap; j++) {
+            int dup = 0;
+            k = t < 2 ? &tabs[t]->keys[j]
+                      : mcei_key_find(&m, m.kv.items[t - 2].key);
+            /* the node count and the Paragon's shape are the header's */
+            if (k == NULL || k->kind == MCEI_KEY_STRING ||
+                strcmp(k->name, "nodes") == 0 ||
+                strcmp(k->name, "paragon.width") == 0 ||
+                strcmp(k->name, "paragon.height") == 0)
+                continue;
+            for (size_t i = 0; i < n; i++)
+                dup |= out[i] == k;
+            if (dup)
+                continue;
+            file[n] = 0;
+            if ((kv = mcei_kv_find(&m.kv, k->name)) != NULL)
+                (void)mcei_key_parse(k, kv->value, &file[n], err, sizeof(err));
+            else if (k->def != NULL)
+                (void)mcei_key_parse(k, k->def, &file[n], err, sizeof(err));
+            out[n++] = k;
+        }
+    }
+    mcei_machine_free(&m);
+    return n;
+}
+
+/* A value of key @p k in its declared range, picked by @p v from the
+ * machine file's value @p file: the range's ends, the file's value
+ * scaled down or up by a power of two or nudged, a small one, or any. */
+static uint64_t pick_value(const mcei_key_t *k, uint64_t file, uint8_t v,
+                           uint8_t salt)
+{
+    uint64_t r, unit = k->kind == MCEI_KEY_COUNT ? 1 : 1000000;
+    int sh = 1 + (v & 7);
+    switch (v >> 5) {
+    case 0:
+        r = k->min;
+        break;
+    case 1:
+        r = k->max;
+        break;
+    case 2:
+        r = file >> sh;
+        break;
+    case 3:
+        r = file > (UINT64_MAX >> sh) ? UINT64_MAX : file << sh;
+        break;
+    case 4:
+        r = (uint64_t)(v & 31) * unit; /* 0..31 (us, or units) */
+        break;
+    case 5:
+        r = file + (v & 15) - 8;
+        if ((v & 15) < 8 && file < 8u - (v & 15))
+            r = 0;
+        break;
+    case 6:
+        r = file + file / 2;
+        break;
+    default: {
+        uint64_t span = k->max - k->min;
+        uint64_t h = ((uint64_t)salt << 8 | v) * 0x9e3779b97f4a7c15ULL;
+        r = k->min + (span == UINT64_MAX ? h : h % (span + 1));
+        break;
+    }
+    }
+    if (r < k->min)
+        r = k->min;
+    if (r > k->max)
+        r = k->max;
+    return r;
+}
+
+/* The settings record [key, value] x 3, flags, seed as options: up to
+ * three --mce-set of keys picked from key_candidates, each within its
+ * range; flags bit 0 a trace (to /dev/null), bit 1 --mce-seed. */
+static void add_settings(const char *mname, char **args, int *argc)
+{
+    static char sets[3][160], seed[32];
+    const mcei_key_t *keys[256];
+    uint64_t file[256];
+    size_t n = key_candidates(mname, keys, file, 256);
+    for (int i = 0; i < 3 && n > 0; i++) {
+        const mcei_key_t *k = keys[settings[2 * i] % n];
+        uint64_t v = pick_value(k, file[settings[2 * i] % n],
+                                settings[2 * i + 1], settings[7]);
+        if (k->kind == MCEI_KEY_TIME)
+            snprintf(sets[i], sizeof(sets[i]), "--mce-set=%s=%" PRIu64 "ps",
+                     k->name, v);
+        else if (k->kind == MCEI_KEY_MICRO)
+            snprintf(sets[i], sizeof(sets[i]),
+                     "--mce-set=%s=%" PRIu64 ".%06" PRIu64, k->name,
+                     v / 1000000, v % 1000000);
+        else
+            snprintf(sets[i], sizeof(sets[i]), "--mce-set=%s=%" PRIu64, k->name,
+                     v);
+        args[(*argc)++] = sets[i];
+    }
+    if (settings[6] & 1)
+        args[(*argc)++] = (char *)"--mce-trace=/dev/null";
+    if (settings[6] & 2) {
+        snprintf(seed, sizeof(seed), "--mce-seed=%d", settings[7]);
+        args[(*argc)++] = seed;
+    }
+}
+
+#ifdef MCE_FUZZ_LIBFUZZER
+static void exit_as_is(int status, void *arg)
+{
+    (void)arg;
+    fflush(NULL);
+    _exit(status);
+}
+#endif
 
 /* Boot and run the engine on the decoded input; never returns. */
 static void child(void)
@@ -657,7 +916,7 @@ static void child(void)
     static const char *const mname[] = {"ipsc860", "paragon", "ncube",
                                         "ncube2"};
     char a_machine[40], a_nodes[32], a_width[48];
-    char *args[16], *envp[] = {NULL};
+    char *args[24], *envp[] = {NULL};
     char **argv = args;
     int argc = 0, status;
     struct rlimit cpu = {20, 20}; /* a hang is a finding, not a stall */
@@ -677,14 +936,29 @@ static void child(void)
     args[argc++] = (char *)"--mce-livelock=1ms";
     args[argc++] = (char *)"--mce-max-vtime=1000s";
     args[argc++] = (char *)"--mce-max-wall=10s";
-    /* FUZZ_OPTION=--mce-...: one more option, to look at a run */
-    if (getenv("FUZZ_OPTION") != NULL)
-        args[argc++] = getenv("FUZZ_OPTION");
-    args[argc] = NULL;
     if (mcei_net_register_all() != MCE_OK ||
         mcei_proto_register_all() != MCE_OK ||
         mcei_api_register_all() != MCE_OK)
         _exit(71);
+    if (settings != NULL)
+        add_settings(mname[machine], args, &argc);
+    /* FUZZ_OPTION=--mce-...: one more option, to look at a run */
+    if (getenv("FUZZ_OPTION") != NULL)
+        args[argc++] = getenv("FUZZ_OPTION");
+    args[argc] = NULL;
+    if (getenv("FUZZ_VERBOSE") != NULL) {
+        printf("fuzz_calls: options:");
+        for (int i = 1; i < argc; i++)
+            printf(" %s", args[i]);
+        printf("\n");
+        fflush(stdout);
+    }
+#ifdef MCE_FUZZ_LIBFUZZER
+    /* A configuration the engine refuses ends in exit(2), whose atexit
+     * handlers include libFuzzer's "fuzz target exited": this one, run
+     * first, ends the child with the engine's status instead. */
+    on_exit(exit_as_is, NULL);
+#endif
     if (mcei_engine_boot(&argc, &argv, envp) != MCE_OK)
         _exit(72);
     status = mcei_engine_run();
@@ -713,6 +987,9 @@ static int run_one(const uint8_t *data, size_t size, char *out, size_t outlen,
     input = data;
     input_len = size;
     machine = data[0] & 3;
+    /* Bit 7 of byte 0: a settings record comes before the calls. */
+    settings = (data[0] & 0x80) && size >= 10 ? data + 2 : NULL;
+    first_rec = settings != NULL ? 10 : 2;
     nodes = machine == M_PARAGON ? 2 + data[1] % 3 : 2 << (data[1] & 1);
     memset(nids, 0, sizeof(nids));
     if (outfd < 0) {
@@ -762,6 +1039,15 @@ static int run_one(const uint8_t *data, size_t size, char *out, size_t outlen,
         break;
     case 4:
         kind = strstr(out, "limit") ? OUT_LIMIT : OUT_BAD;
+        break;
+    case 2:
+        /* Machine constants the settings record varied may be refused
+         * (a range one key's table cannot express): before any node
+         * ran, with a message. */
+        kind = settings != NULL && (strncmp(out, "mcemu: ", 7) == 0 ||
+                                    strstr(out, "\nmcemu: "))
+                   ? OUT_REFUSED
+                   : OUT_BAD;
         break;
     default:
         kind = OUT_BAD;
@@ -921,6 +1207,20 @@ static int by_name(const struct dirent **a, const struct dirent **b)
 
 int main(int argc, char **argv)
 {
+    if (argc == 3 && strcmp(argv[1], "--keys") == 0) {
+        /* the settings record's key numbers on a machine (calls_seeds.py) */
+        const mcei_key_t *keys[256];
+        uint64_t file[256];
+        size_t n;
+        if (mcei_net_register_all() != MCE_OK ||
+            mcei_proto_register_all() != MCE_OK ||
+            mcei_api_register_all() != MCE_OK)
+            return 2;
+        n = key_candidates(argv[2], keys, file, 256);
+        for (size_t i = 0; i < n; i++)
+            printf("%zu %s %" PRIu64 "\n", i, keys[i]->name, file[i]);
+        return n ? 0 : 1;
+    }
     for (int i = 1; i < argc; i++) {
         struct stat sb;
         struct dirent **ents;
@@ -945,11 +1245,12 @@ int main(int argc, char **argv)
         free(ents);
     }
     printf("replayed %d inputs: %d success, %d mcemu error, %d "
-           "deadlock/livelock, %d limit, %d without a documented end\n",
+           "deadlock/livelock, %d limit, %d refused, %d without a documented "
+           "end\n",
            count[OUT_OK] + count[OUT_ERROR] + count[OUT_STOPPED] +
-               count[OUT_LIMIT] + count[OUT_BAD],
+               count[OUT_LIMIT] + count[OUT_REFUSED] + count[OUT_BAD],
            count[OUT_OK], count[OUT_ERROR], count[OUT_STOPPED],
-           count[OUT_LIMIT], count[OUT_BAD]);
+           count[OUT_LIMIT], count[OUT_REFUSED], count[OUT_BAD]);
     return bad ? 1 : 0;
 }
 #endif
