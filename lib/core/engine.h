@@ -218,8 +218,8 @@ typedef struct mcei_personality_ops {
     int protocol_sends;
 } mcei_personality_ops_t;
 typedef struct mcei_personality {
-    const char *name;            /* "native", ... */
-    const char *default_machine; /* used without --mce-machine */
+    const char *name;                  /* "native", ... */
+    const char *default_machine;       /* used without --mce-machine */
     const mcei_personality_ops_t *ops; /* never NULL once resolved */
 } mcei_personality_t;
 #define MCEI_BOOT_DONE 1
