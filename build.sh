@@ -43,7 +43,9 @@ mpi_env() {
 configure() {
     dir=$1; shift
     if [ ! -x "$top/configure" ] || [ "$top/configure.ac" -nt "$top/configure" ] ||
-        [ "$top/Makefile.am" -nt "$top/Makefile.in" ]; then
+        [ "$top/Makefile.am" -nt "$top/Makefile.in" ] ||
+        [ -n "$(find "$top/lib" -name Makefile.include \
+            -newer "$top/Makefile.in" 2>/dev/null)" ]; then
         (cd "$top" && autoreconf -fi >/dev/null)
     fi
     mkdir -p "$dir"

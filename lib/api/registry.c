@@ -22,6 +22,8 @@ int mcei_tcs_entry(int argc, char **argv);
 /* lib/api/nx: the node's NX state (its count of global operations), for
  * NX programs and Fortran ones (which reach NX through nx_f77.c). */
 extern const mcei_node_slot_t mcei_nx_node_slot;
+/* lib/api/nx: a resuming node's msginfo (NX programs, Fortran ones). */
+void mcei_nx_on_resume(mcei_vn_t *vn);
 /* mcef77 renames gfortran's main() and records the personality's machine. */
 extern int mce_f77_main(int argc, char **argv) __attribute__((weak));
 extern const char *mce_f77_default_machine __attribute__((weak));
@@ -62,89 +64,6 @@ void *mcei_api_program_data(void *own, const char *name)
     return own != NULL ? own : mcei_priv_image_sym(name);
 }
 
-static const struct {
-    const char *symbol;
-    mcei_api_info_t info;
-} entries[] = {
-    {"mce_user_main",
-     {.name = "native",
-      .default_machine = "ideal",
-      .header = "mcemu.h",
-      .keys = &mcei_keys_none,
-      .requires_proto = MCEI_ANY_PROTO,
-      .options = &mcei_options_none,
-      .node_slot = &mcei_node_slot_none}},
-    {"mce_vx_main",
-     {.name = "vertex",
-      .default_machine = "ncube",
-      .header = "vertex.h",
-      .keys = &mcei_keys_none,
-      .requires_proto = MCEI_ANY_PROTO,
-      .options = &mcei_options_none,
-      .node_slot = &mcei_node_slot_none}},
-    {"mce_nx_main",
-     {.name = "nx",
-      .default_machine = "ipsc860",
-      .header = "nx.h",
-      .keys = &mcei_keys_none,
-      .requires_proto = MCEI_ANY_PROTO,
-      .options = &mcei_options_none,
-      .node_slot = &mcei_nx_node_slot}},
-    /* mcef77 links in the machine of the Fortran objects' calls. */
-    {"mce_f77_main",
-     {.name = "fortran",
-      .default_machine = "ideal",
-      .header = "mcef77",
-      .keys = &mcei_keys_none,
-      .requires_proto = MCEI_ANY_PROTO,
-      .options = &mcei_options_none,
-      .node_slot = &mcei_nx_node_slot}},
-    /* iWarp calls check their machine at the call (a node's message),
-     * so that a program may probe it; TCS links the whole program at
-     * boot and needs the iwarp protocol's cells first. */
-    {"mce_iw_main",
-     {.name = "iwarp",
-      .default_machine = "iwarp",
-      .header = "iwarp.h",
-      .keys = &mcei_keys_none,
-      .requires_proto = MCEI_ANY_PROTO,
-      .options = &mcei_options_none,
-      .node_slot = &mcei_node_slot_none}},
-    {"mce_tcs_main",
-     {.name = "tcs",
-      .default_machine = "iwarp",
-      .header = "tcs.h",
-      .keys = &mcei_tcs_keytab,
-      .requires_proto = "iwarp",
-      .options = &mcei_tcs_options,
-      .node_slot = &mcei_node_slot_none}},
-    /* the same personalities, entered through a main without a status */
-    {"mce_user_main_void",
-     {.name = "native",
-      .default_machine = "ideal",
-      .header = "mcemu.h",
-      .keys = &mcei_keys_none,
-      .requires_proto = MCEI_ANY_PROTO,
-      .options = &mcei_options_none,
-      .node_slot = &mcei_node_slot_none}},
-    {"mce_vx_main_void",
-     {.name = "vertex",
-      .default_machine = "ncube",
-      .header = "vertex.h",
-      .keys = &mcei_keys_none,
-      .requires_proto = MCEI_ANY_PROTO,
-      .options = &mcei_options_none,
-      .node_slot = &mcei_node_slot_none}},
-    {"mce_nx_main_void",
-     {.name = "nx",
-      .default_machine = "ipsc860",
-      .header = "nx.h",
-      .keys = &mcei_keys_none,
-      .requires_proto = MCEI_ANY_PROTO,
-      .options = &mcei_options_none,
-      .node_slot = &mcei_nx_node_slot}},
-};
-
 /* Personalities without a boot step leave the TCS keys of the iwarp
  * machine file to the TCS personality (lib/api/tcs). */
 static int boot_plain(mcei_engine_t *eng, char *err, size_t errlen)
@@ -163,6 +82,147 @@ static int privatized_plain(mcei_engine_t *eng, char *err, size_t errlen)
     (void)errlen;
     return MCE_OK;
 }
+
+/* Personalities whose nodes keep no state in library globals. */
+static void resume_plain(mcei_vn_t *vn)
+{
+    (void)vn;
+}
+
+static const mcei_personality_ops_t native_ops = {
+    .main = mcei_api_call_main,
+    .boot = boot_plain,
+    .privatized = privatized_plain,
+    .on_resume = resume_plain,
+    .protocol_sends = 0,
+};
+/* Vertex programs send only through the machine protocol (vertex.h
+ * exposes no mce_send). */
+static const mcei_personality_ops_t vertex_ops = {
+    .main = mcei_api_call_main,
+    .boot = boot_plain,
+    .privatized = privatized_plain,
+    .on_resume = resume_plain,
+    .protocol_sends = 1,
+};
+/* NX (and Fortran, whose calls reach NX through nx_f77.c): msginfo is
+ * one global of the library, the running node's. */
+static const mcei_personality_ops_t nx_ops = {
+    .main = mcei_api_call_main,
+    .boot = boot_plain,
+    .privatized = privatized_plain,
+    .on_resume = mcei_nx_on_resume,
+    .protocol_sends = 0,
+};
+/* iWarp and TCS: the program's main, then the writes it left pending
+ * (lib/api/iwarp, lib/api/tcs); TCS links the program at boot. */
+static const mcei_personality_ops_t iwarp_ops = {
+    .main = mcei_iw_entry,
+    .boot = boot_plain,
+    .privatized = privatized_plain,
+    .on_resume = resume_plain,
+    .protocol_sends = 0,
+};
+static const mcei_personality_ops_t tcs_ops = {
+    .main = mcei_tcs_entry,
+    .boot = mcei_tcs_boot,
+    .privatized = mcei_tcs_privatized,
+    .on_resume = resume_plain,
+    .protocol_sends = 0,
+};
+
+static const struct {
+    const char *symbol;
+    mcei_api_info_t info;
+    const mcei_personality_ops_t *ops;
+} entries[] = {
+    {"mce_user_main",
+     {.name = "native",
+      .default_machine = "ideal",
+      .header = "mcemu.h",
+      .keys = &mcei_keys_none,
+      .requires_proto = MCEI_ANY_PROTO,
+      .options = &mcei_options_none,
+      .node_slot = &mcei_node_slot_none},
+     .ops = &native_ops},
+    {"mce_vx_main",
+     {.name = "vertex",
+      .default_machine = "ncube",
+      .header = "vertex.h",
+      .keys = &mcei_keys_none,
+      .requires_proto = MCEI_ANY_PROTO,
+      .options = &mcei_options_none,
+      .node_slot = &mcei_node_slot_none},
+     .ops = &vertex_ops},
+    {"mce_nx_main",
+     {.name = "nx",
+      .default_machine = "ipsc860",
+      .header = "nx.h",
+      .keys = &mcei_keys_none,
+      .requires_proto = MCEI_ANY_PROTO,
+      .options = &mcei_options_none,
+      .node_slot = &mcei_nx_node_slot},
+     .ops = &nx_ops},
+    /* mcef77 links in the machine of the Fortran objects' calls. */
+    {"mce_f77_main",
+     {.name = "fortran",
+      .default_machine = "ideal",
+      .header = "mcef77",
+      .keys = &mcei_keys_none,
+      .requires_proto = MCEI_ANY_PROTO,
+      .options = &mcei_options_none,
+      .node_slot = &mcei_nx_node_slot},
+     .ops = &nx_ops},
+    /* iWarp calls check their machine at the call (a node's message),
+     * so that a program may probe it; TCS links the whole program at
+     * boot and needs the iwarp protocol's cells first. */
+    {"mce_iw_main",
+     {.name = "iwarp",
+      .default_machine = "iwarp",
+      .header = "iwarp.h",
+      .keys = &mcei_keys_none,
+      .requires_proto = MCEI_ANY_PROTO,
+      .options = &mcei_options_none,
+      .node_slot = &mcei_node_slot_none},
+     .ops = &iwarp_ops},
+    {"mce_tcs_main",
+     {.name = "tcs",
+      .default_machine = "iwarp",
+      .header = "tcs.h",
+      .keys = &mcei_tcs_keytab,
+      .requires_proto = "iwarp",
+      .options = &mcei_tcs_options,
+      .node_slot = &mcei_node_slot_none},
+     .ops = &tcs_ops},
+    /* the same personalities, entered through a main without a status */
+    {"mce_user_main_void",
+     {.name = "native",
+      .default_machine = "ideal",
+      .header = "mcemu.h",
+      .keys = &mcei_keys_none,
+      .requires_proto = MCEI_ANY_PROTO,
+      .options = &mcei_options_none,
+      .node_slot = &mcei_node_slot_none},
+     .ops = &native_ops},
+    {"mce_vx_main_void",
+     {.name = "vertex",
+      .default_machine = "ncube",
+      .header = "vertex.h",
+      .keys = &mcei_keys_none,
+      .requires_proto = MCEI_ANY_PROTO,
+      .options = &mcei_options_none,
+      .node_slot = &mcei_node_slot_none},
+     .ops = &vertex_ops},
+    {"mce_nx_main_void",
+     {.name = "nx",
+      .default_machine = "ipsc860",
+      .header = "nx.h",
+      .keys = &mcei_keys_none,
+      .requires_proto = MCEI_ANY_PROTO,
+      .options = &mcei_options_none,
+      .node_slot = &mcei_nx_node_slot},
+     .ops = &nx_ops},
+};
 
 static int resolve(mcei_personality_t *out, char *err, size_t errlen)
 {
@@ -214,21 +274,7 @@ static int resolve(mcei_personality_t *out, char *err, size_t errlen)
         out->default_machine = *vx_machine;
     prog_entry = fns[found];
     prog_void = strstr(sym, "_void") != NULL;
-    out->main = mcei_api_call_main;
-    out->boot = boot_plain;
-    out->privatized = privatized_plain;
-    /* Vertex programs send only through the machine protocol (vertex.h
-     * exposes no mce_send). */
-    out->protocol_sends = strcmp(out->name, "vertex") == 0;
-    /* iWarp and TCS: the program's main, then the writes it left
-     * pending (lib/api/iwarp, lib/api/tcs). */
-    if (strcmp(sym, "mce_iw_main") == 0)
-        out->main = mcei_iw_entry;
-    if (strcmp(sym, "mce_tcs_main") == 0) {
-        out->main = mcei_tcs_entry;
-        out->boot = mcei_tcs_boot;
-        out->privatized = mcei_tcs_privatized;
-    }
+    out->ops = entries[found].ops;
     return MCE_OK;
 }
 

@@ -311,11 +311,6 @@ int mcei_timer_at(mcei_vn_t *vn, mce_time_t t, int64_t kind,
     return mcei_heap_push(&eng->timers, m);
 }
 
-void mcei_engine_on_resume(void (*fn)(mcei_vn_t *vn))
-{
-    mcei_eng->on_resume = fn;
-}
-
 void mcei_vn_memory(mcei_vn_t *vn)
 {
     mcei_priv_switch((size_t)vn->local);
@@ -939,7 +934,7 @@ static void vn_main(void *arg)
 {
     mcei_vn_t *vn = arg;
     mcei_leave(vn);
-    int status = mcei_eng->personality.main(mcei_eng->user_argc, vn->argv);
+    int status = mcei_eng->personality.ops->main(mcei_eng->user_argc, vn->argv);
     mcei_vn_exit(vn, status);
 }
 
@@ -1226,7 +1221,7 @@ int mcei_engine_boot(int *argc, char ***argv, char **envp)
         eng->proto->init(eng, &eng->machine, err, sizeof(err)) != MCE_OK ||
         load_costs(eng, err, sizeof(err)) != MCE_OK)
         boot_exit(eng, 2, err);
-    rc = eng->personality.boot(eng, err, sizeof(err));
+    rc = eng->personality.ops->boot(eng, err, sizeof(err));
     if (rc < 0 ||
         mcei_machine_check_unused(&eng->machine, err, sizeof(err)) != MCE_OK)
         boot_exit(eng, 2, err);
@@ -1243,7 +1238,7 @@ int mcei_engine_boot(int *argc, char ***argv, char **envp)
     /* Windows widen by the software every send must run first (checked
      * at every send); windows never change a timestamp (section 5.2 of
      * doc/ARCHITECTURE.md), only how often ranks meet. */
-    if (eng->personality.protocol_sends &&
+    if (eng->personality.ops->protocol_sends &&
         eng->cfg.windows == MCEI_WINDOWS_WIDE)
         eng->send_delay = eng->proto->send_delay(eng);
     if (mcei_time_add(eng->lookahead, eng->send_delay, &eng->lookahead) !=
@@ -1286,7 +1281,7 @@ int mcei_engine_boot(int *argc, char ***argv, char **envp)
                      eng->nlocal, err);
             boot_exit(eng, 2, msg);
         }
-        if (eng->personality.privatized(eng, err, sizeof(err)) != MCE_OK)
+        if (eng->personality.ops->privatized(eng, err, sizeof(err)) != MCE_OK)
             boot_exit(eng, 2, err);
         if (mcei_priv_has_image() && mcei_priv_probe(&pi) == MCE_OK &&
             pi.method != MCEI_PRIV_IMAGE && eng->rank == 0)
@@ -1466,8 +1461,7 @@ static void run_window(mcei_engine_t *eng)
         eng->current = vn;
         crash_node = crash_last = vn->id;
         eng->switches++;
-        if (eng->on_resume != NULL)
-            eng->on_resume(vn);
+        eng->personality.ops->on_resume(vn);
         if (eng->cov_acc != NULL) /* the scheduler's counts are no node's */
             memset(eng->cov_acc, 0, MCEI_COV_N * sizeof(uint64_t));
         mcei_fiber_switch(&eng->sched, &vn->fiber);

@@ -191,9 +191,13 @@ const mcei_api_info_t *mcei_api_lookup(const char *name);
 /* The program's entry point and the machine its personality defaults to;
  * resolved by the API layer from the renamed main the program defines. */
 typedef int (*mcei_main_fn)(int argc, char **argv);
-typedef struct mcei_personality {
-    const char *name;            /* "native", ... */
-    const char *default_machine; /* used without --mce-machine */
+/* What the engine calls of a personality: one const table per
+ * personality in the API layer (lib/api/registry.c), with designated
+ * initialisers and every slot set (a personality without a step gives a
+ * no-op), so the engine calls each slot without a NULL check. */
+typedef struct mcei_personality_ops {
+    /* Each node's program: the program's main (in the node's copy of a
+     * privatised program), then what the personality leaves pending. */
     mcei_main_fn main;
     /* Once per process after the machine, network and protocol are
      * loaded, before nodes exist (deterministic: identical on every rank).
@@ -205,9 +209,18 @@ typedef struct mcei_personality {
      * built with mcecc -mce-privatize=dlopen (TCS: tcs_declare's task
      * handles).  MCE_OK, or < 0 with the message in err (exit 2). */
     int (*privatized)(struct mcei_engine *eng, char *err, size_t errlen);
+    /* Whenever a node resumes, before its fiber runs: a personality with
+     * per-node state in one library global the program reads (NX's
+     * msginfo) restores the node's own there. */
+    void (*on_resume)(mcei_vn_t *vn);
     /* Every message the program causes goes through the machine protocol
      * (none through mce_send), so the protocol's send delay holds. */
     int protocol_sends;
+} mcei_personality_ops_t;
+typedef struct mcei_personality {
+    const char *name;                  /* "native", ... */
+    const char *default_machine;       /* used without --mce-machine */
+    const mcei_personality_ops_t *ops; /* never NULL once resolved */
 } mcei_personality_t;
 #define MCEI_BOOT_DONE 1
 /* The API layer registers the function that resolves the program's
@@ -276,7 +289,6 @@ struct mcei_engine {
     struct timespec wall_start;
     mcei_personality_t personality;
     void *proto_state; /* the machine protocol's global state */
-    void (*on_resume)(mcei_vn_t *vn);
     /* A protocol's sleep (sleep.c): the node's clock to until, running
      * what the machine runs meanwhile (NX handlers); NULL: just wait. */
     void (*on_sleep)(mcei_vn_t *vn, mce_time_t until);
@@ -435,9 +447,6 @@ int mcei_send_at(mcei_vn_t *vn, mce_time_t t, int dst, uint32_t ctx,
 int mcei_timer_at(mcei_vn_t *vn, mce_time_t t, int64_t kind,
                   const uint64_t aux[2], void *cookie, const void *buf,
                   size_t size);
-/* Personalities with per-node state in library globals (NX's msginfo)
- * restore it whenever a node resumes; one hook per personality. */
-void mcei_engine_on_resume(void (*fn)(mcei_vn_t *vn));
 /* Make @p vn's private globals live before a protocol handler or a wait
  * condition touches the node's memory (flags, receive buffers). */
 void mcei_vn_memory(mcei_vn_t *vn);

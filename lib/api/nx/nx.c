@@ -17,8 +17,10 @@
 MCE_EXPORT long mce_nx_msginfo[8];
 
 /* msginfo is one global of the library shared by every node of a process:
- * it is refreshed from the node's own record whenever a node resumes. */
-static void restore_msginfo(mcei_vn_t *vn)
+ * it is refreshed from the node's own record whenever a node resumes (the
+ * NX personality's on_resume, lib/api/registry.c) and at each call's end. */
+void mcei_nx_on_resume(mcei_vn_t *vn);
+void mcei_nx_on_resume(mcei_vn_t *vn)
 {
     const mcei_nx_info_t *i;
     if (!mcei_nx_active() || vn->proto == NULL)
@@ -66,7 +68,6 @@ static mcei_vn_t *enter(const char *call)
                       "--mce-machine=ipsc860)",
                       call, mcei_machine_name());
     mcei_api_begin(vn, call);
-    mcei_engine_on_resume(restore_msginfo);
     mcei_nx_enter(vn);
     mcei_nx_run_handlers(vn);
     return vn;
@@ -75,7 +76,7 @@ static mcei_vn_t *enter(const char *call)
 static long leave(mcei_vn_t *vn, long rv)
 {
     mcei_nx_run_handlers(vn);
-    restore_msginfo(vn);
+    mcei_nx_on_resume(vn);
     mcei_leave(vn);
     return rv;
 }

@@ -151,7 +151,7 @@ static int comp_barrier(int task)
         for (int k = 0; k < r->bars[b].nset; k++)
             if (r->bars[b].set[k] == task)
                 return b;
-    return task; /* bars[t] is task t's own barrier (tcs_link.c) */
+    return task; /* bars[t] is task t's own barrier (tcs_route.c) */
 }
 
 /* Set PCT @p pct of this cell to the given configuration; nothing when it

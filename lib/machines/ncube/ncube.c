@@ -67,7 +67,7 @@ typedef struct xreq {
     int *flag;
 } xreq_t;
 
-typedef struct node {
+typedef struct ncube_node {
     uint64_t flows; /* program messages sent: trace arrow numbers */
     mcei_ncube_pool_t pool;
     mcei_ncube_chan_t out[MCEI_NCUBE_MAXDIM];
@@ -78,7 +78,7 @@ typedef struct node {
     int mode[MCEI_NCUBE_MAXDIM];
     xreq_t *xhead[MCEI_NCUBE_MAXDIM], *xtail[MCEI_NCUBE_MAXDIM];
     vbuf_t *vbufs; /* live pool buffers */
-} node_t;
+} ncube_node_t;
 
 /* The protocol's global state: the engine's proto_state while ncube
  * runs. */
@@ -117,7 +117,7 @@ int mcei_ncube_dim(void)
 
 /* ---- helpers -------------------------------------------------------- */
 
-static node_t *node_of(mcei_vn_t *vn)
+static ncube_node_t *node_of(mcei_vn_t *vn)
 {
     return vn->proto;
 }
@@ -125,7 +125,7 @@ static node_t *node_of(mcei_vn_t *vn)
 /* A buffer record for pool offset @p off, with @p refs references. */
 static vbuf_t *vbuf_new(mcei_vn_t *vn, uint32_t off, int refs)
 {
-    node_t *nd = node_of(vn);
+    ncube_node_t *nd = node_of(vn);
     vbuf_t *vb = malloc(sizeof(*vb));
     if (vb == NULL)
         mcei_vn_fatal(vn, "Vertex: out of memory");
@@ -139,7 +139,7 @@ static vbuf_t *vbuf_new(mcei_vn_t *vn, uint32_t off, int refs)
     return vb;
 }
 
-static void vbuf_unlink(node_t *nd, vbuf_t *vb)
+static void vbuf_unlink(ncube_node_t *nd, vbuf_t *vb)
 {
     if (vb->prev != NULL)
         vb->prev->next = vb->next;
@@ -229,7 +229,7 @@ static mce_time_t steal(mcei_vn_t *vn, const mcei_msg_t *m, mce_time_t dur,
 
 static void send_ctl(mcei_vn_t *vn, int d, int kind, uint32_t len, mce_time_t t)
 {
-    node_t *nd = node_of(vn);
+    ncube_node_t *nd = node_of(vn);
     uint8_t bytes[64] = {(uint8_t)(len & 0xff), (uint8_t)((len >> 8) & 0xff)};
     uint64_t aux[2] = {len, 0};
     mce_time_t s =
@@ -257,7 +257,7 @@ static void chan_do(mcei_vn_t *vn, int d, mcei_ncube_action_t a, mce_time_t t);
 
 static void grant_loop(mcei_vn_t *vn, mce_time_t t)
 {
-    node_t *nd = node_of(vn);
+    ncube_node_t *nd = node_of(vn);
     void *cookie;
     uint32_t off;
     while (mcei_ncube_pool_grant(&nd->pool, &cookie, &off)) {
@@ -292,7 +292,7 @@ static void vbuf_release(mcei_vn_t *vn, vbuf_t *vb, mce_time_t t)
 
 static void submit(mcei_vn_t *vn, int d, out_msg_t *om, mce_time_t t)
 {
-    node_t *nd = node_of(vn);
+    ncube_node_t *nd = node_of(vn);
     om->item.data = om;
     chan_do(vn, d, mcei_ncube_chan_submit(&nd->out[d], &om->item), t);
 }
@@ -342,7 +342,7 @@ static void to_inbox(mcei_vn_t *vn, mcei_msg_t *m, int src, int type,
 
 static void on_len(mcei_vn_t *vn, mcei_msg_t *m, int d)
 {
-    node_t *nd = node_of(vn);
+    ncube_node_t *nd = node_of(vn);
     uint32_t len = (uint32_t)m->w.aux[0], off;
     mce_time_t e =
         steal(vn, m, cst()->len_interrupt, "length request interrupt", d);
@@ -378,7 +378,7 @@ static void on_len(mcei_vn_t *vn, mcei_msg_t *m, int d)
 static void start_dma(mcei_vn_t *vn, int d, mce_time_t t)
 {
     mcei_msg_t *dm;
-    node_t *nd = node_of(vn);
+    ncube_node_t *nd = node_of(vn);
     out_msg_t *om = nd->out[d].current->data;
     mce_time_t dur = wire_time(om->len);
     mce_time_t s = mcei_ncube_chan_wire(&nd->out[d], t, dur);
@@ -405,7 +405,7 @@ static void start_dma(mcei_vn_t *vn, int d, mce_time_t t)
 /* Carry out what the channel state machine asks for, at @p t. */
 static void chan_do(mcei_vn_t *vn, int d, mcei_ncube_action_t a, mce_time_t t)
 {
-    node_t *nd = node_of(vn);
+    ncube_node_t *nd = node_of(vn);
     if (a == MCEI_VX_SEND_LEN)
         send_ctl(vn, d, K_LEN, ((out_msg_t *)nd->out[d].current->data)->len, t);
     else if (a == MCEI_VX_START_DMA)
@@ -414,7 +414,7 @@ static void chan_do(mcei_vn_t *vn, int d, mcei_ncube_action_t a, mce_time_t t)
 
 static void on_ack(mcei_vn_t *vn, mcei_msg_t *m, int d)
 {
-    node_t *nd = node_of(vn);
+    ncube_node_t *nd = node_of(vn);
     int bad;
     mce_time_t e =
         steal(vn, m, cst()->ack_interrupt, "acknowledgement interrupt", d);
@@ -428,7 +428,7 @@ static void on_ack(mcei_vn_t *vn, mcei_msg_t *m, int d)
 
 static void on_dma_done(mcei_vn_t *vn, mcei_msg_t *m)
 {
-    node_t *nd = node_of(vn);
+    ncube_node_t *nd = node_of(vn);
     int d = (int)m->w.aux[0], bad;
     mcei_ncube_item_t *done = NULL;
     mce_time_t e = steal(vn, m, cst()->dma_send_interrupt,
@@ -445,7 +445,7 @@ static void on_dma_done(mcei_vn_t *vn, mcei_msg_t *m)
 
 static void on_data(mcei_vn_t *vn, mcei_msg_t *m, int d)
 {
-    node_t *nd = node_of(vn);
+    ncube_node_t *nd = node_of(vn);
     int src = (int)(uint32_t)(m->w.aux[0] >> 32);
     int type = (int)(uint32_t)m->w.aux[0];
     int root = (int)(int32_t)(uint32_t)(m->w.aux[1] >> 32);
@@ -484,7 +484,7 @@ static void on_data(mcei_vn_t *vn, mcei_msg_t *m, int d)
 }
 
 /* Receive requests a node left posted: gone with the node. */
-static void drop_xreqs(node_t *nd)
+static void drop_xreqs(ncube_node_t *nd)
 {
     for (int d = 0; d < MCEI_NCUBE_MAXDIM; d++) {
         while (nd->xhead[d] != NULL) {
@@ -498,7 +498,7 @@ static void drop_xreqs(node_t *nd)
 
 static void on_xdata(mcei_vn_t *vn, mcei_msg_t *m, int d)
 {
-    node_t *nd = node_of(vn);
+    ncube_node_t *nd = node_of(vn);
     int type = (int)m->w.aux[0];
     steal(vn, m, cst()->xdma_recv_interrupt,
           "end of extended DMA interrupt (receiver)", d);
@@ -604,7 +604,7 @@ static int pool_granted(mcei_vn_t *vn, void *arg)
 int mcei_ncube_nwrite(mcei_vn_t *vn, const void *buf, uint32_t n, int dest,
                       int type)
 {
-    node_t *nd = node_of(vn);
+    ncube_node_t *nd = node_of(vn);
     pool_req_t req = {0};
     int kids[MCEI_NCUBE_MAXDIM], nkids = 0, bc = dest == 0xffff;
     uint32_t off;
@@ -722,7 +722,7 @@ static int xstart(mcei_vn_t *vn, const void *buf, uint32_t n, unsigned mask,
                   int type, int *flag)
 {
     mcei_msg_t *xm;
-    node_t *nd = node_of(vn);
+    ncube_node_t *nd = node_of(vn);
     mce_time_t dur = wire_time(n), s = vn->clock;
     uint64_t aux[2] = {(uint64_t)(uint32_t)type, 0};
     uint64_t flow = MCEI_FLOW_PROTO | ++nd->flows;
@@ -783,7 +783,7 @@ int mcei_ncube_bcast(mcei_vn_t *vn, const void *buf, uint32_t n, unsigned mask,
 int mcei_ncube_rcvreq(mcei_vn_t *vn, void *buf, uint32_t n, int src, int type,
                       int *flag)
 {
-    node_t *nd = node_of(vn);
+    ncube_node_t *nd = node_of(vn);
     unsigned diff = (unsigned)(vn->id ^ src);
     xreq_t *r;
     if (diff == 0 || (diff & (diff - 1)) != 0)
@@ -940,7 +940,7 @@ static void ncube_fini(mcei_engine_t *eng)
 
 static int ncube_node_init(mcei_vn_t *vn)
 {
-    node_t *nd = calloc(1, sizeof(*nd));
+    ncube_node_t *nd = calloc(1, sizeof(*nd));
     if (nd == NULL ||
         mcei_ncube_pool_init(&nd->pool, (uint32_t)cst()->pool_bytes,
                              (uint32_t)cst()->split_min,
@@ -956,7 +956,7 @@ static int ncube_node_init(mcei_vn_t *vn)
 
 static void ncube_node_fini(mcei_vn_t *vn)
 {
-    node_t *nd = node_of(vn);
+    ncube_node_t *nd = node_of(vn);
     if (nd == NULL)
         return;
     drop_xreqs(nd);
