@@ -40,10 +40,14 @@
 
 #include <iwarp.h>
 
+#include "iwapp.h"
 #include "opts.h"
 
-enum { BCAST, RING1, RING2, RING3 };
-static const char *const algs[] = {"bcast", "ring1", "ring2", "ring3"};
+enum { BCAST, RING1, RING2, RING3, RING3R, TOTAL, TOTAL2D };
+static const char *const algs[] = {"bcast", "ring1",  "ring2",  "ring3",
+                                   "ring3r", "total", "total2d"};
+
+#define RINGALG(a) ((a) >= RING1 && (a) <= RING3R)
 
 enum { T_REACHED = 1, T_COMPLETE, T_CLASS, T_ID };
 
@@ -57,7 +61,7 @@ static int plist[64];
  * sends, the causal depth (longest chain of messages leading here) and
  * the depth and time at which this cell won Phase 1 */
 static unsigned sends1, sends2, polls, depth, depth_win;
-static unsigned long long t_win;
+static unsigned long long t_win, tzero, tread;
 static int won_p1;
 
 static void die(const char *msg)
@@ -102,6 +106,34 @@ static int ceil_log2(int v)
 static int class_of(int id)
 {
     return ceil_log2(cells) - ceil_log2(cells - id);
+}
+
+/* RING3's class: F Algorithm 3's c(Id), or for the randomised RING3
+ * (F 4.3.2: "if every processor chooses its class randomly according to a
+ * certain distribution ... O(log^2 n)" expected rounds) a draw from the
+ * distribution that c(k) gives uniformly spread Ids, P(c) = 2^-(c+1),
+ * here over the subset's size (classes 0 .. ceil(log2 n), the last one
+ * taking the rest) so that the classes scale with n.  The paper leaves
+ * the distribution to its technical report [7]: this one is assumed.
+ * The draw is a hash of --mce-seed and the ring position (reproducible,
+ * the same on any number of ranks). */
+static int my_class(void)
+{
+    uint64_t r;
+    int c = 0, top = ceil_log2(n);
+    if (alg != RING3R)
+        return class_of(myid);
+    r = mce_seed() ^ (0x9e3779b97f4a7c15ull * (uint64_t)(bitrev(myid) + 1));
+    r ^= r >> 30;
+    r *= 0xbf58476d1ce4e5b9ull;
+    r ^= r >> 27;
+    r *= 0x94d049bb133111ebull;
+    r ^= r >> 31;
+    while (c < top && (r & 1)) {
+        c++;
+        r >>= 1;
+    }
+    return c;
 }
 
 /* The causal depth travels in the high half of the Id word (the Ids and
@@ -166,7 +198,7 @@ static void set_mask(void)
     } else if (alg == RING2) {
         mask[nmask++] = hdr(T_ID, myid);
     } else {
-        int c = class_of(myid);
+        int c = my_class();
         mask[nmask++] = hdr(T_CLASS, 0);
         if (c > 0)
             mask[nmask++] = hdr(T_CLASS, c);
@@ -305,7 +337,7 @@ static void ring_barrier(void)
             srecv(set1, 1, w);
         ring2_notify((int)w[0], (uint64_t)w[1] | (uint64_t)w[2] << 32);
     } else {
-        int c = class_of(myid), got0 = 0;
+        int c = my_class(), got0 = 0;
         uint32_t set1[2] = {hdr(T_CLASS, 0), hdr(T_CLASS, c)};
         int ns = c > 0 ? 2 : 1;
         if (!won) {
@@ -322,6 +354,103 @@ static void ring_barrier(void)
             got0 = h == hdr(T_CLASS, 0);
         }
     }
+}
+
+/* ---- the paper's total barrier over logical channels ------------------ */
+
+/* F 5: "we coded a fast total barrier using logical channels ... about
+ * 60 us using a ring, and about 10 us if more logical channels are used
+ * (to build a higher order network)".  total: a token twice round a ring
+ * of PCT connections through all cells (the snake of apps/iwapp.c; the
+ * first pass finds every cell arrived, the second, from the cell that
+ * saw it come back, says the barrier is complete: the "processor that
+ * sends the barrier complete message" of the bitmask barriers); total2d:
+ * the higher-order network, a ring over each row, then over each column
+ * (every row and column closed by its wrap link).  The program's own
+ * work is Warfel's barrier code's (app.barrier_startup, app.barrier_loop
+ * per ring stage; the paper gives none of its own), so these are the
+ * token2x and ring2d barriers of apps/iwarp/iwarp_barrier over the whole
+ * array. */
+static iwapp_conn_t tcon[128];
+static iwapp_conns_t tconns;
+static int tsnake[64], tri;
+static long tstartup, tloop;
+
+static void total_setup(void)
+{
+    int aw = iwarp_width(), ah = iwarp_height(), me = iwarp_cell(), worst;
+    int need, dims = alg == TOTAL ? 1 : 2;
+    tconns = (iwapp_conns_t){.con = tcon, .cap = 128, .aw = aw, .ah = ah,
+                             .prog = "subset_barrier"};
+    iwapp_snake(aw, aw, ah, tsnake);
+    for (int k = 0; k < cells; k++)
+        if (tsnake[k] == me)
+            tri = k;
+    if (alg == TOTAL) {
+        for (int k = 0; k < cells; k++)
+            iwapp_conn_straight(&tconns, tsnake[k], tsnake[(k + 1) % cells]);
+    } else {
+        for (int c = 0; c < cells; c++)
+            iwapp_conn_ring_edge(&tconns, c, c % aw, aw, 1, IW_XP, IW_XM);
+        for (int c = 0; c < cells; c++)
+            iwapp_conn_ring_edge(&tconns, c, c / aw, ah, 1, IW_YP, IW_YM);
+    }
+    need = iwapp_conn_pcts(&tconns, 0, &worst);
+    if (need > iwapp_param("subset_barrier", "iwarp.pcts"))
+        die("--alg=total: not enough PCTs for the connections");
+    tstartup = iwapp_param("subset_barrier", "app.barrier_startup");
+    tloop = iwapp_param("subset_barrier", "app.barrier_loop");
+    iwapp_conn_configure(&tconns, me, 0);
+    /* gate pair d (W0/R0 the ring or the rows, W1/R1 the columns) */
+    for (int d = 0; d < dims; d++)
+        for (int c = d * cells; c < (d + 1) * cells; c++) {
+            if (tcon[c].src == me)
+                check(iwarp_gate_bind(IW_W0 + d, tcon[c].pct[0]),
+                      "iwarp_gate_bind");
+            if (tcon[c].dst == me)
+                check(iwarp_gate_bind(IW_R0 + d, tcon[c].pct[tcon[c].hops]),
+                      "iwarp_gate_bind");
+        }
+}
+
+static void tsend(int d, int phase)
+{
+    if (phase == 1)
+        sends1++;
+    else
+        sends2++;
+    check(iwarp_gate_write(IW_W0 + d, 1), "iwarp_gate_write");
+}
+
+static void trecv(int d)
+{
+    uint32_t w;
+    check(iwarp_gate_read(IW_R0 + d, &w), "iwarp_gate_read");
+}
+
+static void total_barrier(void)
+{
+    iwarp_compute((unsigned long)tstartup);
+    if (alg == TOTAL) {
+        if (tri == 0) {
+            tsend(0, 1);
+            trecv(0);
+            tsend(0, 2);
+            trecv(0);
+        } else {
+            trecv(0);
+            tsend(0, 1);
+            trecv(0);
+            tsend(0, 2);
+        }
+        return;
+    }
+    for (int d = 0; d < 2; d++)
+        for (int s = 0; s < (d ? iwarp_height() : iwarp_width()) - 1; s++) {
+            iwarp_compute((unsigned long)tloop);
+            tsend(d, d + 1);
+            trecv(d);
+        }
 }
 
 /* ---- semantics tests -------------------------------------------------- */
@@ -442,6 +571,31 @@ static int increasing_run(int want)
     return k;
 }
 
+/* F 5: the broadcast barrier's participants "leave Phase 2 at the same
+ * time, and this feature can be used to synchronize the local timers on
+ * all processors to within 800 ns (the timer resolution is 400 ns)".
+ * Each participant read its timer (iwarp_clock, iwarp.timer_tick clocks
+ * a tick) on leaving the barrier as its zero; here cell 0 broadcasts one
+ * marker word on the SRU at @p t, which every cell receives at the same
+ * moment (the bus reaches all cells at once), and each participant reads
+ * its timer again: the largest minus the smallest reading since the zero
+ * is the synchronisation error.  Returns this cell's reading. */
+static unsigned long long sync_mark(unsigned long long t, int part)
+{
+    const uint32_t mark = 0xfff00u; /* no barrier word has it */
+    uint32_t w = 0;
+    int jam;
+    iwarp_align(t);
+    if (iwarp_cell() == 0)
+        check(iwarp_sru_send(mark), "iwarp_sru_send");
+    if (!part && iwarp_cell() != 0)
+        return 0;
+    do
+        check(iwarp_sru_recv(&w, &jam), "iwarp_sru_recv");
+    while (jam || w != mark);
+    return iwarp_clock();
+}
+
 /* Word @p k of every cell's report, gathered on cell 0 through the SRU
  * (one cell every 1500 clocks: more than a message and its software). */
 static void gather(unsigned long long t, uint32_t mine, uint32_t *all)
@@ -471,10 +625,13 @@ int main(int argc, char **argv)
         entries = (int)v;
     long ln = n, lhops = 1, lwords = 2, llate = -1;
     const char *subsets = NULL;
-    int mode_k = 0, alg_k = alg;
+    int mode_k = 0, alg_k = alg, tsync = 0;
     const app_opt_t opts[] = {
-        {"alg", APPO_CHOICE, &alg_k, NULL, 0, 0, "bcast|ring1|ring2|ring3",
-         NULL, "the barrier: SRU broadcast or a CAM ring algorithm"},
+        {"alg", APPO_CHOICE, &alg_k, NULL, 0, 0,
+         "bcast|ring1|ring2|ring3|ring3r|total|total2d", NULL,
+         "the barrier: SRU broadcast, a CAM ring algorithm (ring3r: "
+         "randomised classes) or the total barrier over logical channels "
+         "(a ring, or rows then columns)"},
         {"n", APPO_LONG, &ln, NULL, 0, 0, NULL, "N",
          "participants per subset, 2 .. cells"},
         {"subsets", APPO_STR, &subsets, NULL, 0, 0, NULL, "K|max",
@@ -490,6 +647,9 @@ int main(int argc, char **argv)
          "barrier|sru-test|cam-test|steps", NULL,
          "a barrier (default), the SRU and CAM semantics checks, or one "
          "step of each primitive"},
+        {"timesync", APPO_FLAG, &tsync, NULL, 0, 0, NULL, NULL,
+         "after the barrier each participant zeroes its timer; the spread "
+         "of the timers at one later SRU broadcast is the sync error"},
         {"hops", APPO_LONG, &lhops, NULL, 0, 0, NULL, "H",
          "--mode=steps: ring hops (default 1)"},
         {"words", APPO_LONG, &lwords, NULL, 0, 0, NULL, "K",
@@ -499,10 +659,11 @@ int main(int argc, char **argv)
                         "Subset barriers on the iWarp's SRU and CAM ring "
                         "(Feldmann, Gross, O'Hallaron and Stricker 1992): "
                         "the time from the last entry to the last exit.",
-                        "--mce-nodes=64 [--alg=bcast|ring1|ring2|ring3] "
-                        "[--n=N] [--subsets=K|max] "
+                        "--mce-nodes=64 "
+                        "[--alg=bcast|ring1|ring2|ring3|ring3r|total|"
+                        "total2d] [--n=N] [--subsets=K|max] "
                         "[--layout=contiguous|interleaved|every=S|worst] "
-                        "[--straggler[=D]] [--late=I] "
+                        "[--straggler[=D]] [--late=I] [--timesync] "
                         "[--mode=barrier|sru-test|cam-test|steps] "
                         "[--hops=H] [--words=K] [--format=table|csv|json]",
                         argc, argv, opts);
@@ -542,6 +703,12 @@ int main(int argc, char **argv)
                            : steps(hops, words);
         app_finish_any(); /* several cells print */
         return rc;
+    }
+    if (alg >= TOTAL) {
+        /* the total barrier: every cell, one subset */
+        if (subsets != NULL || lay != 0)
+            die("--alg=total|total2d: all cells, no --subsets or --layout");
+        n = cells;
     }
     if (n < 2 || n > cells || cells > 64)
         die("--n: 2 .. cells participants, at most 64 cells");
@@ -595,40 +762,66 @@ int main(int argc, char **argv)
     }
     part = subset < nsub;
     myid = bitrev(pos);
+    if (alg >= TOTAL) {
+        /* configured before the barrier, not timed */
+        t0 = 20000;
+        total_setup();
+        idx = tri;
+        if (iwarp_vtime() >= t0)
+            die("--alg=total: the configuration ends after the start");
+    }
     tin = t0 +
           (strag && subset == 0 && idx == late ? (unsigned long long)delay : 0);
     iwarp_align(tin);
     /* F 2.2: a processor receives messages only after it has reached the
      * barrier: the CAM is loaded on arrival (a CAM loaded early would
      * hold the others' messages at a cell that is still computing) */
-    if (part && alg != BCAST)
+    if (part && RINGALG(alg))
         set_mask();
     if (part) {
         if (alg == BCAST)
             bcast_barrier();
+        else if (alg >= TOTAL)
+            total_barrier();
         else
             ring_barrier();
     }
     tout = iwarp_vtime();
-    if (part && alg != BCAST)
+    if (tsync && part)
+        tzero = iwarp_clock(); /* this cell's timer zero */
+    if (part && RINGALG(alg))
         for (int e = 0; e < nmask; e++)
             check(iwarp_cam_clear(e), "iwarp_cam_clear");
 
     /* Gather on cell 0: exit times, sends, forwards, depths, win time. */
     t1 = t0 + (unsigned long long)delay + 4000000ull;
+    if (tsync)
+        tread = sync_mark(t1 - 1000000ull, part);
     {
-        static uint32_t ex[64], sd[64], fw[64], dp[64], wn[64];
+        static uint32_t ex[64], sd[64], fw[64], dp[64], wn[64], ts[64];
         unsigned long long step = 1500ull * (unsigned long long)cells + 4000;
         gather(t1, part ? (uint32_t)(tout - t0 + 1) : 0, ex);
         gather(t1 + step, sends1 | sends2 << 16, sd);
         gather(t1 + 2 * step, (uint32_t)iwarp_ring_forwarded(), fw);
         gather(t1 + 3 * step, part ? depth | depth_win << 16 : 0, dp);
         gather(t1 + 4 * step, won_p1 ? (uint32_t)(t_win - t0 + 1) : 0, wn);
+        if (tsync)
+            gather(t1 + 5 * step,
+                   part && subset == 0 ? (uint32_t)(tread - tzero + 1) : 0,
+                   ts);
         if (iwarp_cell() == 0) {
             unsigned long long last = 0, first = ~0ull, entry, win = 0;
             unsigned long m1 = 0, m2 = 0, wires = 0;
             unsigned d1 = 0, dmax = 0;
+            unsigned long long shi = 0, slo = ~0ull, serr = 0;
             for (int c = 0; c < cells; c++) {
+                if (tsync && ts[c] > 0) {
+                    if (ts[c] - 1 > shi)
+                        shi = ts[c] - 1;
+                    if (ts[c] - 1 < slo)
+                        slo = ts[c] - 1;
+                    serr = shi - slo;
+                }
                 if (ex[c] > 0 && ex[c] - 1 > last)
                     last = ex[c] - 1;
                 if (ex[c] > 0 && ex[c] - 1 < first)
@@ -641,8 +834,10 @@ int main(int argc, char **argv)
             }
             wires += m1 + m2;
             entry = strag ? (unsigned long long)delay : 0;
-            char extra[160] = "";
-            if (alg != BCAST) {
+            char extra[160] = "", sx[40] = "";
+            if (tsync)
+                snprintf(sx, sizeof(sx), " sync=%llu", serr);
+            if (RINGALG(alg)) {
                 /* one barrier: its winner's depth at the win (the
                  * rounds of Phase 1), the deepest exit (all rounds) and
                  * the winner's time after the last entry */
@@ -665,19 +860,20 @@ int main(int argc, char **argv)
                         APP_F("us", (last - entry) / 20.0),
                         APP_U("spread", last - first), APP_U("messages1", m1),
                         APP_U("messages2", m2),
-                        APP_F("wires", alg != BCAST ? (double)wires : NAN),
+                        APP_F("wires", RINGALG(alg) ? (double)wires : NAN),
                         APP_F("rounds1",
-                              alg != BCAST && nsub == 1 ? (double)d1 : NAN),
+                              RINGALG(alg) && nsub == 1 ? (double)d1 : NAN),
                         APP_F("depth",
-                              alg != BCAST && nsub == 1 ? (double)dmax : NAN),
-                        APP_F("phase1_end", alg != BCAST && nsub == 1
+                              RINGALG(alg) && nsub == 1 ? (double)dmax : NAN),
+                        APP_F("sync", tsync ? (double)serr : NAN),
+                        APP_F("phase1_end", RINGALG(alg) && nsub == 1
                                                 ? (double)(win - entry)
                                                 : NAN)),
                     "subset_barrier: alg=%s n=%d subsets=%d layout=%s "
                     "straggler=%d time=%llu us=%.2f spread=%llu "
-                    "messages1=%lu messages2=%lu%s\n",
+                    "messages1=%lu messages2=%lu%s%s\n",
                     algs[alg], n, nsub, layout, strag, last - entry,
-                    (last - entry) / 20.0, last - first, m1, m2, extra);
+                    (last - entry) / 20.0, last - first, m1, m2, extra, sx);
             app_finish();
         }
     }

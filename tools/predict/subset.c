@@ -15,13 +15,14 @@ static int64_t ceil_to(int64_t v, int64_t q)
 
 void cmd_subset(int argc, char **argv)
 {
-    static const char *const algs[] = {"bcast", "ring",  "ring1",
-                                       "ring2", "ring3", NULL};
+    static const char *const algs[] = {"bcast",  "ring",  "ring1",
+                                       "ring2",  "ring3", "ring3r",
+                                       "total",  "total2d", NULL};
     struct opts o = {{"alg", "n", "hops", "words", "spread", "stride", NULL},
                      {0}};
     const int64_t bit = 16, msg = 36 * 16, S = 337, R = 337, L = 2;
     const int64_t compose = 20, split = 240, join = 240, load = 12;
-    const int64_t word = 4, hop = 4, N = 64, lgN = 6;
+    const int64_t word = 4, hop = 4, N = 64, lgN = 6, W = 8, tick = 8;
     int alg, lg = 0;
     int64_t n, h, k, t, stride;
     parse_opts(argc, argv, &o, NULL);
@@ -55,6 +56,24 @@ void cmd_subset(int argc, char **argv)
         /* F 5: all participants leave Phase 2 at once; timers agree to
          * 800 ns (16 clocks) */
         kv_i("exit_spread_paper_clocks", 16);
+        /* the timers so synchronised: each reads its timer at the exit
+         * and at a later common event, each reading within one tick
+         * (400 ns, iwarp.timer_tick): 2 ticks = the paper's 800 ns */
+        kv_i("timer_tick_clocks", tick);
+        kv_i("sync_bound_clocks", 2 * tick);
+        kv_i("sync_paper_clocks", 16);
+    } else if (alg >= 6) {
+        /* F 5: "a fast total barrier using logical channels ... about
+         * 60 us using a ring, and about 10 us if more logical channels
+         * are used": the paper's figures, and Warfel 1996's Figure 4.19
+         * formula for the same barriers over PCT connections (startup 40
+         * + message times of 575 ns = 11.5 clocks, in tenths): the token
+         * twice round N cells (2N messages), rows then columns of a
+         * W x W torus (2 (W - 1) in sequence) */
+        int64_t msgs = alg == 6 ? 2 * N : 2 * (W - 1);
+        kv_i("messages_sequential", msgs);
+        kv_i("paper_clocks", alg == 6 ? 1200 : 200);
+        kv_i("fig419_tenths", 400 + msgs * 115);
     } else {
         int64_t send = compose + split + k * word + join;
         int64_t recv = load + split + k * word + join;
@@ -92,6 +111,12 @@ void cmd_subset(int argc, char **argv)
         kv_i("rounds1_every_max", lgN - k2);
         /* Lemma 5: bit-reversed Ids, at most 2 sqrt(N) and n + 1 */
         kv_i("rounds1_max", 2 * 8 < n + 1 ? 2 * 8 : n + 1);
+        /* Theorem 7, rows (c) and (d): RING3's Phase 2 is O(log N) on a
+         * contiguous subset but O(n) on every 2^k-th cell; the randomised
+         * RING3 O(log N + log^2 n) in both (expected; the O-bounds with
+         * constant 1, the paper prints none) */
+        kv_i("rounds2_ring3_every", n);
+        kv_i("rounds2_random_bound", lgN + (int64_t)lg * lg);
     }
     kv_end();
 }
