@@ -44,7 +44,7 @@
 #include "opts.h"
 
 enum { BCAST, RING1, RING2, RING3, RING3R, TOTAL, TOTAL2D };
-static const char *const algs[] = {"bcast", "ring1",  "ring2",  "ring3",
+static const char *const algs[] = {"bcast",  "ring1", "ring2",  "ring3",
                                    "ring3r", "total", "total2d"};
 
 #define RINGALG(a) ((a) >= RING1 && (a) <= RING3R)
@@ -380,8 +380,8 @@ static void total_setup(void)
 {
     int aw = iwarp_width(), ah = iwarp_height(), me = iwarp_cell(), worst;
     int need, dims = alg == TOTAL ? 1 : 2;
-    tconns = (iwapp_conns_t){.con = tcon, .cap = 128, .aw = aw, .ah = ah,
-                             .prog = "subset_barrier"};
+    tconns = (iwapp_conns_t){
+        .con = tcon, .cap = 128, .aw = aw, .ah = ah, .prog = "subset_barrier"};
     iwapp_snake(aw, aw, ah, tsnake);
     for (int k = 0; k < cells; k++)
         if (tsnake[k] == me)
@@ -807,8 +807,7 @@ int main(int argc, char **argv)
         gather(t1 + 4 * step, won_p1 ? (uint32_t)(t_win - t0 + 1) : 0, wn);
         if (tsync)
             gather(t1 + 5 * step,
-                   part && subset == 0 ? (uint32_t)(tread - tzero + 1) : 0,
-                   ts);
+                   part && subset == 0 ? (uint32_t)(tread - tzero + 1) : 0, ts);
         if (iwarp_cell() == 0) {
             unsigned long long last = 0, first = ~0ull, entry, win = 0;
             unsigned long m1 = 0, m2 = 0, wires = 0;

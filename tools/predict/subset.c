@@ -15,9 +15,9 @@ static int64_t ceil_to(int64_t v, int64_t q)
 
 void cmd_subset(int argc, char **argv)
 {
-    static const char *const algs[] = {"bcast",  "ring",  "ring1",
-                                       "ring2",  "ring3", "ring3r",
-                                       "total",  "total2d", NULL};
+    static const char *const algs[] = {"bcast", "ring",    "ring1",
+                                       "ring2", "ring3",   "ring3r",
+                                       "total", "total2d", NULL};
     struct opts o = {{"alg", "n", "hops", "words", "spread", "stride", NULL},
                      {0}};
     const int64_t bit = 16, msg = 36 * 16, S = 337, R = 337, L = 2;
