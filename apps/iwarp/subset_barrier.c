@@ -14,6 +14,13 @@
  *           the nearest participant and the one halfway round, each with
  *           the range it notifies in turn (header id_k(b));
  *   ring3   Phase 2 by classes c(k) = ceil(log N) - ceil(log(N - k)).
+ *   ring3r  RING3 with randomly drawn classes (F 4.3.2; see my_class).
+ *   total   the paper's total barrier over logical channels (F 5): a
+ *           token twice round a PCT ring through all cells;
+ *   total2d the same over rows, then columns (a higher-order network).
+ *
+ * --timesync: the participants' timers zeroed at the exit and read at one
+ * later SRU marker (F 5's 800 ns timer synchronisation).
  *
  * Ids: the participant at index x (ring order within its subset) has Id
  * bitrev(x) over ceil(log2 n) bits (F 4.3.1).  Subsets: k barriers of n
@@ -27,7 +34,8 @@
  * CAM's capacity; --mode=steps times one SRU broadcast and one ring
  * message over --hops=H hops with --words=K words.
  *
- * usage: subset_barrier --mce-nodes=64 [--alg=bcast|ring1|ring2|ring3]
+ * usage: subset_barrier --mce-nodes=64
+ *        [--alg=bcast|ring1|ring2|ring3|ring3r|total|total2d] [--timesync]
  *        [--n=2..64] [--subsets=K|max] [--layout=contiguous|interleaved]
  *        [--straggler[=D]] [--mode=barrier|sru-test|cam-test|steps]
  *        [--format=table|csv|json]  (sru-test: rows from several cells, in
