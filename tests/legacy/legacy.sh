@@ -326,7 +326,26 @@ expect_eq "int overflow in giprod: status" $? 1
 expect_eq "_gisum beyond int: -1, ERANGE, x untouched on every node" \
     "$(grep -c '_gisum -1 ERANGE, x 2147483647 1' "$TMP/o")" 2
 expect_grep "giprod beyond int: named" \
-    "NX giprod: element 0's result 1099511627776 does not fit the int" "$TMP/o"
+    "NX giprod: element 0's result 1099511627776 does not fit a 32-bit integer" "$TMP/o"
+# Fortran INTEGER operands go through the same forms.
+if [ "${FC_FOUND:-no}" != no ]; then
+    cat > "$TMP/fov.f" <<'PROG'
+      PROGRAM FOV
+      INTEGER I(1), IW(1)
+      I(1) = 2147483647
+      CALL GISUM(I, 1, IW)
+      PRINT *, 'WRAPPED', I(1)
+      END
+PROG
+    "$B/tools/mcef77" -o "$TMP/fov" "$TMP/fov.f" > "$TMP/cc" 2>&1
+    expect_eq "mcef77 builds fov.f" $? 0
+    $T "$TMP/fov" --mce-nodes=2 > "$TMP/o" 2>&1
+    expect_eq "Fortran GISUM beyond INTEGER: status" $? 1
+    expect_grep "Fortran GISUM beyond INTEGER: named, not wrapped" \
+        "NX gisum: element 0's result 4294967294 does not fit a 32-bit integer" "$TMP/o"
+else
+    note "no Fortran compiler configured: the Fortran GISUM is not checked"
+fi
 "$MCECC" --showme -mce-nx-long=32 -o x x.c > "$TMP/show" 2>&1
 expect_grep "mcecc --showme -mce-nx-long=32" "-DMCE_NX_LONG32=1 -Werror=incompatible-pointer-types" "$TMP/show"
 "$MCECC" -mce-nx-long=16 -o x x.c > "$TMP/o" 2>&1

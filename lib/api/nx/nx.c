@@ -1320,9 +1320,9 @@ static long do_gop32(int under, const char *call, int x[], long n, int work[],
                 free(lw);
             }
             return nx_fail(vn, under, call, ERANGE,
-                           "element %ld's result %ld does not fit the int "
-                           "of the 32-bit NX (mcecc -mce-nx-long=32); "
-                           "use long and the default 64-bit NX",
+                           "element %ld's result %ld does not fit a 32-bit "
+                           "integer (an int of mcecc -mce-nx-long=32, or a "
+                           "Fortran INTEGER)",
                            i, bad);
         }
     for (long i = 0; rc == MCE_OK && i < n; i++)
