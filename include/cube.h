@@ -38,6 +38,9 @@ MCE_EXPORT long mce_cube_waitall(long node, long pid);
 MCE_EXPORT long mce_cube_waitone(long node, long pid, long *cnode,
                                  long *cpid, long *ccode);
 MCE_EXPORT long mce_cube_killcube(long node, long pid);
+/* waitone with int out-parameters (MCE_NX_LONG32, nx.h) */
+MCE_EXPORT long mce_cube_waitone32(long node, long pid, int *cnode, int *cpid,
+                                   int *ccode);
 
 #define led mce_cube_led
 #define getcube mce_cube_getcube
@@ -46,7 +49,7 @@ MCE_EXPORT long mce_cube_killcube(long node, long pid);
 #define load mce_cube_load
 #define setpid mce_cube_setpid
 #define waitall mce_cube_waitall
-#define waitone mce_cube_waitone
+#define waitone MCE_NX_L32(mce_cube_waitone)
 #define killcube mce_cube_killcube
 
 #ifdef __cplusplus

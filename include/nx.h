@@ -119,10 +119,101 @@ MCE_NX_DECL2(void, gcol,
 MCE_NX_DECL2(void, gcolx, (const void *x, const long xlens[], void *y))
 MCE_NX_DECL2(void, gsendx,
              (long type, const void *x, long n, const long nodes[], long nn))
+
+/* 32-bit forms.  NX's long was 32-bit on the i860 (and the Paragon's
+ * i860XP), so programs of the era passed int arrays where NX takes
+ * long[]; on LP64 hosts long is 64-bit.  These take int where the calls
+ * above take an array or an out-parameter of long (by-value arguments
+ * need nothing: C converts them).  Compiled with MCE_NX_LONG32 defined
+ * (mcecc -mce-nx-long=32), the legacy names below select them.  They
+ * behave as the long forms, at the same virtual time (the operands
+ * travel as long): an integer global operation whose result does not
+ * fit an int fails (ERANGE) rather than wrap.  Handlers take int, gopf's
+ * function returns int; msginfo is mce_nx_msginfo32. */
+typedef void (*mce_nx_handler32_t)(int type, int count, int node, int ptype);
+extern MCE_EXPORT int mce_nx_msginfo32[8];
+MCE_NX_DECL2(void, crecvx32,
+             (long typesel, void *buf, long count, long nodesel, long ptypesel,
+              int info[]))
+MCE_NX_DECL2(long, irecvx32,
+             (long typesel, void *buf, long count, long nodesel, long ptypesel,
+              int info[]))
+MCE_NX_DECL2(void, cprobex32,
+             (long typesel, long nodesel, long ptypesel, int info[]))
+MCE_NX_DECL2(long, iprobex32,
+             (long typesel, long nodesel, long ptypesel, int info[]))
+MCE_NX_DECL2(long, hrecv32,
+             (long typesel, void *buf, long count, mce_nx_handler32_t handler))
+MCE_NX_DECL2(long, hrecvx32,
+             (long typesel, void *buf, long count, long nodesel, long ptypesel,
+              mce_nx_handler32_t handler))
+MCE_NX_DECL2(long, hsend32,
+             (long type, const void *buf, long count, long node, long ptype,
+              mce_nx_handler32_t handler))
+MCE_NX_DECL2(void, gisum32, (int x[], long n, int work[]))
+MCE_NX_DECL2(void, giprod32, (int x[], long n, int work[]))
+MCE_NX_DECL2(void, gihigh32, (int x[], long n, int work[]))
+MCE_NX_DECL2(void, gilow32, (int x[], long n, int work[]))
+MCE_NX_DECL2(void, giand32, (int x[], long n, int work[]))
+MCE_NX_DECL2(void, gior32, (int x[], long n, int work[]))
+MCE_NX_DECL2(void, gland32, (int x[], long n, int work[]))
+MCE_NX_DECL2(void, glor32, (int x[], long n, int work[]))
+MCE_NX_DECL2(void, gopf32,
+             (void *x, long xlen, void *work, int (*f)(void *x, void *y)))
+MCE_NX_DECL2(void, gcol32,
+             (const void *x, long xlen, void *y, long ylen, int *ncnt))
+MCE_NX_DECL2(void, gcolx32, (const void *x, const int xlens[], void *y))
+MCE_NX_DECL2(void, gsendx32,
+             (long type, const void *x, long n, const int nodes[], long nn))
 #undef MCE_NX_DECL2
 
 /* ---- legacy names ---------------------------------------------------- */
-#define msginfo                  mce_nx_msginfo
+/* The calls with long arrays or out-parameters, and msginfo: the long
+ * forms, or the 32-bit ones (above) under MCE_NX_LONG32. */
+#ifdef MCE_NX_LONG32
+#define MCE_NX_L32(name) name##32
+#else
+#define MCE_NX_L32(name) name
+#endif
+#define msginfo MCE_NX_L32(mce_nx_msginfo)
+#define crecvx MCE_NX_L32(mce_nx_crecvx)
+#define irecvx MCE_NX_L32(mce_nx_irecvx)
+#define cprobex MCE_NX_L32(mce_nx_cprobex)
+#define iprobex MCE_NX_L32(mce_nx_iprobex)
+#define hrecv MCE_NX_L32(mce_nx_hrecv)
+#define hrecvx MCE_NX_L32(mce_nx_hrecvx)
+#define hsend MCE_NX_L32(mce_nx_hsend)
+#define gisum MCE_NX_L32(mce_nx_gisum)
+#define giprod MCE_NX_L32(mce_nx_giprod)
+#define gihigh MCE_NX_L32(mce_nx_gihigh)
+#define gilow MCE_NX_L32(mce_nx_gilow)
+#define giand MCE_NX_L32(mce_nx_giand)
+#define gior MCE_NX_L32(mce_nx_gior)
+#define gland MCE_NX_L32(mce_nx_gland)
+#define glor MCE_NX_L32(mce_nx_glor)
+#define gopf MCE_NX_L32(mce_nx_gopf)
+#define gcol MCE_NX_L32(mce_nx_gcol)
+#define gcolx MCE_NX_L32(mce_nx_gcolx)
+#define gsendx MCE_NX_L32(mce_nx_gsendx)
+#define _crecvx MCE_NX_L32(mce_nx__crecvx)
+#define _irecvx MCE_NX_L32(mce_nx__irecvx)
+#define _cprobex MCE_NX_L32(mce_nx__cprobex)
+#define _iprobex MCE_NX_L32(mce_nx__iprobex)
+#define _hrecv MCE_NX_L32(mce_nx__hrecv)
+#define _hrecvx MCE_NX_L32(mce_nx__hrecvx)
+#define _hsend MCE_NX_L32(mce_nx__hsend)
+#define _gisum MCE_NX_L32(mce_nx__gisum)
+#define _giprod MCE_NX_L32(mce_nx__giprod)
+#define _gihigh MCE_NX_L32(mce_nx__gihigh)
+#define _gilow MCE_NX_L32(mce_nx__gilow)
+#define _giand MCE_NX_L32(mce_nx__giand)
+#define _gior MCE_NX_L32(mce_nx__gior)
+#define _gland MCE_NX_L32(mce_nx__gland)
+#define _glor MCE_NX_L32(mce_nx__glor)
+#define _gopf MCE_NX_L32(mce_nx__gopf)
+#define _gcol MCE_NX_L32(mce_nx__gcol)
+#define _gcolx MCE_NX_L32(mce_nx__gcolx)
+#define _gsendx MCE_NX_L32(mce_nx__gsendx)
 #define mynode mce_nx_mynode
 #define numnodes mce_nx_numnodes
 #define myhost mce_nx_myhost
@@ -136,10 +227,8 @@ MCE_NX_DECL2(void, gsendx,
 #define flick mce_nx_flick
 #define csend mce_nx_csend
 #define crecv mce_nx_crecv
-#define crecvx mce_nx_crecvx
 #define isend mce_nx_isend
 #define irecv mce_nx_irecv
-#define irecvx mce_nx_irecvx
 #define csendrecv mce_nx_csendrecv
 #define isendrecv mce_nx_isendrecv
 #define msgwait mce_nx_msgwait
@@ -149,46 +238,27 @@ MCE_NX_DECL2(void, gsendx,
 #define msgmerge mce_nx_msgmerge
 #define cprobe mce_nx_cprobe
 #define iprobe mce_nx_iprobe
-#define cprobex mce_nx_cprobex
-#define iprobex mce_nx_iprobex
 #define infocount mce_nx_infocount
 #define infonode mce_nx_infonode
 #define infotype mce_nx_infotype
 #define infoptype mce_nx_infoptype
 #define infopid mce_nx_infopid
-#define hrecv mce_nx_hrecv
-#define hrecvx mce_nx_hrecvx
-#define hsend mce_nx_hsend
 #define masktrap mce_nx_masktrap
 #define gsync mce_nx_gsync
 #define gdsum mce_nx_gdsum
 #define gssum mce_nx_gssum
-#define gisum mce_nx_gisum
 #define gdprod mce_nx_gdprod
 #define gsprod mce_nx_gsprod
-#define giprod mce_nx_giprod
 #define gdhigh mce_nx_gdhigh
 #define gshigh mce_nx_gshigh
-#define gihigh mce_nx_gihigh
 #define gdlow mce_nx_gdlow
 #define gslow mce_nx_gslow
-#define gilow mce_nx_gilow
-#define giand mce_nx_giand
-#define gior mce_nx_gior
-#define gland mce_nx_gland
-#define glor mce_nx_glor
-#define gopf mce_nx_gopf
-#define gcol mce_nx_gcol
-#define gcolx mce_nx_gcolx
-#define gsendx mce_nx_gsendx
 #define _mynode mce_nx__mynode
 #define _numnodes mce_nx__numnodes
 #define _csend mce_nx__csend
 #define _crecv mce_nx__crecv
-#define _crecvx mce_nx__crecvx
 #define _isend mce_nx__isend
 #define _irecv mce_nx__irecv
-#define _irecvx mce_nx__irecvx
 #define _csendrecv mce_nx__csendrecv
 #define _isendrecv mce_nx__isendrecv
 #define _msgwait mce_nx__msgwait
@@ -198,22 +268,12 @@ MCE_NX_DECL2(void, gsendx,
 #define _msgmerge mce_nx__msgmerge
 #define _cprobe mce_nx__cprobe
 #define _iprobe mce_nx__iprobe
-#define _cprobex mce_nx__cprobex
-#define _iprobex mce_nx__iprobex
-#define _hrecv mce_nx__hrecv
-#define _hrecvx mce_nx__hrecvx
-#define _hsend mce_nx__hsend
 #define _setptype mce_nx__setptype
 #define _gsync mce_nx__gsync
 #define _gdsum mce_nx__gdsum
-#define _gisum mce_nx__gisum
 #define _gssum mce_nx__gssum
 #define _gdhigh mce_nx__gdhigh
 #define _gdlow mce_nx__gdlow
-#define _gcol mce_nx__gcol
-#define _gcolx mce_nx__gcolx
-#define _gsendx mce_nx__gsendx
-#define _gopf mce_nx__gopf
 #define _myhost mce_nx__myhost
 #define _mypid mce_nx__mypid
 #define _myptype mce_nx__myptype
@@ -226,15 +286,8 @@ MCE_NX_DECL2(void, gsendx,
 #define _masktrap mce_nx__masktrap
 #define _gdprod mce_nx__gdprod
 #define _gsprod mce_nx__gsprod
-#define _giprod mce_nx__giprod
 #define _gshigh mce_nx__gshigh
-#define _gihigh mce_nx__gihigh
 #define _gslow mce_nx__gslow
-#define _gilow mce_nx__gilow
-#define _giand mce_nx__giand
-#define _gior mce_nx__gior
-#define _gland mce_nx__gland
-#define _glor mce_nx__glor
 
 /* The program's main runs once per node as the NX entry point.  mcecc
  * (which defines MCE_MCECC) renames main in the object instead of here, so

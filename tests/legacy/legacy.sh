@@ -4,7 +4,7 @@
 # off their end, sleep polling, a shared counter served by an NX handler
 # while its node is blocked, a main in a file without any mcemu header,
 # a handler serving while its node sleeps, an NCUBE 2 (nCX) program
-# without a header, <cube.h>.
+# without a header, <cube.h>, int where NX takes long (-mce-nx-long=32).
 # Each compiles with mcecc unchanged, prints the right result, ends with
 # status 0 and gives the same digest on 1, 2 and 4 ranks.
 . "$top_srcdir/tests/lib.sh"
@@ -262,4 +262,93 @@ $T $MPIRUN -np 4 "$TMP/kr_ring" --mce-nodes=4 --mce-placement=one --mce-summary 
 expect_eq "--mce-placement=one on 4 ranks: status" $? 0
 expect_eq "--mce-placement=one on 4 ranks: summary" \
     "$(summary_sans_ranks "$TMP/o")" "$(summary_sans_ranks "$TMP/kr_ring.o1")"
+
+# ---- item 9: LP64: NX's long was 32-bit on the i860 ---------------------
+# The era's int arrays, msginfo, int info[], an int handler, gopf's int
+# function, gcol/gcolx/gsendx's int lists: with -mce-nx-long=32 they
+# compile without a pointer warning and give the right results ...
+"$MCECC" -mce-nx-long=32 -o "$TMP/lp32" "$S/lp64.c" > "$TMP/cc" 2>&1
+expect_eq "mcecc -mce-nx-long=32 builds lp64.c" $? 0
+expect_eq "-mce-nx-long=32: no incompatible pointer warning" \
+    "$(grep -c 'incompatible' "$TMP/cc")" 0
+layouts lp32 4 "lp64: 4 nodes, 4 int size, all right"
+cp "$TMP/o1" "$TMP/lp32.o1"
+for n in 1 2 8; do
+    $T "$TMP/lp32" --mce-nodes=$n > "$TMP/o" 2>&1
+    expect_grep "lp64 (int) on $n nodes" "lp64: $n nodes, 4 int size, all right" "$TMP/o"
+done
+# ... and the digest of the same program in long (the default 64-bit NX)
+build lp64 -DNXINT=long "$S/lp64.c"
+layouts lp64 4 "lp64: 4 nodes, 8 int size, all right"
+expect_eq "lp64: int with -mce-nx-long=32 and long: the same summary" \
+    "$(summary_sans_ranks "$TMP/lp32.o1")" "$(summary_sans_ranks "$TMP/o1")"
+# The int program with the default (64-bit) NX does not compile: an int
+# array where NX takes long[], K&R declarations notwithstanding ...
+"$MCECC" -o "$TMP/lpbad" "$S/lp64.c" > "$TMP/cc" 2>&1
+expect_eq "int[] to NX's long[] under the 64-bit NX: refused" $? 1
+for f in gisum giprod giand glor crecvx irecvx cprobex iprobex gcol gcolx gsendx gopf; do
+    expect_grep "refused: $f named" \
+        "argument [0-9] of .mce_nx_$f. from incompatible pointer type \[-Werror=incompatible-pointer-types\]" "$TMP/cc"
+done
+# ... a warning when the program says so
+"$MCECC" -Wno-error=incompatible-pointer-types -o "$TMP/lpbad" "$S/lp64.c" > "$TMP/cc" 2>&1
+expect_eq "-Wno-error=incompatible-pointer-types: builds" $? 0
+expect_grep "-Wno-error=incompatible-pointer-types: still warns" \
+    "argument 1 of .mce_nx_gisum. from incompatible pointer type \[-Wincompatible-pointer-types\]" "$TMP/cc"
+# A call without nx.h has no prototype and cannot link (no symbol gisum).
+cat > "$TMP/imp.c" <<'PROG'
+main() { int x[1], w[1]; x[0] = 1; gisum(x, 1, w); }
+PROG
+"$MCECC" -w -mce-api=nx -o "$TMP/imp" "$TMP/imp.c" > "$TMP/cc" 2>&1
+expect_eq "gisum without nx.h: no executable" $? 1
+expect_grep "gisum without nx.h: undefined" "undefined reference to .gisum." "$TMP/cc"
+# A result beyond int is an error (ERANGE), never a wrapped value.
+cat > "$TMP/ov.c" <<'PROG'
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <nx.h>
+main()
+{
+    int x[2], w[2];
+    long rc;
+    x[0] = INT_MAX; x[1] = 1;
+    rc = _gisum(x, 2, w);
+    printf("node %ld: _gisum %ld%s, x %d %d\n", mynode(), rc,
+           errno == ERANGE ? " ERANGE" : "", x[0], x[1]);
+    x[0] = 1 << 20; x[1] = -5;
+    giprod(x, 2, w);
+}
+PROG
+build ov -mce-nx-long=32 "$TMP/ov.c"
+$T "$TMP/ov" --mce-nodes=2 > "$TMP/o" 2>&1
+expect_eq "int overflow in giprod: status" $? 1
+expect_eq "_gisum beyond int: -1, ERANGE, x untouched on every node" \
+    "$(grep -c '_gisum -1 ERANGE, x 2147483647 1' "$TMP/o")" 2
+expect_grep "giprod beyond int: named" \
+    "NX giprod: element 0's result 1099511627776 does not fit a 32-bit integer" "$TMP/o"
+# Fortran INTEGER operands go through the same forms.
+if [ "${FC_FOUND:-no}" != no ]; then
+    cat > "$TMP/fov.f" <<'PROG'
+      PROGRAM FOV
+      INTEGER I(1), IW(1)
+      I(1) = 2147483647
+      CALL GISUM(I, 1, IW)
+      PRINT *, 'WRAPPED', I(1)
+      END
+PROG
+    "$B/tools/mcef77" -o "$TMP/fov" "$TMP/fov.f" > "$TMP/cc" 2>&1
+    expect_eq "mcef77 builds fov.f" $? 0
+    $T "$TMP/fov" --mce-nodes=2 > "$TMP/o" 2>&1
+    expect_eq "Fortran GISUM beyond INTEGER: status" $? 1
+    expect_grep "Fortran GISUM beyond INTEGER: named, not wrapped" \
+        "NX gisum: element 0's result 4294967294 does not fit a 32-bit integer" "$TMP/o"
+else
+    note "no Fortran compiler configured: the Fortran GISUM is not checked"
+fi
+"$MCECC" --showme -mce-nx-long=32 -o x x.c > "$TMP/show" 2>&1
+expect_grep "mcecc --showme -mce-nx-long=32" "-DMCE_NX_LONG32=1 -Werror=incompatible-pointer-types" "$TMP/show"
+"$MCECC" -mce-nx-long=16 -o x x.c > "$TMP/o" 2>&1
+expect_eq "-mce-nx-long=16: status" $? 2
+
 finish

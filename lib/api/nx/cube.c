@@ -85,6 +85,15 @@ MCE_EXPORT long mce_cube_waitone(long node, long pid, long *cnode, long *cpid,
                          "exit status is reported by mcemu");
 }
 
+MCE_EXPORT long mce_cube_waitone32(long node, long pid, int *cnode, int *cpid,
+                                   int *ccode)
+{
+    (void)cnode;
+    (void)cpid;
+    (void)ccode;
+    return mce_cube_waitone(node, pid, NULL, NULL, NULL);
+}
+
 MCE_EXPORT long mce_cube_killcube(long node, long pid)
 {
     (void)node;

@@ -4,6 +4,7 @@
  * user receives), so their cost comes from the machine model. */
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +16,14 @@
 #include "nx.h"
 
 MCE_EXPORT long mce_nx_msginfo[8];
+MCE_EXPORT int mce_nx_msginfo32[8];
+
+/* A value for the 32-bit forms' int arrays that the caller (an int
+ * program) cannot have made exceed int: saturated. */
+static int sat32(long v)
+{
+    return v > INT_MAX ? INT_MAX : v < INT_MIN ? INT_MIN : (int)v;
+}
 
 /* msginfo is one global of the library shared by every node of a process:
  * it is refreshed from the node's own record whenever a node resumes (the
@@ -31,6 +40,8 @@ void mcei_nx_on_resume(mcei_vn_t *vn)
     mce_nx_msginfo[2] = i->node;
     mce_nx_msginfo[3] = i->ptype;
     mce_nx_msginfo[4] = i->pid;
+    for (int k = 0; k < 5; k++)
+        mce_nx_msginfo32[k] = sat32(mce_nx_msginfo[k]);
 }
 
 /* Called before mcemu started, and the executable has no renamed main
@@ -289,7 +300,8 @@ static void put_info(long info[], const mcei_nx_info_t *i)
 }
 
 static long do_isend(int under, const char *call, long type, const void *buf,
-                     long count, long node, long ptype, mce_nx_handler_t h)
+                     long count, long node, long ptype, mce_nx_handler_t h,
+                     int h32)
 {
     mcei_vn_t *vn = enter(call);
     long id;
@@ -303,6 +315,8 @@ static long do_isend(int under, const char *call, long type, const void *buf,
     if ((rc = mcei_nx_isend(vn, MCEI_CTX_USER, type, buf, count, node, ptype, h,
                             &id)) != MCE_OK)
         return status_fail(vn, under, call, rc);
+    if (h32) /* before leave, which may run the handler */
+        mcei_nx_set32(vn, id, NULL, 1);
     return leave(vn, id);
 }
 
@@ -360,9 +374,11 @@ static long post_recv(mcei_vn_t *vn, int under, const char *call, long typesel,
     return 0;
 }
 
+/* info32, h32: the 32-bit forms' int info[] and handler. */
 static long do_irecvx(int under, const char *call, long typesel, void *buf,
                       long count, long nodesel, long ptypesel,
-                      mce_nx_handler_t h, long info[], long *id)
+                      mce_nx_handler_t h, long info[], int info32[], int h32,
+                      long *id)
 {
     mcei_vn_t *vn = enter(call);
     if (vn == NULL)
@@ -370,6 +386,8 @@ static long do_irecvx(int under, const char *call, long typesel, void *buf,
     if (post_recv(vn, under, call, typesel, buf, count, nodesel, ptypesel, h,
                   info, id) < 0)
         return -1;
+    if (info32 != NULL || h32)
+        mcei_nx_set32(vn, *id, info32, h32);
     return leave(vn, *id);
 }
 
@@ -499,21 +517,21 @@ MCE_EXPORT long mce_nx__csend(long t, const void *b, long c, long n, long p)
 }
 MCE_EXPORT long mce_nx_isend(long t, const void *b, long c, long n, long p)
 {
-    return do_isend(0, "isend", t, b, c, n, p, NULL);
+    return do_isend(0, "isend", t, b, c, n, p, NULL, 0);
 }
 MCE_EXPORT long mce_nx__isend(long t, const void *b, long c, long n, long p)
 {
-    return do_isend(1, "isend", t, b, c, n, p, NULL);
+    return do_isend(1, "isend", t, b, c, n, p, NULL, 0);
 }
 MCE_EXPORT long mce_nx_hsend(long t, const void *b, long c, long n, long p,
                              mce_nx_handler_t h)
 {
-    return do_isend(0, "hsend", t, b, c, n, p, h);
+    return do_isend(0, "hsend", t, b, c, n, p, h, 0);
 }
 MCE_EXPORT long mce_nx__hsend(long t, const void *b, long c, long n, long p,
                               mce_nx_handler_t h)
 {
-    return do_isend(1, "hsend", t, b, c, n, p, h);
+    return do_isend(1, "hsend", t, b, c, n, p, h, 0);
 }
 MCE_EXPORT void mce_nx_crecv(long t, void *b, long c)
 {
@@ -536,47 +554,47 @@ MCE_EXPORT long mce_nx__crecvx(long t, void *b, long c, long n, long p,
 MCE_EXPORT long mce_nx_irecv(long t, void *b, long c)
 {
     long id;
-    return do_irecvx(0, "irecv", t, b, c, -1, -1, NULL, NULL, &id);
+    return do_irecvx(0, "irecv", t, b, c, -1, -1, NULL, NULL, NULL, 0, &id);
 }
 MCE_EXPORT long mce_nx__irecv(long t, void *b, long c)
 {
     long id;
-    return do_irecvx(1, "irecv", t, b, c, -1, -1, NULL, NULL, &id);
+    return do_irecvx(1, "irecv", t, b, c, -1, -1, NULL, NULL, NULL, 0, &id);
 }
 MCE_EXPORT long mce_nx_irecvx(long t, void *b, long c, long n, long p,
                               long info[])
 {
     long id;
     /* info[] is filled when the receive completes (msgwait/msgdone) */
-    return do_irecvx(0, "irecvx", t, b, c, n, p, NULL, info, &id);
+    return do_irecvx(0, "irecvx", t, b, c, n, p, NULL, info, NULL, 0, &id);
 }
 MCE_EXPORT long mce_nx__irecvx(long t, void *b, long c, long n, long p,
                                long info[])
 {
     long id;
-    return do_irecvx(1, "irecvx", t, b, c, n, p, NULL, info, &id);
+    return do_irecvx(1, "irecvx", t, b, c, n, p, NULL, info, NULL, 0, &id);
 }
 MCE_EXPORT long mce_nx_hrecv(long t, void *b, long c, mce_nx_handler_t h)
 {
     long id;
-    return do_irecvx(0, "hrecv", t, b, c, -1, -1, h, NULL, &id);
+    return do_irecvx(0, "hrecv", t, b, c, -1, -1, h, NULL, NULL, 0, &id);
 }
 MCE_EXPORT long mce_nx__hrecv(long t, void *b, long c, mce_nx_handler_t h)
 {
     long id;
-    return do_irecvx(1, "hrecv", t, b, c, -1, -1, h, NULL, &id);
+    return do_irecvx(1, "hrecv", t, b, c, -1, -1, h, NULL, NULL, 0, &id);
 }
 MCE_EXPORT long mce_nx_hrecvx(long t, void *b, long c, long n, long p,
                               mce_nx_handler_t h)
 {
     long id;
-    return do_irecvx(0, "hrecvx", t, b, c, n, p, h, NULL, &id);
+    return do_irecvx(0, "hrecvx", t, b, c, n, p, h, NULL, NULL, 0, &id);
 }
 MCE_EXPORT long mce_nx__hrecvx(long t, void *b, long c, long n, long p,
                                mce_nx_handler_t h)
 {
     long id;
-    return do_irecvx(1, "hrecvx", t, b, c, n, p, h, NULL, &id);
+    return do_irecvx(1, "hrecvx", t, b, c, n, p, h, NULL, NULL, 0, &id);
 }
 MCE_EXPORT void mce_nx_msgwait(long id)
 {
@@ -893,13 +911,11 @@ COMBINE(c_ior, long, x[i] | y[i])
 COMBINE(c_land, long, x[i] && y[i])
 COMBINE(c_lor, long, x[i] || y[i])
 
-static long do_gop(int under, const char *call, void *x, long n, void *work,
-                   size_t esz, combine_fn f, void *arg)
+/* The arguments of a global operation on n elements of esz bytes: 0, or
+ * -1 after the failure was reported. */
+static long gop_checks(mcei_vn_t *vn, int under, const char *call,
+                       const void *x, long n, const void *work, size_t esz)
 {
-    mcei_vn_t *vn = enter(call);
-    int rc;
-    if (vn == NULL)
-        return -1;
     long bytes;
     if (n < 0 || (n > 0 && (x == NULL || work == NULL)))
         return nx_fail(vn, under, call, EINVAL,
@@ -914,6 +930,18 @@ static long do_gop(int under, const char *call, void *x, long n, void *work,
         (uintptr_t)work < (uintptr_t)x + (uintptr_t)bytes)
         return nx_fail(vn, under, call, EINVAL,
                        "the work array overlaps x (%ld bytes each)", bytes);
+    return 0;
+}
+
+static long do_gop(int under, const char *call, void *x, long n, void *work,
+                   size_t esz, combine_fn f, void *arg)
+{
+    mcei_vn_t *vn = enter(call);
+    int rc;
+    if (vn == NULL)
+        return -1;
+    if (gop_checks(vn, under, call, x, n, work, esz) < 0)
+        return -1;
     if ((rc = allreduce(vn, x, n, esz, work, f, arg)) != MCE_OK)
         return status_fail(vn, under, call, rc);
     return leave(vn, 0);
@@ -953,8 +981,9 @@ static void c_user(void *x, const void *y, long n, void *arg)
     f(x, (void *)(uintptr_t)y);
 }
 
-static long do_gopf(int under, void *x, long xlen, void *work,
-                    long (*f)(void *, void *))
+/* f: the user's function, called by c (c_user, or c_user32 below). */
+static long do_gopf(int under, void *x, long xlen, void *work, void (*f)(void),
+                    combine_fn c)
 {
     if (f == NULL || xlen <= 0) {
         mcei_vn_t *vn = enter("gopf");
@@ -965,19 +994,19 @@ static long do_gopf(int under, void *x, long xlen, void *work,
                                  : "operand length %ld is not positive",
                        xlen);
     }
-    return do_gop(under, "gopf", x, 1, work, (size_t)xlen, c_user,
+    return do_gop(under, "gopf", x, 1, work, (size_t)xlen, c,
                   (void *)(uintptr_t)f);
 }
 
 MCE_EXPORT void mce_nx_gopf(void *x, long xlen, void *work,
                             long (*f)(void *, void *))
 {
-    do_gopf(0, x, xlen, work, f);
+    do_gopf(0, x, xlen, work, (void (*)(void))f, c_user);
 }
 MCE_EXPORT long mce_nx__gopf(void *x, long xlen, void *work,
                              long (*f)(void *, void *))
 {
-    return do_gopf(1, x, xlen, work, f);
+    return do_gopf(1, x, xlen, work, (void (*)(void))f, c_user);
 }
 
 static long do_gsync(int under)
@@ -1148,4 +1177,285 @@ MCE_EXPORT long mce_nx__gsendx(long t, const void *x, long n,
                                const long nodes[], long nn)
 {
     return do_gsendx(1, t, x, n, nodes, nn);
+}
+
+/* ---- 32-bit forms (mcecc -mce-nx-long=32) ----------------------------------
+ * int where the long forms take an array or an out-parameter of long, as
+ * NX's long was on the i860.  Each does what its long form does in one
+ * call (one trace slice), the operands travelling as long: the same
+ * messages, the same virtual time, the same digest. */
+
+static void put_info32(int info[], const long l[4])
+{
+    if (info == NULL)
+        return;
+    for (int k = 0; k < 4; k++)
+        info[k] = sat32(l[k]);
+}
+
+MCE_EXPORT void mce_nx_crecvx32(long t, void *b, long c, long n, long p,
+                                int info[])
+{
+    long l[4] = {0};
+    do_crecvx(0, "crecvx", t, b, c, n, p, l);
+    put_info32(info, l);
+}
+MCE_EXPORT long mce_nx__crecvx32(long t, void *b, long c, long n, long p,
+                                 int info[])
+{
+    long l[4] = {0};
+    long rc = do_crecvx(1, "crecvx", t, b, c, n, p, l);
+    if (rc >= 0)
+        put_info32(info, l);
+    return rc;
+}
+MCE_EXPORT long mce_nx_irecvx32(long t, void *b, long c, long n, long p,
+                                int info[])
+{
+    long id;
+    return do_irecvx(0, "irecvx", t, b, c, n, p, NULL, NULL, info, 0, &id);
+}
+MCE_EXPORT long mce_nx__irecvx32(long t, void *b, long c, long n, long p,
+                                 int info[])
+{
+    long id;
+    return do_irecvx(1, "irecvx", t, b, c, n, p, NULL, NULL, info, 0, &id);
+}
+
+static long probex32(int under, const char *call, int block, long t, long n,
+                     long p, int info[])
+{
+    long l[4] = {0};
+    long found = do_probex(under, call, block, t, n, p, l);
+    if (found == 1)
+        put_info32(info, l);
+    return found;
+}
+MCE_EXPORT void mce_nx_cprobex32(long t, long n, long p, int info[])
+{
+    probex32(0, "cprobex", 1, t, n, p, info);
+}
+MCE_EXPORT long mce_nx__cprobex32(long t, long n, long p, int info[])
+{
+    return probex32(1, "cprobex", 1, t, n, p, info);
+}
+MCE_EXPORT long mce_nx_iprobex32(long t, long n, long p, int info[])
+{
+    return probex32(0, "iprobex", 0, t, n, p, info);
+}
+MCE_EXPORT long mce_nx__iprobex32(long t, long n, long p, int info[])
+{
+    return probex32(1, "iprobex", 0, t, n, p, info);
+}
+
+/* The library keeps the handler as a long one and calls it as what it
+ * is (mcei_nx_set32). */
+#define H32(h) ((mce_nx_handler_t)(void (*)(void))(h))
+
+MCE_EXPORT long mce_nx_hrecv32(long t, void *b, long c, mce_nx_handler32_t h)
+{
+    long id;
+    return do_irecvx(0, "hrecv", t, b, c, -1, -1, H32(h), NULL, NULL, 1, &id);
+}
+MCE_EXPORT long mce_nx__hrecv32(long t, void *b, long c, mce_nx_handler32_t h)
+{
+    long id;
+    return do_irecvx(1, "hrecv", t, b, c, -1, -1, H32(h), NULL, NULL, 1, &id);
+}
+MCE_EXPORT long mce_nx_hrecvx32(long t, void *b, long c, long n, long p,
+                                mce_nx_handler32_t h)
+{
+    long id;
+    return do_irecvx(0, "hrecvx", t, b, c, n, p, H32(h), NULL, NULL, 1, &id);
+}
+MCE_EXPORT long mce_nx__hrecvx32(long t, void *b, long c, long n, long p,
+                                 mce_nx_handler32_t h)
+{
+    long id;
+    return do_irecvx(1, "hrecvx", t, b, c, n, p, H32(h), NULL, NULL, 1, &id);
+}
+MCE_EXPORT long mce_nx_hsend32(long t, const void *b, long c, long n, long p,
+                               mce_nx_handler32_t h)
+{
+    return do_isend(0, "hsend", t, b, c, n, p, H32(h), 1);
+}
+MCE_EXPORT long mce_nx__hsend32(long t, const void *b, long c, long n, long p,
+                                mce_nx_handler32_t h)
+{
+    return do_isend(1, "hsend", t, b, c, n, p, H32(h), 1);
+}
+
+/* Integer global operations: the int operands combined as long (as the
+ * long forms do), and a result beyond int is an error, never wrapped. */
+static long do_gop32(int under, const char *call, int x[], long n, int work[],
+                     combine_fn f)
+{
+    mcei_vn_t *vn = enter(call);
+    long sx[64], sw[64], *lx = sx, *lw = sw, bytes;
+    int rc;
+    if (vn == NULL)
+        return -1;
+    if (gop_checks(vn, under, call, x, n, work, sizeof(int)) < 0)
+        return -1;
+    if (mcei_bytes_mul(n, sizeof(long), &bytes) != MCE_OK)
+        return nx_fail(vn, under, call, EINVAL,
+                       "%ld elements overflow the byte count", n);
+    if (n > 64) {
+        lx = malloc((size_t)bytes);
+        lw = malloc((size_t)bytes);
+        if (lx == NULL || lw == NULL) {
+            free(lx);
+            free(lw);
+            return status_fail(vn, under, call, MCE_ERR_NOMEM);
+        }
+    }
+    for (long i = 0; i < n; i++)
+        lx[i] = x[i];
+    rc = allreduce(vn, lx, n, sizeof(long), lw, f, NULL);
+    for (long i = 0; rc == MCE_OK && i < n; i++)
+        if (lx[i] < INT_MIN || lx[i] > INT_MAX) {
+            /* Every node has the same result: all stop here alike. */
+            long bad = lx[i];
+            if (lx != sx) {
+                free(lx);
+                free(lw);
+            }
+            return nx_fail(vn, under, call, ERANGE,
+                           "element %ld's result %ld does not fit a 32-bit "
+                           "integer (an int of mcecc -mce-nx-long=32, or a "
+                           "Fortran INTEGER)",
+                           i, bad);
+        }
+    for (long i = 0; rc == MCE_OK && i < n; i++)
+        x[i] = (int)lx[i];
+    if (lx != sx) {
+        free(lx);
+        free(lw);
+    }
+    if (rc != MCE_OK)
+        return status_fail(vn, under, call, rc);
+    return leave(vn, 0);
+}
+
+#define GOP32(name, fn)                                                        \
+    MCE_EXPORT void mce_nx_##name##32(int x[], long n, int work[])             \
+    {                                                                          \
+        do_gop32(0, #name, x, n, work, fn);                                    \
+    }                                                                          \
+    MCE_EXPORT long mce_nx__##name##32(int x[], long n, int work[])            \
+    {                                                                          \
+        return do_gop32(1, #name, x, n, work, fn);                             \
+    }
+GOP32(gisum, c_isum)
+GOP32(giprod, c_iprod)
+GOP32(gihigh, c_ihigh)
+GOP32(gilow, c_ilow)
+GOP32(giand, c_iand)
+GOP32(gior, c_ior)
+GOP32(gland, c_land)
+GOP32(glor, c_lor)
+
+static void c_user32(void *x, const void *y, long n, void *arg)
+{
+    int (*f)(void *, void *) = (int (*)(void *, void *))arg;
+    (void)n;
+    f(x, (void *)(uintptr_t)y);
+}
+MCE_EXPORT void mce_nx_gopf32(void *x, long xlen, void *work,
+                              int (*f)(void *, void *))
+{
+    do_gopf(0, x, xlen, work, (void (*)(void))f, c_user32);
+}
+MCE_EXPORT long mce_nx__gopf32(void *x, long xlen, void *work,
+                               int (*f)(void *, void *))
+{
+    return do_gopf(1, x, xlen, work, (void (*)(void))f, c_user32);
+}
+
+/* The total is at most ylen, taken as at most INT_MAX: a larger result
+ * is refused as too large for the buffer, never truncated. */
+static long gcol32(int under, const void *x, long xl, void *y, long yl,
+                   int *ncnt)
+{
+    long cnt = 0;
+    long rc = collect(under, "gcol", x, xl, NULL, y,
+                      yl > INT_MAX ? INT_MAX : yl, &cnt);
+    if (rc == 0 && ncnt != NULL)
+        *ncnt = (int)cnt;
+    return rc;
+}
+MCE_EXPORT void mce_nx_gcol32(const void *x, long xl, void *y, long yl,
+                              int *ncnt)
+{
+    gcol32(0, x, xl, y, yl, ncnt);
+}
+MCE_EXPORT long mce_nx__gcol32(const void *x, long xl, void *y, long yl,
+                               int *ncnt)
+{
+    return gcol32(1, x, xl, y, yl, ncnt);
+}
+
+/* A long copy of an int list of n entries (stack if it fits): 0, or -1
+ * after the failure was reported. */
+static long list32(int under, const char *call, const int *in, long n,
+                   long *stack, long **out)
+{
+    *out = stack;
+    if (in == NULL || n <= 0) {
+        *out = NULL;
+        return 0;
+    }
+    if (n > 64 && (*out = malloc((size_t)n * sizeof(long))) == NULL) {
+        mcei_vn_t *vn = enter(call);
+        if (vn == NULL)
+            return -1;
+        return status_fail(vn, under, call, MCE_ERR_NOMEM);
+    }
+    for (long i = 0; i < n; i++)
+        (*out)[i] = in[i];
+    return 0;
+}
+
+static long gcolx32(int under, const void *x, const int xl[], void *y)
+{
+    long s[64], *l;
+    long rc;
+    if (list32(under, "gcolx", xl, mcei_nnodes(), s, &l) < 0)
+        return -1;
+    rc = do_gcolx(under, x, l, y);
+    if (l != s)
+        free(l);
+    return rc;
+}
+MCE_EXPORT void mce_nx_gcolx32(const void *x, const int xl[], void *y)
+{
+    gcolx32(0, x, xl, y);
+}
+MCE_EXPORT long mce_nx__gcolx32(const void *x, const int xl[], void *y)
+{
+    return gcolx32(1, x, xl, y);
+}
+
+static long gsendx32(int under, long t, const void *x, long n,
+                     const int nodes[], long nn)
+{
+    long s[64], *l;
+    long rc;
+    if (list32(under, "gsendx", nodes, nn, s, &l) < 0)
+        return -1;
+    /* A missing list (NULL): the long form's own checks and message. */
+    rc = do_gsendx(under, t, x, n, l, nn);
+    if (l != s)
+        free(l);
+    return rc;
+}
+MCE_EXPORT void mce_nx_gsendx32(long t, const void *x, long n,
+                                const int nodes[], long nn)
+{
+    gsendx32(0, t, x, n, nodes, nn);
+}
+MCE_EXPORT long mce_nx__gsendx32(long t, const void *x, long n,
+                                 const int nodes[], long nn)
+{
+    return gsendx32(1, t, x, n, nodes, nn);
 }

@@ -3,8 +3,9 @@
  * the gd* operations and REAL for the gs* ones; character buffers are
  * addresses, their hidden lengths ignored).  Built into libmcemuf77,
  * which mcef77 links; the names exist only here.  The C API takes long:
- * info arrays, the gi* operands and the length and node lists of gcolx and
- * gsendx go through temporary long arrays.  The plain forms are bound (a
+ * the gi* operands go through NX's 32-bit forms (nx.h), info arrays and
+ * the length and node lists of gcolx and gsendx through temporary long
+ * arrays.  The plain forms are bound (a
  * failed call names itself and the node and ends the program, as NX did);
  * Fortran names cannot start with '_'.
  *
@@ -472,37 +473,13 @@ REAL_GOP(gsprod, float)
 REAL_GOP(gshigh, float)
 REAL_GOP(gslow, float)
 
-/* INTEGER*4 (and LOGICAL*4) operands through long temporaries. */
-static void int_gop(void (*op)(long *, long, long *), f77_int *x, f77_int n)
-{
-    long sx[64], sw[64], *lx = sx, *lw = sw;
-    if (n > 64) {
-        lx = malloc((size_t)n * sizeof(long));
-        lw = malloc((size_t)n * sizeof(long));
-        if (lx == NULL || lw == NULL) {
-            free(lx);
-            free(lw);
-            /* the C call reports it, naming itself and the node */
-            op(NULL, n, NULL);
-            return;
-        }
-    }
-    for (f77_int i = 0; i < n; i++)
-        lx[i] = x[i];
-    op(lx, n, lw);
-    for (f77_int i = 0; i < n; i++)
-        x[i] = (f77_int)lx[i];
-    if (lx != sx) {
-        free(lx);
-        free(lw);
-    }
-}
-
+/* INTEGER*4 (and LOGICAL*4) operands: NX's 32-bit forms, which combine
+ * them as long (the C forms' messages and time) and stop the program
+ * when a result does not fit an INTEGER instead of wrapping it. */
 #define INT_GOP(name)                                                          \
     F77 void name##_(f77_int *x, f77_int *n, f77_int *work)                    \
     {                                                                          \
-        (void)work;                                                            \
-        int_gop(mce_nx_##name, x, *n);                                         \
+        mce_nx_##name##32(x, *n, work);                                        \
     }
 INT_GOP(gisum)
 INT_GOP(giprod)

@@ -17,6 +17,7 @@
 #include "../../core/trace.h"
 
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,6 +40,8 @@ struct nx_req {
     mcei_nx_info_t info;
     long m1, m2;     /* R_MERGE */
     long *info_out;  /* irecvx's info[] */
+    int *info_out32; /* the same, of the 32-bit forms */
+    int handler32;   /* handler is a mcei_nx_handler32_t */
     nx_req_t *next;  /* all requests of the node */
     nx_req_t *prev;  /* (so that a release needs no search) */
     nx_req_t *hnext; /* the next of its hash bucket (by id) */
@@ -52,7 +55,7 @@ typedef struct nx_node {
     nx_req_t **bucket;
     size_t nbucket;     /* a power of two, or 0 */
     nx_req_t *reqs_old; /* the oldest request (the list's tail) */
-    long nhandlers; /* requests with a handler (hrecv): most have none */
+    long nhandlers;     /* requests with a handler (hrecv): most have none */
     nx_req_t *posted, *posted_tail;
     long next_id, nreqs, nposted, ptype;
     uint64_t posted_bytes; /* operating-system buffer space they reserve */
@@ -555,6 +558,14 @@ static int req_done(mcei_vn_t *vn, void *arg)
     return r == NULL || req_complete(nd, r);
 }
 
+/* An NX value for the 32-bit forms: types are 31-bit, nodes fewer than
+ * 2^31; a count or process type beyond int (which a 32-bit program
+ * cannot give) saturates. */
+static int int32_of(long v)
+{
+    return v > INT_MAX ? INT_MAX : v < INT_MIN ? INT_MIN : (int)v;
+}
+
 /* A completed user receive becomes "the last message" (infocount & co)
  * and fills the x-form's info[]; global operations' receives do not. */
 static void record_recv(nx_node_t *nd, nx_req_t *r)
@@ -567,6 +578,12 @@ static void record_recv(nx_node_t *nd, nx_req_t *r)
         r->info_out[1] = r->info.count;
         r->info_out[2] = r->info.node;
         r->info_out[3] = r->info.ptype;
+    }
+    if (r->info_out32 != NULL) {
+        r->info_out32[0] = int32_of(r->info.type);
+        r->info_out32[1] = int32_of(r->info.count);
+        r->info_out32[2] = int32_of(r->info.node);
+        r->info_out32[3] = int32_of(r->info.ptype);
     }
 }
 
@@ -830,6 +847,16 @@ int mcei_nx_merge(mcei_vn_t *vn, long id1, long id2, long *id)
     return MCE_OK;
 }
 
+int mcei_nx_set32(mcei_vn_t *vn, long id, int *info32, int handler32)
+{
+    nx_req_t *r = find(node_of(vn), id);
+    if (r == NULL)
+        return MCE_ERR_NOT_FOUND;
+    r->info_out32 = info32;
+    r->handler32 = handler32 && r->handler != NULL;
+    return MCE_OK;
+}
+
 typedef struct probe_arg {
     uint32_t ctx;
     long typesel, nodesel, ptypesel;
@@ -923,11 +950,17 @@ void mcei_nx_run_handlers(mcei_vn_t *vn)
         /* The handler runs in the node's time, like an interrupt. */
         mcei_nx_info_t info = r->info;
         mcei_nx_handler_t h = r->handler;
+        int h32 = r->handler32;
         if (r->kind == R_RECV)
             nd->last = info;
         release(nd, r);
         nd->in_handler = 1;
-        h(info.type, info.count, info.node, info.ptype);
+        if (h32)
+            ((mcei_nx_handler32_t)(void (*)(void))h)(
+                int32_of(info.type), int32_of(info.count), int32_of(info.node),
+                int32_of(info.ptype));
+        else
+            h(info.type, info.count, info.node, info.ptype);
         nd->in_handler = 0;
     }
 }

@@ -15,6 +15,8 @@ typedef struct mcei_nx_info {
 } mcei_nx_info_t;
 
 typedef void (*mcei_nx_handler_t)(long type, long count, long node, long ptype);
+/* A handler of the 32-bit NX forms (mcecc -mce-nx-long=32). */
+typedef void (*mcei_nx_handler32_t)(int type, int count, int node, int ptype);
 
 /* The protocol (registered by lib/machines/registry.c). */
 extern const mcei_proto_ops_t mcei_proto_nx_ops;
@@ -31,6 +33,13 @@ int mcei_nx_isend(mcei_vn_t *vn, uint32_t ctx, long type, const void *buf,
 int mcei_nx_irecv(mcei_vn_t *vn, uint32_t ctx, long typesel, void *buf,
                   long count, long nodesel, long ptypesel,
                   mcei_nx_handler_t handler, long *info_out, long *id);
+/* The 32-bit forms: request @p id, just posted, fills the int array
+ * @p info32 (may be NULL) instead of a long one when it completes, and,
+ * when @p handler32, its handler (given to the post cast to
+ * mcei_nx_handler_t through void (*)(void)) is a mcei_nx_handler32_t.
+ * Values beyond int saturate (a count over 2 GiB, a process type set
+ * beyond 2^31: no 32-bit program can give either). */
+int mcei_nx_set32(mcei_vn_t *vn, long id, int *info32, int handler32);
 /* Wait for @p id; *info (may be NULL) describes a receive. */
 int mcei_nx_wait(mcei_vn_t *vn, long id, mcei_nx_info_t *info);
 /* 1 done (and released), 0 pending. */
