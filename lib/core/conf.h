@@ -88,6 +88,7 @@ typedef struct mcei_config {
     int windows;             /* MCEI_WINDOWS_WIDE or MCEI_WINDOWS_NARROW */
     int progress;            /* 0 auto, 1 on, 2 off */
     int oversub;             /* 0 pack, 1 spread */
+    int exchange;            /* 0 auto (shared memory on one host), 1 mpi */
     mce_time_t livelock;     /* polling with no progress this long: livelock */
     mce_time_t max_vtime;    /* 0 or the virtual time at which a run stops */
     mce_time_t max_wall;     /* 0 or the wall-clock time (ps) it may take */

@@ -4,6 +4,7 @@
 #include "transport.h"
 
 #include <mpi.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -22,6 +23,23 @@ static mcei_transport_stats_t xstats;
  * ranks sleep at once instead of spinning first. */
 static int local_ranks = 1, local_index, host_cores;
 static int oversubscribed;
+
+/* The window summaries through shared memory, when every working rank is
+ * on one host (--mce-exchange=auto): each rank has a slot of a window
+ * MPI_Win_allocate_shared made, a generation counter and two buffers
+ * (generation parity), so that a rank already writing the next window
+ * never overwrites what a slower rank is still reading; a rank cannot
+ * get two generations ahead, since it waits for everyone's previous one.
+ * An exchange is a store, a release of the counter and n acquires:
+ * about a microsecond where an MPI collective costs several. */
+#define SHM_HDR 64
+static struct {
+    int state; /* 0 not tried, 1 on, -1 off */
+    MPI_Win win;
+    char **base; /* each rank's slot */
+    size_t max;  /* bytes of one buffer */
+    uint64_t gen;
+} shm = {.win = MPI_WIN_NULL};
 
 void mcei_transport_set_cores(int cores)
 {
@@ -59,24 +77,48 @@ int mcei_transport_local_ranks(void)
 /* Waiting without holding a core: spin for a while (the other ranks are
  * usually a few microseconds behind), then sleep, longer and longer, so
  * that a rank that waits gives its core to the rank that works (a loaded
- * or oversubscribed host). */
+ * or oversubscribed host).  The spin is bounded in time, not in tries
+ * (a test of a shared-memory counter costs nanoseconds, an MPI test a
+ * microsecond): 100 us, or a few tries when ranks outnumber cores. */
 typedef struct backoff {
-    unsigned it, spins;
+    unsigned it, slept;
     long sleep_ns, max_ns;
+    struct timespec t0;
 } backoff_t;
+
+#define SPIN_NS 100000L
 
 static backoff_t backoff_start(void)
 {
-    backoff_t b = {0, oversubscribed ? 8 : 4000, 2000,
-                   oversubscribed ? 1000000 : 100000};
+    backoff_t b = {0, 0, 2000, oversubscribed ? 1000000 : 100000, {0, 0}};
+    clock_gettime(CLOCK_MONOTONIC, &b.t0);
     return b;
+}
+
+static int spinning(backoff_t *b)
+{
+    struct timespec now;
+    if (oversubscribed)
+        return b->it < 8;
+    if (b->it % 16 != 0)
+        return 1;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (now.tv_sec - b->t0.tv_sec) * 1000000000L + now.tv_nsec -
+               b->t0.tv_nsec <
+           SPIN_NS;
 }
 
 static void backoff_pause(backoff_t *b)
 {
-    if (b->it++ < b->spins)
+    if (!b->slept && spinning(b)) {
+        b->it++;
+#if defined(__x86_64__) || defined(__i386__)
+        __builtin_ia32_pause();
+#endif
         return;
+    }
     struct timespec ts = {0, b->sleep_ns};
+    b->slept = 1;
     nanosleep(&ts, NULL);
     if (b->sleep_ns < b->max_ns)
         b->sleep_ns *= 2;
@@ -181,6 +223,12 @@ void mcei_transport_finalize(void)
 {
     if (!mpi_on)
         return;
+    if (shm.win != MPI_WIN_NULL) {
+        MPI_Win_unlock_all(shm.win);
+        MPI_Win_free(&shm.win);
+    }
+    free(shm.base);
+    shm.base = NULL;
     if (wire_type != MPI_DATATYPE_NULL)
         MPI_Type_free(&wire_type);
     if (summary_op != MPI_OP_NULL)
@@ -241,6 +289,66 @@ typedef struct window_block {
     mcei_wire_t w[INLINE_WIRES];
 } window_block_t;
 
+/* Collective over comm, at the first window (every rank reaches it with
+ * the same configuration): on when the option allows it and every rank of
+ * comm shares this host's memory. */
+static void shm_setup(const mcei_engine_t *eng)
+{
+    MPI_Comm host;
+    int hn = 0;
+    size_t part = (SUM_FIELDS + (size_t)n_ranks) * sizeof(uint64_t);
+    MPI_Aint size;
+    char *mine;
+
+    shm.state = -1;
+    if (eng->cfg.exchange != 0 || n_ranks < 2)
+        return;
+    if (MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL,
+                            &host) != MPI_SUCCESS)
+        return;
+    MPI_Comm_size(host, &hn);
+    MPI_Comm_free(&host);
+    if (hn != n_ranks) /* the same answer on every rank */
+        return;
+    shm.max = sizeof(window_block_t) > part ? sizeof(window_block_t) : part;
+    shm.max = (shm.max + 63) / 64 * 64;
+    size = (MPI_Aint)(SHM_HDR + 2 * shm.max);
+    shm.base = calloc((size_t)n_ranks, sizeof(*shm.base));
+    if (shm.base == NULL ||
+        MPI_Win_allocate_shared(size, 64, MPI_INFO_NULL, comm, &mine,
+                                &shm.win) != MPI_SUCCESS)
+        mcei_fatal("cannot allocate the shared-memory window exchange");
+    for (int r = 0; r < n_ranks; r++) {
+        MPI_Aint sz;
+        int du;
+        if (MPI_Win_shared_query(shm.win, r, &sz, &du, &shm.base[r]) !=
+            MPI_SUCCESS)
+            mcei_fatal("cannot map rank %d's window-exchange slot", r);
+    }
+    atomic_init((_Atomic uint64_t *)(void *)mine, 0);
+    MPI_Win_lock_all(MPI_MODE_NOCHECK, shm.win);
+    MPI_Barrier(comm); /* every slot initialised before the first use */
+    shm.state = 1;
+}
+
+/* Allgather of @p bytes (<= shm.max) from every rank into @p all. */
+static void shm_allgather(const void *mine, size_t bytes, void *all)
+{
+    uint64_t g = ++shm.gen;
+    size_t off = SHM_HDR + (g & 1) * shm.max;
+    memcpy(shm.base[my_rank] + off, mine, bytes);
+    atomic_store_explicit((_Atomic uint64_t *)(void *)shm.base[my_rank], g,
+                          memory_order_release);
+    for (int r = 0; r < n_ranks; r++) {
+        _Atomic uint64_t *c = (_Atomic uint64_t *)(void *)shm.base[r];
+        for (backoff_t b = backoff_start();
+             atomic_load_explicit(c, memory_order_acquire) < g;
+             backoff_pause(&b))
+            ;
+        memcpy((char *)all + (size_t)r * bytes, shm.base[r] + off, bytes);
+    }
+}
+
 static void combine(mcei_window_info_t *g, const mcei_window_info_t *r)
 {
     g->ninj += r->ninj;
@@ -293,10 +401,14 @@ int mcei_transport_window(mcei_engine_t *eng, const mcei_window_info_t *mine,
     for (size_t i = 0; i < eng->ninj && i < INLINE_WIRES; i++)
         mb->w[i] = wmine[i];
     xstats.collectives++;
-    if (MPI_Iallgather(mb, (int)sizeof(*mb), MPI_BYTE, blocks,
-                       (int)sizeof(*mb), MPI_BYTE, comm,
-                       &coll) != MPI_SUCCESS ||
-        wait_all(1, &coll) != MCE_OK) {
+    if (shm.state == 0)
+        shm_setup(eng);
+    if (shm.state > 0)
+        shm_allgather(mb, sizeof(*mb), blocks);
+    else if (MPI_Iallgather(mb, (int)sizeof(*mb), MPI_BYTE, blocks,
+                            (int)sizeof(*mb), MPI_BYTE, comm,
+                            &coll) != MPI_SUCCESS ||
+             wait_all(1, &coll) != MCE_OK) {
         rc = MCE_ERR_MPI;
         goto out;
     }
@@ -497,9 +609,22 @@ int mcei_transport_window_part(mcei_engine_t *eng,
         vec[SUM_FIELDS + (size_t)r]++;
     }
     xstats.collectives++;
-    if (MPI_Iallreduce(MPI_IN_PLACE, vec, (int)nvec, MPI_UINT64_T, summary_op,
-                       comm, &coll) != MPI_SUCCESS ||
-        wait_all(1, &coll) != MCE_OK) {
+    if (shm.state == 0)
+        shm_setup(eng);
+    if (shm.state > 0) {
+        /* Every rank reduces the same vectors in the same order. */
+        uint64_t *allv = malloc((size_t)n_ranks * nvec * sizeof(*allv));
+        int len = (int)nvec;
+        if (allv == NULL)
+            goto out;
+        shm_allgather(vec, nvec * sizeof(*vec), allv);
+        memcpy(vec, allv, nvec * sizeof(*vec));
+        for (int r = 1; r < n_ranks; r++)
+            summary_reduce(allv + (size_t)r * nvec, vec, &len, NULL);
+        free(allv);
+    } else if (MPI_Iallreduce(MPI_IN_PLACE, vec, (int)nvec, MPI_UINT64_T,
+                              summary_op, comm, &coll) != MPI_SUCCESS ||
+               wait_all(1, &coll) != MCE_OK) {
         rc = MCE_ERR_MPI;
         goto out;
     }

@@ -46,6 +46,22 @@ for cfg in "tests/progs/nx_api 8 --mce-machine=ipsc860" \
     done
 done
 
+# The window exchange through MPI collectives instead of shared memory
+# (--mce-exchange=mpi; the default uses shared memory on one host): the
+# same summaries, for a partitioned (ring) and a replicated (Paragon)
+# model.
+for cfg in "apps/ring 64 --rounds=5 --bytes=33" \
+    "apps/complete_exchange 16 --mce-machine=paragon --mce-set=paragon.width=4 --sizes=9000"; do
+    set -- $cfg
+    prog=$1 nodes=$2; shift 2
+    run 0 "$B/$prog" --mce-nodes=$nodes --mce-summary "$@" > "$TMP/ref" 2>&1
+    for np in 2 3; do
+        run $np "$B/$prog" --mce-nodes=$nodes --mce-summary --mce-exchange=mpi "$@" > "$TMP/out" 2>&1
+        expect_eq "$(basename $prog) on $np ranks, --mce-exchange=mpi" \
+            "$(summary_sans_ranks "$TMP/out")" "$(summary_sans_ranks "$TMP/ref")"
+    done
+done
+
 # More ranks than cores (this machine's, as hwloc counts them): by default
 # the nodes run on one rank per core and the rest wait asleep; the digest
 # is the one-process digest, a warning says what happened, and the
