@@ -42,6 +42,7 @@
 #include "../../net/iwarp_fluid.h"
 #include "../keys.h"
 #include "cam.h"
+#include "cpu.h"
 #include "deposit.h"
 #include "spool.h"
 #include "state.h"
