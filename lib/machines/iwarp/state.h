@@ -14,7 +14,7 @@
 #include "video.h"
 
 typedef struct mcei_iw_state {
-    mcei_iw_costs_t costs; /* iwarp.c */
+    mcei_iw_costs_t costs; /* read by plugin.c */
     mcei_iw_cam_k_t cam;
     mcei_iw_dep_k_t dep;
     mcei_iw_spool_k_t spool;
