@@ -1,20 +1,16 @@
 /* Personalities: each header renames the program's main to its own entry
  * symbol (mcemu.h: mce_user_main), so the library learns which API the
  * program was written against, and hence its default machine, from the
- * one entry point the executable defines.  The references are weak: a
- * program defines exactly one. */
+ * one entry point the executable defines (program.c finds it).  This file
+ * dispatches to the personalities; the helpers they call back (the
+ * program's entry and symbols) are program.c's, so that the references go
+ * one way. */
 #include <stdio.h>
 #include <string.h>
 
-#include "../core/privatize.h"
 #include "registry.h"
 #include "tcs/tcs_link.h"
 
-extern int mce_user_main(int argc, char **argv) __attribute__((weak));
-extern int mce_vx_main(int argc, char **argv) __attribute__((weak));
-extern int mce_nx_main(int argc, char **argv) __attribute__((weak));
-extern int mce_iw_main(int argc, char **argv) __attribute__((weak));
-extern int mce_tcs_main(int argc, char **argv) __attribute__((weak));
 /* lib/api/iwarp: mce_iw_main, then the writes it left pending. */
 int mcei_iw_entry(int argc, char **argv);
 /* lib/api/tcs: mce_tcs_main, then the same. */
@@ -24,45 +20,10 @@ int mcei_tcs_entry(int argc, char **argv);
 extern const mcei_node_slot_t mcei_nx_node_slot;
 /* lib/api/nx: a resuming node's msginfo (NX programs, Fortran ones). */
 void mcei_nx_on_resume(mcei_vn_t *vn);
-/* mcef77 renames gfortran's main() and records the personality's machine. */
-extern int mce_f77_main(int argc, char **argv) __attribute__((weak));
+/* mcef77 records the personality's machine (program.c: its entry). */
 extern const char *mce_f77_default_machine __attribute__((weak));
 /* ncube2.h (the NCUBE 2 flavour of Vertex) names its machine. */
 extern const char *mce_vx_default_machine __attribute__((weak));
-/* mcecc names a main whose value is no exit status (void main(), a C89
- * main falling off its end) with a _void suffix: it ends with status 0. */
-extern void mce_user_main_void(int argc, char **argv) __attribute__((weak));
-extern void mce_vx_main_void(int argc, char **argv) __attribute__((weak));
-extern void mce_nx_main_void(int argc, char **argv) __attribute__((weak));
-
-/* The program's entry: in the executable, or in copy 0 of the node
- * program an executable built with mcecc -mce-privatize=dlopen carries;
- * each node calls it in its own copy. */
-static uintptr_t prog_entry;
-static int prog_void; /* a main without a status (the _void entries) */
-
-int mcei_api_call_main(int argc, char **argv)
-{
-    uintptr_t f = mcei_priv_node_addr(prog_entry);
-    if (prog_void) {
-        void (*v)(int, char **) = (void (*)(int, char **))f;
-        v(argc, argv);
-        return 0;
-    }
-    return ((mcei_main_fn)f)(argc, argv);
-}
-
-/* A symbol of the program: the executable's (a weak reference, @p own) or
- * copy 0's of its image. */
-static uintptr_t program_sym(uintptr_t own, const char *name)
-{
-    return own != 0 ? own : (uintptr_t)mcei_priv_image_sym(name);
-}
-
-void *mcei_api_program_data(void *own, const char *name)
-{
-    return own != NULL ? own : mcei_priv_image_sym(name);
-}
 
 /* Personalities without a boot step leave the TCS keys of the iwarp
  * machine file to the TCS personality (lib/api/tcs). */
@@ -226,44 +187,22 @@ static const struct {
 
 static int resolve(mcei_personality_t *out, char *err, size_t errlen)
 {
-    /* in the order of entries[] */
-    uintptr_t fns[] = {
-        program_sym((uintptr_t)mce_user_main, "mce_user_main"),
-        program_sym((uintptr_t)mce_vx_main, "mce_vx_main"),
-        program_sym((uintptr_t)mce_nx_main, "mce_nx_main"),
-        program_sym((uintptr_t)mce_f77_main, "mce_f77_main"),
-        program_sym((uintptr_t)mce_iw_main, "mce_iw_main"),
-        program_sym((uintptr_t)mce_tcs_main, "mce_tcs_main"),
-        program_sym((uintptr_t)mce_user_main_void, "mce_user_main_void"),
-        program_sym((uintptr_t)mce_vx_main_void, "mce_vx_main_void"),
-        program_sym((uintptr_t)mce_nx_main_void, "mce_nx_main_void"),
-    };
+    const char *sym;
     const char *const *f77_machine = mcei_api_program_data(
         (void *)&mce_f77_default_machine, "mce_f77_default_machine");
     const char *const *vx_machine = mcei_api_program_data(
         (void *)&mce_vx_default_machine, "mce_vx_default_machine");
     int found = -1;
-    _Static_assert(MCEI_ARRAY_SIZE(fns) == MCEI_ARRAY_SIZE(entries),
-                   "one symbol per entry");
-    for (size_t i = 0; i < MCEI_ARRAY_SIZE(entries); i++) {
-        if (fns[i] == 0)
-            continue;
-        if (found >= 0) {
-            snprintf(err, errlen,
-                     "the program defines both %s and %s: include only one "
-                     "personality header in the file that defines main",
-                     entries[found].symbol, entries[i].symbol);
-            return MCE_ERR_CONFIG;
-        }
-        found = (int)i;
-    }
+    int rc = mcei_api_find_entry(&sym, err, errlen);
+    if (rc != MCE_OK)
+        return rc;
+    for (size_t i = 0; i < MCEI_ARRAY_SIZE(entries) && found < 0; i++)
+        if (strcmp(entries[i].symbol, sym) == 0)
+            found = (int)i;
     if (found < 0) {
-        snprintf(err, errlen,
-                 "the program has no main for mcemu: include mcemu.h (or a "
-                 "personality header) in the file that defines main");
+        snprintf(err, errlen, "no personality has the entry %s", sym);
         return MCE_ERR_CONFIG;
     }
-    const char *sym = entries[found].symbol;
     out->name = entries[found].info.name;
     out->default_machine = entries[found].info.default_machine;
     if (strcmp(sym, "mce_f77_main") == 0 && f77_machine != NULL &&
@@ -272,17 +211,8 @@ static int resolve(mcei_personality_t *out, char *err, size_t errlen)
     if (strcmp(out->name, "vertex") == 0 && vx_machine != NULL &&
         *vx_machine != NULL)
         out->default_machine = *vx_machine;
-    prog_entry = fns[found];
-    prog_void = strstr(sym, "_void") != NULL;
     out->ops = entries[found].ops;
     return MCE_OK;
-}
-
-int mcei_api_has_entry(void)
-{
-    mcei_personality_t p;
-    char err[256];
-    return resolve(&p, err, sizeof(err)) == MCE_OK;
 }
 
 int mcei_api_register_all(void)

@@ -1,4 +1,6 @@
-/* Registration of the API layer's personality resolver into the core. */
+/* Registration of the API layer's personality resolver into the core
+ * (registry.c), and the program's entry and symbols (program.c), which
+ * the personalities call back. */
 #ifndef MCEI_API_REGISTRY_H
 #define MCEI_API_REGISTRY_H
 
@@ -6,6 +8,10 @@
 
 /* Registers the resolver of lib/api: MCE_OK or the core's error. */
 int mcei_api_register_all(void);
+/* program.c: the entry symbol the program defines (mce_user_main, ...)
+ * in *sym, which mcei_api_call_main will call; MCE_ERR_CONFIG with a
+ * reason if it defines none or two. */
+int mcei_api_find_entry(const char **sym, char *err, size_t errlen);
 /* Does the executable define an entry point for mcemu (a renamed main)?
  * 0: its own main runs instead of mcemu's. */
 int mcei_api_has_entry(void);

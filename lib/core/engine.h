@@ -2,6 +2,7 @@
 #ifndef MCEI_ENGINE_H
 #define MCEI_ENGINE_H
 
+#include <string.h>
 #include <time.h>
 
 #include "conf.h"
@@ -352,6 +353,17 @@ static inline void *mcei_proto_state_of(const mcei_proto_ops_t *ops)
 {
     return mcei_eng != NULL && mcei_eng->proto == ops ? mcei_eng->proto_state
                                                       : NULL;
+}
+/* The same by the protocol's name: for a protocol whose files cannot all
+ * refer to its ops table, since the file that holds the table refers to
+ * them (lib/machines/iwarp: its modules would form a link-time circle with
+ * the table's file). */
+static inline void *mcei_proto_state_named(const char *name)
+{
+    return mcei_eng != NULL && mcei_eng->proto != NULL &&
+                   strcmp(mcei_eng->proto->name, name) == 0
+               ? mcei_eng->proto_state
+               : NULL;
 }
 
 /* Boot: config, machine, model, placement, nodes.  Returns 0 or an error

@@ -8,6 +8,7 @@
 
 #include "../../core/engine.h"
 #include "../../core/trace.h"
+#include "../../machines/iwarp/cpu.h"
 #include "../../machines/iwarp/iwarp.h"
 #include "../../machines/iwarp/spool.h"
 #include "../../machines/iwarp/video.h"

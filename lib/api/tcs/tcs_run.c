@@ -30,8 +30,8 @@
 #include <string.h>
 
 #include "../../core/privatize.h"
+#include "../../machines/iwarp/cpu.h"
 #include "../../machines/iwarp/iwarp.h"
-#include "../../machines/iwarp/spool.h"
 #include "../registry.h"
 #include "tcs_link.h"
 

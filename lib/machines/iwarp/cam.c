@@ -27,7 +27,7 @@
 #include <string.h>
 
 #include "../../net/iwarp_sru.h"
-#include "spool.h"
+#include "cpu.h"
 #include "state.h"
 
 #define CAM_MAX   16

@@ -38,8 +38,8 @@
 #include <string.h>
 
 #include "../../net/iwarp_dep.h"
+#include "cpu.h"
 #include "iwarp.h"
-#include "spool.h"
 #include "state.h"
 
 #include "../../core/trace.h"

@@ -14,7 +14,7 @@
 
 /* Ports of a PCT, as mcei_iw_pct_config takes them: the CPU (a gate) or
  * the link on one side of the cell.  The network model's numbering (the
- * personalities see only this header; iwarp.c checks that they agree),
+ * personalities see only this header; cell.h checks that they agree),
  * and include/iwarp.h's IW_CPU .. IW_YM. */
 enum {
     MCEI_IW_PORT_CPU = 0,
@@ -75,8 +75,8 @@ int mcei_iw_gate_write(mcei_vn_t *vn, int gate, const uint32_t *w, size_t n,
 int mcei_iw_gate_read(mcei_vn_t *vn, int gate, uint32_t *w, size_t n, int block,
                       char *why, size_t len);
 
-/* Spools (lib/machines/iwarp/spool.c): @p n words from @p w through the
- * source PCT @p pct, a word per @p word; *done: when the last would be in
+/* Spools (spool.c; their PCT side, spool_pct.c): @p n words from @p w through
+ * the source PCT @p pct, a word per @p word; *done: when the last would be in
  * the PCT at full link rate; *mark: for mcei_iw_spool_put_end. */
 int mcei_iw_spool_put(mcei_vn_t *vn, int pct, const uint32_t *w, size_t n,
                       mce_time_t word, mce_time_t *done, uint64_t *mark,

@@ -11,10 +11,11 @@
  * destination PCT's words a word per spool_word from its start as they
  * become readable; it is done when the last is in memory (the copy happens
  * when the program waits or tests: a program may not look at the buffer
- * before).  Cycle stealing: while k spools are active, every client of
- * the cell's cycles (mcei_iw_cpu_end: computation, gate reads and writes,
- * the software of foreground sends and receives, set-up, polls) advances
- * the clock by c x s/(s - k), s = iwarp.spool_steal, for the part of the
+ * before).  Cycle stealing (cpu.c, which reads this file's table of
+ * the cell's spools): while k spools are active, every client of the
+ * cell's cycles (mcei_iw_cpu_end: computation, gate reads and writes, the
+ * software of foreground sends and receives, set-up, polls) advances the
+ * clock by c x s/(s - k), s = iwarp.spool_steal, for the part of the
  * interval before the spools' expected ends (out: its completion; in:
  * start + n x spool_word, the uncontended end, known locally); k is
  * capped at s - 1.  Interrupt handlers (mcei_vn_steal) and the deposit
@@ -27,35 +28,22 @@
 #include <string.h>
 
 #include "../../core/trace.h"
+#include "cpu.h"
 #include "deposit.h"
 #include "iwarp.h"
 #include "state.h"
 
-#define SPOOL_MAX 16
 /* The spools' trace tracks: node resource slots SPOOL_SLOT + handle. */
 #define SPOOL_SLOT 32
-_Static_assert(SPOOL_SLOT + SPOOL_MAX <= MCEI_TRACE_RES_SLOTS,
+_Static_assert(SPOOL_SLOT + MCEI_IW_SPOOL_MAX <= MCEI_TRACE_RES_SLOTS,
                "a trace slot per spool");
-
-typedef struct spool {
-    int busy, out, pct;
-    uint32_t *buf;
-    size_t n;
-    mce_time_t start, end; /* end: expected completion */
-    uint64_t mark;         /* out: the connection's number of its last word */
-} spool_t;
-
-/* A cell's spools. */
-typedef struct mcei_iw_spool_node {
-    spool_t s[SPOOL_MAX];
-} spool_node_t;
 
 static const mcei_iw_spool_k_t *spool_k(void)
 {
     return &mcei_iw_state()->spool;
 }
 
-static spool_t *table_of(mcei_vn_t *vn)
+static mcei_iw_spool_t *table_of(mcei_vn_t *vn)
 {
     return mcei_iw_slots(vn)->spool->s;
 }
@@ -91,13 +79,13 @@ int mcei_iw_spool_module_init(mcei_iw_spool_k_t *k, mcei_machine_t *m,
         (rc = mcei_key_u64(m, "iwarp.spools", &k->spools, err, errlen)) ||
         (rc = mcei_key_u64(m, "iwarp.spool_steal", &k->steal, err, errlen)))
         return rc;
-    if (k->spools < 2 || k->spools > SPOOL_MAX || k->steal < 2 ||
+    if (k->spools < 2 || k->spools > MCEI_IW_SPOOL_MAX || k->steal < 2 ||
         k->steal > 64 || k->word != k->word_time) {
         snprintf(err, errlen,
                  "machine '%s': need 2 <= iwarp.spools <= %d, 2 <= "
                  "iwarp.spool_steal <= 64 and iwarp.spool_word = "
                  "iwarp.word_time (spools run at link rate)",
-                 m->name, SPOOL_MAX);
+                 m->name, MCEI_IW_SPOOL_MAX);
         return MCE_ERR_MACHINE;
     }
     return MCE_OK;
@@ -105,7 +93,7 @@ int mcei_iw_spool_module_init(mcei_iw_spool_k_t *k, mcei_machine_t *m,
 
 int mcei_iw_spool_node_init(mcei_vn_t *vn)
 {
-    mcei_iw_slots(vn)->spool = calloc(1, sizeof(spool_node_t));
+    mcei_iw_slots(vn)->spool = calloc(1, sizeof(mcei_iw_spool_node_t));
     return mcei_iw_slots(vn)->spool == NULL ? MCE_ERR_NOMEM : MCE_OK;
 }
 
@@ -118,7 +106,7 @@ void mcei_iw_spool_node_fini(mcei_vn_t *vn)
 int mcei_iw_spool_start(mcei_vn_t *vn, int out, int pct, void *buf,
                         size_t nwords, int *h, char *why, size_t len)
 {
-    spool_t *t = table_of(vn);
+    mcei_iw_spool_t *t = table_of(vn);
     uint64_t avail = spool_k()->spools - (mcei_iw_dep_enabled(vn) ? 2 : 0),
              busy = 0;
     int free_h = -1, rc;
@@ -175,7 +163,7 @@ int mcei_iw_spool_start(mcei_vn_t *vn, int out, int pct, void *buf,
 int mcei_iw_spool_finish(mcei_vn_t *vn, int h, int test, int *done, char *why,
                          size_t len)
 {
-    spool_t *s;
+    mcei_iw_spool_t *s;
     mce_time_t end;
     if (h < 0 || h >= (int)spool_k()->spools || !table_of(vn)[h].busy) {
         snprintf(why, len, "no active spool %d", h);
@@ -222,53 +210,4 @@ int mcei_iw_spool_finish(mcei_vn_t *vn, int h, int test, int *done, char *why,
     s->busy = 0;
     *done = 1;
     return MCE_OK;
-}
-
-mce_time_t mcei_iw_cpu_end(mcei_vn_t *vn, mce_time_t from, mce_time_t c)
-{
-    spool_t *t;
-    mce_time_t now = from, left = c;
-    if (c == 0 || mcei_iw_state() == NULL)
-        return from + c;
-    t = table_of(vn);
-    for (;;) {
-        mce_time_t next = MCEI_TIME_INF;
-        uint64_t act = 0, s = spool_k()->steal;
-        unsigned __int128 q;
-        for (int i = 0; i < (int)spool_k()->spools; i++)
-            if (t[i].busy && t[i].end > now) {
-                act++;
-                if (t[i].end < next)
-                    next = t[i].end;
-            }
-        if (act == 0)
-            return now + left;
-        if (act > s - 1)
-            act = s - 1;
-        /* work done until next: (next - now) x (s - act) / s */
-        q = (unsigned __int128)(next - now) * (s - act) / s;
-        if (q >= left) {
-            q = ((unsigned __int128)left * s + (s - act) - 1) / (s - act);
-            if (q > MCEI_TIME_INF - now)
-                mcei_vn_fatal(vn, "iwarp: virtual clock overflow in work "
-                                  "stretched by the spools");
-            return now + (mce_time_t)q;
-        }
-        left -= (mce_time_t)q;
-        now = next;
-    }
-}
-
-mce_time_t mcei_iw_spool_stretch(mcei_vn_t *vn, mce_time_t c)
-{
-    return mcei_iw_cpu_end(vn, vn->clock, c) - vn->clock;
-}
-
-void mcei_iw_cpu(mcei_vn_t *vn, mce_time_t c)
-{
-    mce_time_t s = mcei_iw_spool_stretch(vn, c);
-    /* the work itself is communication software; the stretch, cycles
-     * the spools took */
-    mcei_charge_comm(vn, c);
-    mcei_charge_stolen(vn, s - c);
 }

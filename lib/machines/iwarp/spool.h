@@ -15,6 +15,19 @@ typedef struct mcei_iw_spool_k {
     uint64_t spools, steal;
 } mcei_iw_spool_k_t;
 
+/* A cell's spools (spool.c; cpu.c reads them to stretch the CPU's work). */
+#define MCEI_IW_SPOOL_MAX 16
+typedef struct mcei_iw_spool {
+    int busy, out, pct;
+    uint32_t *buf;
+    size_t n;
+    mce_time_t start, end; /* end: expected completion */
+    uint64_t mark;         /* out: the connection's number of its last word */
+} mcei_iw_spool_t;
+typedef struct mcei_iw_spool_node {
+    mcei_iw_spool_t s[MCEI_IW_SPOOL_MAX];
+} mcei_iw_spool_node_t;
+
 int mcei_iw_spool_module_init(mcei_iw_spool_k_t *k, mcei_machine_t *m,
                               mce_time_t clock, char *err, size_t errlen);
 int mcei_iw_spool_node_init(mcei_vn_t *vn);
@@ -25,21 +38,5 @@ int mcei_iw_spool_start(mcei_vn_t *vn, int out, int pct, void *buf,
 /* @p test: 1 done (the spool is free again), 0 not yet; otherwise wait. */
 int mcei_iw_spool_finish(mcei_vn_t *vn, int h, int test, int *done, char *why,
                          size_t len);
-/* The cell's cycles (Warfel 1996, 3.1.3: each active spool "steals up to
- * one-third" of them).  Every client of the CPU's cycles -- computation,
- * gate reads and writes, the software of foreground sends and receives,
- * PCT and gate set-up, counter reads, polls -- goes through these.
- *
- * mcei_iw_cpu_end: CPU work of @p t started at @p from ends at the
- * returned time, stretched by the cell's active spools (while k are
- * active, each steals 1/iwarp.spool_steal of the cycles until its
- * expected end; k capped at spool_steal - 1). */
-mce_time_t mcei_iw_cpu_end(mcei_vn_t *vn, mce_time_t from, mce_time_t t);
-/* The same from the clock: returns the stretched time (the clock does not
- * move). */
-mce_time_t mcei_iw_spool_stretch(mcei_vn_t *vn, mce_time_t t);
-/* Foreground CPU work of @p t from the clock: the clock advances by the
- * stretched time; t counts as communication, the stretch as stolen. */
-void mcei_iw_cpu(mcei_vn_t *vn, mce_time_t t);
 
 #endif

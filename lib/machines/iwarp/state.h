@@ -14,7 +14,7 @@
 #include "video.h"
 
 typedef struct mcei_iw_state {
-    mcei_iw_costs_t costs; /* iwarp.c */
+    mcei_iw_costs_t costs; /* read by plugin.c */
     mcei_iw_cam_k_t cam;
     mcei_iw_dep_k_t dep;
     mcei_iw_spool_k_t spool;
@@ -29,10 +29,17 @@ typedef struct mcei_iw_slots {
     struct mcei_iw_video_node *video; /* the camera and display cells */
 } mcei_iw_slots_t;
 
-/* The running iWarp machine's state, NULL if the protocol is not iwarp. */
+/* The protocol's name (plugin.c's ops table has it). */
+#define MCEI_IW_PROTO_NAME "iwarp"
+
+/* The running iWarp machine's state, NULL if the protocol is not iwarp.
+ * Found by the protocol's name, not by the ops table's address: the
+ * table's file (plugin.c) refers to every module of this directory, so a
+ * module that referred to the table would close a link-time circle
+ * (tests/core/layers.sh checks there is none). */
 static inline mcei_iw_state_t *mcei_iw_state(void)
 {
-    return mcei_proto_state_of(&mcei_proto_iwarp_ops);
+    return mcei_proto_state_named(MCEI_IW_PROTO_NAME);
 }
 
 /* A cell's module records (only while the iwarp protocol runs). */

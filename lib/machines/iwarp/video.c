@@ -23,8 +23,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cpu.h"
 #include "iwarp.h"
-#include "spool.h"
 #include "state.h"
 
 #define FIFO_MAX 4096
