@@ -22,6 +22,11 @@
 #   sg, the root's free PCTs per netgroup (default): within 3 % from 16
 #        KB, never more than 1 % above (the root's serial block writes
 #        overlap the latency the model charges per transfer);
+#        qualitative, W 6.2.2 "the added latency per phase ... really
+#        isn't an average, but a worst case": nearer W's formula with one
+#        worst-case latency a phase (36 + the phase's largest H; per
+#        transfer the root's call, block_send + gate_op) than the average
+#        per transfer, everywhere; within 2 % of it (known failure);
 #   a2a (W 6.4.2 as W wrote it: the AAPC phases, one 2D barrier each,
 #        throttled by the linker): formula, within 10 % below the model
 #        over the linker's phase report (W 6.5: "worst-case, to within 10%
@@ -63,6 +68,15 @@ linkfig() { # task -> "meanH phases"
         END { for (k in g) p++; printf "%.6f %d\n", s / n, p }'
 }
 
+# the sum over the task's netgroups of their largest H (route latency)
+sumfig() {
+    grep "^route '$1'/" "$TMP/link" | awk '{
+        for (i = 1; i <= NF; i++) if ($i == "latency") { h = $(i + 1); sub(";", "", h) }
+        split($2, a, "/"); if (!(a[2] in m) || h + 0 > m[a[2]]) m[a[2]] = h + 0 }
+        END { for (k in m) s += m[k]; print s }'
+}
+CALL=$(($(key iwarp.block_send) + $(key iwarp.gate_op)))
+
 formula() { # kind cells bytes L R phases bw
     awk -v k=$1 -v n=$2 -v s=$3 -v L=$4 -v R=$5 -v ph=$6 -v bw=$7 'BEGIN {
         lg = int(log(n) / log(2) + 0.5)
@@ -86,7 +100,7 @@ expect_eq "lines without data=ok" "$(grep -vc ' data=ok$' "$TMP/lines")" 0
 bad=0
 : > "$TMP/ratios"
 while read -r line; do
-    eval "$(echo "$line" | tr ' ' '\n' | grep -E '^(variant|pattern|cells|bytes|array|phases|reconfig|predicted|predicted_w|emulated)=' | sed 's/^/f_/')"
+    eval "$(echo "$line" | tr ' ' '\n' | grep -E '^(variant|pattern|cells|bytes|array|phases|reconfig|predicted|predicted_w|predicted_phase|emulated)=' | sed 's/^/f_/')"
     case $f_variant in sg1) task="sg1_$f_array";; *) task="$f_pattern$f_array";; esac
     set -- $(linkfig "$task")
     mh=$1; ph=$2
@@ -104,9 +118,19 @@ while read -r line; do
             bad=$((bad + 1)); echo "  $line: W's constants: mce-predict $wp"
         fi;;
     esac
-    echo "$f_variant $f_cells $f_bytes $(awk -v e=$f_emulated -v w=$want 'BEGIN { printf "%.4f", e / w }')" >> "$TMP/ratios"
+    if [ "$f_pattern" = sg ]; then
+        # W 6.2.2: per phase one worst-case latency, per transfer the root's call
+        wph=$(awk -v n=$f_cells -v s=$f_bytes -v c=$CALL -v f=$FIXED -v mx=$(sumfig "$task") -v R=$R -v ph=$ph -v bw=$BW \
+            'BEGIN { printf "%.3f", 398 + (n - 1) * 2 * (c + s / bw) + ph * (f - c) + mx + R * ph }')
+        if [ "$(awk -v g=$f_predicted_phase -v w=$wph 'BEGIN { d = g - w; print (d <= 1 && d >= -1) }')" != 1 ]; then
+            bad=$((bad + 1)); echo "  $line: want predicted_phase $wph"
+        fi
+        echo "$f_variant $f_cells $f_bytes $(awk -v e=$f_emulated -v w=$want -v p=$wph 'BEGIN { printf "%.4f %.4f", e / w, e / p }')" >> "$TMP/ratios"
+    else
+        echo "$f_variant $f_cells $f_bytes $(awk -v e=$f_emulated -v w=$want 'BEGIN { printf "%.4f", e / w }')" >> "$TMP/ratios"
+    fi
 done < "$TMP/lines"
-expect_eq "reconfig, phases, predicted (awk) and predicted_w (mce-predict) columns (mismatches)" $bad 0
+expect_eq "reconfig, phases, predicted, predicted_phase (awk) and predicted_w (mce-predict) columns (mismatches)" $bad 0
 
 # acceptance: variant cells-regexp bytes-min lo hi
 accept() {
@@ -124,6 +148,19 @@ if accept sg1 "4|8" 0 0.97 1.03 && accept sg1 "4|8|16|32|64" 0 0.94 1.01; then
 if accept sgmax "4|8|16|32|64" 16384 0.97 1.03 && accept sgmax "4|8|16|32|64" 0 0 1.01; then
     pass "TCS sg, root's PCTs per phase: within 3 % from 16 KB, never above 1.01: ratios $(range sgmax)"; else
     fail "TCS sg, root's PCTs per phase, outside its bounds"; fi
+# W 6.2.2 (qualitative): "the added latency per phase ... really isn't an
+# average, but a worst case": with several connections a phase the
+# emulated time is nearer W's formula charged one worst-case latency a
+# phase (predicted_phase) than the per-transfer average, at every entry;
+# and (formula) within W's "one or two percent" of it: a known failure,
+# the emulated phase exposes the last scatter's and the first gather's
+# latency, not the worst, and no "latency explosion" at the first gather.
+if awk '$1 == "sgmax" { n++; a = $4 - 1; b = $5 - 1; if (a < 0) a = -a; if (b < 0) b = -b; if (b > a) { bad++; print "    " $0 } }
+        END { exit !(n > 0 && bad == 0) }' "$TMP/ratios"; then
+    pass "TCS sg, root's PCTs per phase: nearer one worst-case latency a phase than one average latency a transfer (W 6.2.2): $(awk '$1 == "sgmax" { if (!n++ || $5 < lo) lo = $5; if ($5 > hi) hi = $5 } END { print lo "-" hi }' "$TMP/ratios")"; else
+    fail "TCS sg: the per-phase worst-case model is not the nearer"; fi
+ph2=$(awk '$1 == "sgmax" && ($5 < 0.98 || $5 > 1.02) { k++ } END { print k + 0 }' "$TMP/ratios")
+check_or_known "TCS sg, root's PCTs per phase: within 2 % of one worst-case latency a phase (W 6.2.2 \"within one or two percent\"): $ph2 of 35 outside" "$ph2 == 0"
 
 # ---- a2a, W 6.4.2 as W wrote it: the AAPC phases, one barrier each ----------
 # Phases: the link-optimal AAPC schedule (W's "dragon router" phases,
