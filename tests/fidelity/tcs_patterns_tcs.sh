@@ -14,8 +14,9 @@
 # 441/869/2550, 1.998) = mce-predict tcs-sg / tcs-rb --impl=tcs.
 # Checks: every line data=ok; the printed reconfig, phases and predicted
 # columns = the values above; acceptance (design 8.9 for the departures):
-#   rb within 3 % everywhere but 4x4 (within 3.5 %: the switch after the
-#        reduction starts on most cells before the root arrives);
+#   rb within W 6.3.2's "two percent" (known failure where not: at 4x4
+#        the switch after the reduction starts on most cells before the
+#        root arrives), and within 3 % (4x4 3.5 %) as a regression guard;
 #   sg, one connection per netgroup (--phase-conns=1, every transfer's
 #        latency exposed as the model assumes): within 3 % at 4 and 8
 #        cells, within 6 % everywhere, never more than 1 % above;
@@ -139,9 +140,13 @@ accept() {
         END { exit !(n > 0 && bad == 0) }' "$TMP/ratios"
 }
 range() { awk -v v=$1 '$1 == v { if (!n++ || $4 < lo) lo = $4; if ($4 > hi) hi = $4 } END { print lo "-" hi }' "$TMP/ratios"; }
+# rb: W 6.3.2 "accurate prediction (within two percent)" (formula); the
+# 3 % (4x4 3.5 %) band is a regression guard on today's output, not W's
 if accept rb "4|8|32|64" 0 0.97 1.03 && accept rb 16 0 0.965 1.03; then
-    pass "TCS rb within 3 % of W 6.3.2 (4x4 within 3.5 %): ratios $(range rb)"; else
+    pass "TCS rb regression guard: within 3 % of W 6.3.2's model (4x4 3.5 %): ratios $(range rb)"; else
     fail "TCS rb outside 3 % (4x4: 3.5 %)"; fi
+rbout=$(awk '$1 == "rb" && ($4 < 0.98 || $4 > 1.02) { k++; o = o " " $2 "c/" $3 "B" } END { print k + 0 o }' "$TMP/ratios")
+check_or_known "TCS rb within 2 % of W 6.3.2's model (W: \"within two percent\"): outside: ${rbout}" "${rbout%% *} == 0"
 if accept sg1 "4|8" 0 0.97 1.03 && accept sg1 "4|8|16|32|64" 0 0.94 1.01; then
     pass "TCS sg, one connection per phase: within 3 % at 4-8 cells, 6 % up to 64: ratios $(range sg1)"; else
     fail "TCS sg, one connection per phase, outside its bounds"; fi
