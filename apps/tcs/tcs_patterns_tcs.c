@@ -17,12 +17,20 @@
  *        receiver adds the incoming vector to its own; then log2 N
  *        broadcast stages of the sum.  Two netgroups: all reduction
  *        connections, all broadcast connections (phases = 2).
- *   a2a  all-to-all: N-1 netgroups, the torus shifts of the rectangle;
- *        per phase a barrier, a fast switch, a second barrier, the spool
+ *   a2a  all-to-all as W 6.4.2 wrote it (--a2a-phases=aapc, the default):
+ *        the link-optimal AAPC phases (W's "dragon router" phases of
+ *        Hinrichs et al. 1994; aapc_1d below): 3, 8, 16, 32, 64 phases
+ *        for 2x2 .. 8x8, each using every link of the rectangle at most
+ *        once; a task on the whole array (its 2D barrier: W's 432 is the
+ *        global barrier), per phase one barrier, a fast switch, the spool
  *        set-up, a background spooled receive and a foreground block
- *        write.  The task is TCS_THROTTLE (the linker's throttles apply);
- *        its prediction comes from the linker's phase report (mce-predict
- *        tcs-a2a --phases=FILE), so its line has no predicted column.
+ *        write.  --a2a-phases=shifts: the N-1 torus shifts of the
+ *        rectangle on its own 1D ring, two barriers a phase (a 1D ring
+ *        releases its cells a hop apart), 2x2 .. 8x4 only (at 8 x 8 the
+ *        shifts need more PCTs than the 2D rings leave).  The tasks are
+ *        TCS_THROTTLE (the linker's throttles apply); the prediction comes
+ *        from the linker's phase report (mce-predict tcs-a2a
+ *        --phases=FILE), so the line has no predicted column.
  *
  * Costs charged by the program: app.tcs_sg_constant on the root, or
  * app.tcs_rb_constant on every member and app.tcs_rb_iteration per
@@ -41,7 +49,8 @@
  *
  * usage: tcs_patterns_tcs --mce-nodes=64 --pattern=sg|rb|a2a --impl=tcs
  *        [--array=2x2,4x2,4x4,8x4,8x8] [--sizes=16,...,32768] [--runs=R]
- *        [--phase-conns=max|1] [--format=table|csv|json]
+ *        [--phase-conns=max|1] [--a2a-phases=aapc|shifts]
+ *        [--format=table|csv|json]
  */
 #include <math.h>
 #include <stdio.h>
@@ -62,6 +71,7 @@
 #define GAP     1500ull /* clocks between two gathered SRU words */
 
 enum { SG, RB, A2A };
+enum { AAPC, SHIFTS }; /* --a2a-phases */
 static const char *const patterns[] = {"sg", "rb", "a2a"};
 static const int cfgs[NCFG][2] = {{2, 2}, {4, 2}, {4, 4}, {8, 4}, {8, 8}};
 
@@ -70,15 +80,23 @@ static const int cfgs[NCFG][2] = {{2, 2}, {4, 2}, {4, 4}, {8, 4}, {8, 8}};
 /* sg in two variants: v = 0, k connections per netgroup (the root's free
  * PCTs); v = 1, one connection per netgroup (every transfer a phase) */
 static tcs_task_t t_whole, t_sg[2][NCFG], t_rb[NCFG], t_a2a[NCFG];
-/* a2a: netgroup s - 1 = the torus shift s (dx, dy) = (s mod W, s / W) */
+/* a2a, shifts: netgroup s - 1 = the torus shift s (dx, dy) = (s mod W,
+ * s / W); aapc: netgroup p = phase p of the AAPC schedule (a2a_to) */
 static tcs_ng_t ng_sh[NCFG][MAXG];
+static tcs_task_t t_aapc[NCFG];
+static tcs_ng_t ng_ap[NCFG][MAXG];
+static int ap_phases[NCFG];
+/* a2a_to[c][p][m]: the member m sends to in phase p (m: itself, no
+ * transfer); a2a_from: the member it receives from */
+static signed char a2a_to[NCFG][MAXG][MAXC], a2a_from[NCFG][MAXG][MAXC];
 static tcs_ng_t ng_sc[2][NCFG][MAXG], ng_ga[2][NCFG][MAXG], ng_red[NCFG],
     ng_bc[NCFG];
 static int sg_k[2][NCFG], sg_groups[2][NCFG];
 
 /* ---- options and per-cell state (privatised per cell) -------------------- */
 
-static int pattern = -1, sgv, runs = 1, ncl = NCFG, cl[NCFG] = {0, 1, 2, 3, 4};
+static int pattern = -1, sgv, a2av = AAPC, runs = 1, ncl = NCFG,
+           cl[NCFG] = {0, 1, 2, 3, 4};
 static long sizes[32] = {16, 64, 256, 1024, 4096, 16384, 32768};
 static int nsizes = 7;
 static uint32_t *rbuf, *sbuf, *acc, *tmp;
@@ -119,6 +137,88 @@ static int z_id(int rank, int w, int h)
     return -1;
 }
 
+/* ---- the AAPC schedule (W 6.4.2) ------------------------------------- */
+
+/* W's phases came from the "dragon router" AAPC code of Hinrichs et al.
+ * 1994: link-optimal phases on the torus, every message on a shortest
+ * route, every directed link used at most once per phase.  We build them
+ * as that paper's 2D schedule is built, from one dimension's: phase (p, q)
+ * sends (x, y) to (X_p(x), Y_q(y)), x first; in row y only row y's cells
+ * use the x links (X_p's routes, disjoint), and column c receives exactly
+ * one cell per row (X_p is a permutation), which then follows Y_q's
+ * disjoint routes.  Over all (p, q) each cell meets every cell once.
+ *
+ * One dimension of @p n cells (ring: it wraps, the array's width or
+ * height): phases dst[p][x], each a permutation whose shortest routes use
+ * every directed link at most once.  Returns the phase count, or -1. */
+static int aapc_1d(int n, int ring, int dst[8][8])
+{
+    static const int line4[4][4] = {
+        {3, 1, 2, 0}, {0, 2, 1, 3}, {2, 0, 3, 1}, {1, 3, 0, 2}};
+    /* ring of 8, offsets by x mod 4 of the rotated phase: +3 -3 -1 +1 */
+    static const int rot[4] = {3, -3, -1, 1};
+    if (n == 2 && !ring) { /* exchange, then stay */
+        dst[0][0] = 1, dst[0][1] = 0, dst[1][0] = 0, dst[1][1] = 1;
+        return 2;
+    }
+    if (n == 4 && !ring) { /* the middle link crossed once each way */
+        for (int p = 0; p < 4; p++)
+            for (int x = 0; x < 4; x++)
+                dst[p][x] = line4[p][x];
+        return 4;
+    }
+    if (n != 8 || !ring)
+        return -1;
+    /* 128 link-hops of 8 x 8 shortest messages over 16 directed links:
+     * 8 phases, each using every link once in each direction */
+    for (int x = 0; x < 8; x++) {
+        dst[0][x] = (x + (x % 2 ? 6 : 2)) % 8; /* evens +2, odds -2 */
+        dst[1][x] = (x + (x % 2 ? 2 : 6)) % 8; /* odds +2, evens -2 */
+        dst[2][x] = x % 2 ? x : (x + 4) % 8;   /* evens 4 away (0, 4 +) */
+        dst[3][x] = x % 2 ? (x + 4) % 8 : x;   /* odds 4 away */
+        for (int r = 0; r < 4; r++)
+            dst[4 + r][x] = (x + 8 + rot[(x - r + 4) % 4]) % 8;
+    }
+    return 8;
+}
+
+/* The schedule of rectangle @p c into a2a_to / a2a_from; the number of
+ * phases (all-stay phases left out), or -1 (no schedule, or a check
+ * failed: every phase a permutation, every pair once). */
+static int aapc_build(int c)
+{
+    int w = cfgs[c][0], h = cfgs[c][1], n = w * h, px, py, np = 0;
+    int X[8][8], Y[8][8];
+    static unsigned char seen[MAXC][MAXC];
+    px = aapc_1d(w, w == 8, X);
+    py = aapc_1d(h, h == 8, Y);
+    if (px < 0 || py < 0 || px * py > MAXG)
+        return -1;
+    memset(seen, 0, sizeof(seen));
+    for (int p = 0; p < px; p++)
+        for (int q = 0; q < py; q++) {
+            int moves = 0;
+            for (int m = 0; m < n; m++)
+                a2a_from[c][np][m] = -1;
+            for (int m = 0; m < n; m++) {
+                int t = Y[q][m / w] * w + X[p][m % w];
+                if (a2a_from[c][np][t] >= 0 || seen[m][t])
+                    return -1;
+                a2a_to[c][np][m] = (signed char)t;
+                a2a_from[c][np][t] = (signed char)m;
+                seen[m][t] = 1;
+                moves += t != m;
+            }
+            if (moves > 0)
+                np++;
+        }
+    for (int m = 0; m < n; m++)
+        for (int t = 0; t < n; t++)
+            if (!seen[m][t])
+                return -1;
+    return np <= MAXG ? np : -1;
+}
+
 /* ---- SRU gather of a maximum on cell 0 (as tcs_primitives) -------------- */
 
 static unsigned long long gather_max(int n, int idx, unsigned long long v,
@@ -149,9 +249,23 @@ static unsigned long long gather_max(int n, int idx, unsigned long long v,
 
 static int phases(int c)
 {
-    return pattern == SG    ? 2 * sg_groups[sgv][c]
-           : pattern == A2A ? cfgs[c][0] * cfgs[c][1] - 1
-                            : 2;
+    return pattern == SG ? 2 * sg_groups[sgv][c]
+           : pattern == A2A
+               ? (a2av == AAPC ? ap_phases[c] : cfgs[c][0] * cfgs[c][1] - 1)
+               : 2;
+}
+
+/* The cells of the task of rectangle @p c: the AAPC all-to-all runs on the
+ * whole array (its 2D barrier), the members at the corner. */
+static int task_cells(int c)
+{
+    return pattern == A2A && a2av == AAPC ? 64 : cfgs[c][0] * cfgs[c][1];
+}
+
+/* The task rank (row-major on the 8 x 8 array) of AAPC member @p m. */
+static int ap_rank(int c, int m)
+{
+    return (m / cfgs[c][0]) * 8 + m % cfgs[c][0];
 }
 
 /* A bound on one run (clocks): every phase a 64-cell reconfiguration
@@ -169,7 +283,7 @@ static unsigned long long run_slot(int c, long s)
 
 static unsigned long long gather_span(int c)
 {
-    return GAP * (unsigned long long)(cfgs[c][0] * cfgs[c][1]) + 2000ull;
+    return GAP * (unsigned long long)task_cells(c) + 2000ull;
 }
 
 /* Clocks from a configuration's t0 to the end of its last gather. */
@@ -202,6 +316,33 @@ static double predict(int c, long s, double lat, double rc, double bw)
            l * ((double)k_tcs("app.tcs_rb_iteration") +
                 2.0 * (lat + (double)s / bw)) +
            rc * phases(c);
+}
+
+/* W 6.2.2's reading of its own error ("the added latency per phase ...
+ * really isn't an average, but a worst case"): per phase one whole
+ * latency, the worst of the phase's connections (36 + its largest H), and
+ * per transfer only the root's own call (block_send + gate_op; a gate
+ * block write returns once its last word is queued, so the next one
+ * starts while the previous words are in flight, and a gather's blocks
+ * wait in their paths until the root reads them).  @p fixed 36, @p rc the
+ * reconfiguration, @p bw bytes per clock. */
+static double predict_phase(int c, long s, double fixed, double rc, double bw)
+{
+    int n = cfgs[c][0] * cfgs[c][1];
+    double call = (double)(k_tcs("iwarp.block_send") + k_tcs("iwarp.gate_op"));
+    double v = (double)k_tcs("app.tcs_sg_constant") +
+               (n - 1) * 2.0 * (call + (double)s / bw) + rc * phases(c);
+    for (int g = 0; g < sg_groups[sgv][c]; g++) {
+        tcs_ng_t two[2] = {ng_sc[sgv][c][g], ng_ga[sgv][c][g]};
+        for (int i = 0; i < 2; i++) {
+            unsigned long long sum, mx;
+            int k;
+            check(tcs_netgroup_paths(two[i], &k, &sum, &mx),
+                  "tcs_netgroup_paths");
+            v += fixed + (double)mx - call;
+        }
+    }
+    return v;
 }
 
 /* The linker's mean H over the connections of the pattern's netgroups. */
@@ -237,13 +378,16 @@ static void print_line(int c, long s, unsigned long long avg,
         int n = cfgs[c][0] * cfgs[c][1];
         app_row("tcs_patterns_tcs_a2a",
                 APP_FIELDS(APP_S("pattern", "a2a"), APP_S("impl", "tcs"),
+                           APP_S("schedule", a2av == AAPC ? "aapc" : "shifts"),
                            APP_S("array", arr), APP_I("cells", n),
                            APP_I("bytes", s), APP_I("runs", runs),
                            APP_I("phases", phases(c)), APP_U("reconfig", rc),
                            APP_U("emulated", avg)),
-                "%s: pattern=a2a impl=tcs array=%dx%d cells=%d bytes=%ld "
-                "runs=%d phases=%d reconfig=%llu emulated=%llu data=ok\n",
-                PROG, cfgs[c][0], cfgs[c][1], n, s, runs, phases(c), rc, avg);
+                "%s: pattern=a2a impl=tcs schedule=%s array=%dx%d cells=%d "
+                "bytes=%ld runs=%d phases=%d reconfig=%llu emulated=%llu "
+                "data=ok\n",
+                PROG, a2av == AAPC ? "aapc" : "shifts", cfgs[c][0], cfgs[c][1],
+                n, s, runs, phases(c), rc, avg);
         return;
     }
     int n = cfgs[c][0] * cfgs[c][1];
@@ -271,26 +415,30 @@ static void print_line(int c, long s, unsigned long long avg,
         pwv = strtod(pw, NULL);
     }
     int conns = pattern == SG ? sg_k[sgv][c] : n - 1;
-    char ptxt[48];
+    char ptxt[48], pph[48] = "-";
     snprintf(ptxt, sizeof(ptxt), "%.0f", p - 0.5); /* as printed */
-    app_row("tcs_patterns_tcs",
-            APP_FIELDS(
-                APP_S("pattern", patterns[pattern]), APP_S("impl", "tcs"),
-                APP_S("mapping", pattern == RB ? "remap" : ""),
-                APP_S("array", arr), APP_I("cells", n), APP_I("bytes", s),
-                APP_I("runs", runs), APP_I("phase_conns", conns),
-                APP_I("phases", phases(c)), APP_U("reconfig", rc),
-                APP_F("latency", lat), APP_F("mean_h", mh),
-                APP_U("emulated", avg), APP_F("predicted", strtod(ptxt, NULL)),
-                APP_F("ratio", (double)avg / p), APP_F("predicted_w", pwv)),
-            "%s: pattern=%s impl=tcs%s array=%dx%d cells=%d bytes=%ld "
-            "runs=%d phase_conns=%d phases=%d reconfig=%llu latency=%.3f "
-            "mean_h=%.3f "
-            "emulated=%llu predicted=%s ratio=%.3f predicted_w=%s "
-            "data=ok\n",
-            PROG, patterns[pattern], pattern == RB ? " mapping=remap" : "",
-            cfgs[c][0], cfgs[c][1], n, s, runs, conns, phases(c), rc, lat, mh,
-            avg, ptxt, (double)avg / p, pw);
+    if (pattern == SG)
+        snprintf(pph, sizeof(pph), "%.0f",
+                 predict_phase(c, s, fixed, (double)rc, bw) - 0.5);
+    app_row(
+        "tcs_patterns_tcs",
+        APP_FIELDS(
+            APP_S("pattern", patterns[pattern]), APP_S("impl", "tcs"),
+            APP_S("mapping", pattern == RB ? "remap" : ""), APP_S("array", arr),
+            APP_I("cells", n), APP_I("bytes", s), APP_I("runs", runs),
+            APP_I("phase_conns", conns), APP_I("phases", phases(c)),
+            APP_U("reconfig", rc), APP_F("latency", lat), APP_F("mean_h", mh),
+            APP_U("emulated", avg), APP_F("predicted", strtod(ptxt, NULL)),
+            APP_F("ratio", (double)avg / p), APP_F("predicted_w", pwv),
+            APP_F("predicted_phase", pattern == SG ? strtod(pph, NULL) : NAN)),
+        "%s: pattern=%s impl=tcs%s array=%dx%d cells=%d bytes=%ld "
+        "runs=%d phase_conns=%d phases=%d reconfig=%llu latency=%.3f "
+        "mean_h=%.3f "
+        "emulated=%llu predicted=%s ratio=%.3f predicted_w=%s "
+        "predicted_phase=%s data=ok\n",
+        PROG, patterns[pattern], pattern == RB ? " mapping=remap" : "",
+        cfgs[c][0], cfgs[c][1], n, s, runs, conns, phases(c), rc, lat, mh, avg,
+        ptxt, (double)avg / p, pw, pph);
 }
 
 /* ---- the patterns ----------------------------------------------------- */
@@ -439,6 +587,43 @@ static int run_a2a(tcs_ctx_t *ctx, int c, size_t bytes, int r)
     return 1;
 }
 
+/* W 6.4.2 as W wrote it: per phase of the AAPC schedule one barrier (the
+ * whole array's, 2D: W's 432 is the global barrier of Figure 4.22), the
+ * fast reconfiguration (162), the spool set-up and other overhead (459),
+ * a background spooled receive and a foreground block write.  Cells
+ * outside the rectangle take part in the barriers only; a member whose
+ * phase keeps it in place moves nothing. */
+static int run_aapc(tcs_ctx_t *ctx, int c, size_t bytes, int r)
+{
+    int w = cfgs[c][0], h = cfgs[c][1], tr = tcs_rank(ctx);
+    int x = tr % 8, y = tr / 8, mi = x < w && y < h ? y * w + x : -1;
+    size_t nw = bytes / 4;
+    iwarp_compute((unsigned long)k_tcs("app.tcs_a2a_constant"));
+    for (int p = 0; p < ap_phases[c]; p++) {
+        int to, from, hs;
+        check(tcs_barrier(ctx), "tcs_barrier");
+        check(tcs_switch_fast(ctx, ng_ap[c][p]), "tcs_switch_fast");
+        if (mi < 0 || (to = a2a_to[c][p][mi]) == mi)
+            continue;
+        from = a2a_from[c][p][mi];
+        /* W's 459 is "Spool_setup + Other_overhead": tcs_spool_in charges
+         * the spool set-up itself (iwarp.spool_setup) */
+        iwarp_compute((unsigned long)(k_tcs("app.tcs_a2a_other") -
+                                      k_tcs("iwarp.spool_setup")));
+        hs = tcs_spool_in(ctx, port(ctx, "i", 0), rbuf + (size_t)from * nw, nw);
+        check(hs, "tcs_spool_in");
+        for (size_t k = 0; k < nw; k++)
+            sbuf[k] = pat_word(mi, to, k, r);
+        check(tcs_write(ctx, port(ctx, "o", 0), sbuf, nw), "tcs_write");
+        check(tcs_spool_wait(ctx, hs), "tcs_spool_wait");
+    }
+    for (int j = 0; mi >= 0 && j < w * h; j++)
+        for (size_t k = 0; k < nw && j != mi; k++)
+            if (rbuf[(size_t)j * nw + k] != pat_word(j, mi, k, r))
+                return 0;
+    return 1;
+}
+
 /* The task of one rectangle: measure the reconfiguration, then the runs. */
 static void rect_task(tcs_ctx_t *ctx, const void *p)
 {
@@ -447,8 +632,9 @@ static void rect_task(tcs_ctx_t *ctx, const void *p)
     unsigned long long T = q->t0, rc;
     iwarp_align(T);
     check(tcs_switch(ctx, pattern == SG ? ng_ga[sgv][c][sg_groups[sgv][c] - 1]
-                          : pattern == A2A ? ng_sh[c][0]
-                                           : ng_bc[c]),
+                          : pattern == A2A
+                              ? (a2av == AAPC ? ng_ap[c][0] : ng_sh[c][0])
+                              : ng_bc[c]),
           "tcs_switch");
     rc = gather_max(n, mi, iwarp_vtime() - T, T + 6000);
     T += 6000 + gather_span(c);
@@ -457,9 +643,11 @@ static void rect_task(tcs_ctx_t *ctx, const void *p)
         for (int r = 0; r < runs; r++) {
             int ok;
             iwarp_align(T);
-            ok = pattern == SG    ? run_sg(ctx, c, (size_t)sizes[s], r)
-                 : pattern == A2A ? run_a2a(ctx, c, (size_t)sizes[s], r)
-                                  : run_rb(ctx, c, (size_t)sizes[s], r);
+            ok = pattern == SG ? run_sg(ctx, c, (size_t)sizes[s], r)
+                 : pattern == A2A
+                     ? (a2av == AAPC ? run_aapc(ctx, c, (size_t)sizes[s], r)
+                                     : run_a2a(ctx, c, (size_t)sizes[s], r))
+                     : run_rb(ctx, c, (size_t)sizes[s], r);
             if (!ok)
                 fail_cell("wrong data received");
             sum +=
@@ -481,7 +669,9 @@ static void whole(tcs_ctx_t *ctx, const void *p)
         int c = cl[k];
         params_t q = {T + 3000, c};
         iwarp_align(T);
-        if (x < cfgs[c][0] && y < cfgs[c][1])
+        if (pattern == A2A && a2av == AAPC)
+            check(tcs_start(ctx, t_aapc[c], &q), "tcs_start");
+        else if (x < cfgs[c][0] && y < cfgs[c][1])
             check(tcs_start(ctx,
                             pattern == SG    ? t_sg[sgv][c]
                             : pattern == A2A ? t_a2a[c]
@@ -577,6 +767,33 @@ static void declare_a2a(tcs_decl_t *d, int c)
     }
 }
 
+/* The AAPC all-to-all of rectangle @p c: a task on the whole array (the
+ * rectangle's cells at its corner), one netgroup per phase. */
+static void declare_aapc(tcs_decl_t *d, int c)
+{
+    int w = cfgs[c][0], h = cfgs[c][1], n = w * h;
+    char name[32];
+    ap_phases[c] = aapc_build(c);
+    if (ap_phases[c] < 0) {
+        fprintf(stderr, "%s: no AAPC schedule for %dx%d\n", PROG, w, h);
+        exit(1);
+    }
+    snprintf(name, sizeof(name), "aapc%dx%d", w, h);
+    t_aapc[c] = tcs_task(d, name, t_whole, 0, 0, 8, 8, rect_task,
+                         sizeof(params_t), TCS_THROTTLE);
+    for (int p = 0; p < ap_phases[c]; p++) {
+        tcs_net_t a;
+        snprintf(name, sizeof(name), "ap%dx%d_%d", w, h, p);
+        a = tcs_network(d, t_aapc[c], name);
+        for (int m = 0; m < n; m++)
+            if (a2a_to[c][p][m] != m)
+                tcs_connect(d, a, ap_rank(c, m), "o",
+                            ap_rank(c, a2a_to[c][p][m]), "i", 0, 0);
+        snprintf(name, sizeof(name), "gap%dx%d_%d", w, h, p);
+        ng_ap[c][p] = tcs_netgroup(d, t_aapc[c], name, &a, 1);
+    }
+}
+
 void tcs_declare(tcs_decl_t *d)
 {
     t_whole = tcs_task(d, "whole", TCS_NONE, 0, 0, 8, 8, whole, 0, TCS_RING1D);
@@ -584,7 +801,9 @@ void tcs_declare(tcs_decl_t *d)
         declare_sg(d, c, 0);
         declare_sg(d, c, 1);
         declare_rb(d, c);
-        declare_a2a(d, c);
+        if (cfgs[c][0] * cfgs[c][1] < 64) /* 8 x 8 shifts: too few PCTs */
+            declare_a2a(d, c);
+        declare_aapc(d, c);
     }
 }
 
@@ -603,6 +822,9 @@ int main(int argc, char **argv)
          "tcs_patterns)"},
         {"phase-conns", APPO_CHOICE, &pc, NULL, 0, 0, "max|1", NULL,
          "--pattern=sg: connections per phase (default max)"},
+        {"a2a-phases", APPO_CHOICE, &a2av, NULL, 0, 0, "aapc|shifts", NULL,
+         "--pattern=a2a: W's AAPC phases, one barrier each (default), or "
+         "the N-1 torus shifts, two barriers each"},
         {"array", APPO_STR, &o_array, NULL, 0, 0, NULL, "WxH,...",
          "member rectangles 2x2, 4x2, 4x4, 8x4, 8x8 (default all)"},
         {"sizes", APPO_LIST, sizes, &nsizes, 32, 0, NULL, "A,B,...",
@@ -616,7 +838,8 @@ int main(int argc, char **argv)
                         "TCS connections: emulated time in clocks against the "
                         "chapter's prediction.",
                         "--mce-nodes=64 --pattern=sg|rb|a2a --impl=tcs "
-                        "[--phase-conns=max|1] [--array=2x2,4x2,4x4,8x4,8x8] "
+                        "[--phase-conns=max|1] [--a2a-phases=aapc|shifts] "
+                        "[--array=2x2,4x2,4x4,8x4,8x8] "
                         "[--sizes=16,...,32768] [--runs=R] "
                         "[--format=table|csv|json]",
                         argc, argv, opts);
@@ -664,6 +887,12 @@ int main(int argc, char **argv)
     }
     if (sgv && pattern != SG)
         iwapp_die(PROG, "--phase-conns: only for --pattern=sg");
+    if (a2av != AAPC && pattern != A2A)
+        iwapp_die(PROG, "--a2a-phases: only for --pattern=a2a");
+    for (int k = 0; k < ncl && a2av == SHIFTS; k++)
+        if (cfgs[cl[k]][0] * cfgs[cl[k]][1] == 64)
+            iwapp_die(PROG, "--a2a-phases=shifts: 2x2 to 8x4 (--array); the "
+                            "8x8 shifts need more PCTs than there are");
     if (pattern < 0 || !impl)
         iwapp_die(PROG, "--pattern and --impl=tcs are required");
     if (iwarp_width() != 8 || iwarp_height() != 8)

@@ -14,18 +14,29 @@
 # 441/869/2550, 1.998) = mce-predict tcs-sg / tcs-rb --impl=tcs.
 # Checks: every line data=ok; the printed reconfig, phases and predicted
 # columns = the values above; acceptance (design 8.9 for the departures):
-#   rb within 3 % everywhere but 4x4 (within 3.5 %: the switch after the
-#        reduction starts on most cells before the root arrives);
+#   rb within W 6.3.2's "two percent" (known failure where not: at 4x4
+#        the switch after the reduction starts on most cells before the
+#        root arrives), and within 3 % (4x4 3.5 %) as a regression guard;
 #   sg, one connection per netgroup (--phase-conns=1, every transfer's
 #        latency exposed as the model assumes): within 3 % at 4 and 8
 #        cells, within 6 % everywhere, never more than 1 % above;
 #   sg, the root's free PCTs per netgroup (default): within 3 % from 16
 #        KB, never more than 1 % above (the root's serial block writes
 #        overlap the latency the model charges per transfer);
-#   a2a (W 6.4.2, the N-1 torus shifts, throttled by the linker): within
-#        0.90-1.02 of the model over the linker's phase report from 4 KB
-#        (1.035 below: per-phase costs the model leaves out), and the
-#        deposit a2a slower than TCS at 64 cells 32 KB;
+#        qualitative, W 6.2.2 "the added latency per phase ... really
+#        isn't an average, but a worst case": nearer W's formula with one
+#        worst-case latency a phase (36 + the phase's largest H; per
+#        transfer the root's call, block_send + gate_op) than the average
+#        per transfer, everywhere; within 2 % of it (known failure);
+#   a2a (W 6.4.2 as W wrote it: the AAPC phases, one 2D barrier each,
+#        throttled by the linker): formula, within 10 % below the model
+#        over the linker's phase report (W 6.5: "worst-case, to within 10%
+#        (overestimate)"), most within 1 % (known failure if not);
+#        measurement, 64 cells 32 KB "a little over 3.2 million clocks";
+#        qualitative, DQ congestion in all 8x8 phases, all throttled to
+#        1/3, and in half the 4x4 phases, only 2 (known failure); the
+#        deposit a2a slower than TCS at 64 cells 32 KB; the torus shifts
+#        (--a2a-phases=shifts) within 0.90-1.035 of the same model;
 #   the summary digest is the same in one process and on 1, 2 and 4 ranks.
 . "$top_srcdir/tests/lib.sh"
 
@@ -58,6 +69,15 @@ linkfig() { # task -> "meanH phases"
         END { for (k in g) p++; printf "%.6f %d\n", s / n, p }'
 }
 
+# the sum over the task's netgroups of their largest H (route latency)
+sumfig() {
+    grep "^route '$1'/" "$TMP/link" | awk '{
+        for (i = 1; i <= NF; i++) if ($i == "latency") { h = $(i + 1); sub(";", "", h) }
+        split($2, a, "/"); if (!(a[2] in m) || h + 0 > m[a[2]]) m[a[2]] = h + 0 }
+        END { for (k in m) s += m[k]; print s }'
+}
+CALL=$(($(key iwarp.block_send) + $(key iwarp.gate_op)))
+
 formula() { # kind cells bytes L R phases bw
     awk -v k=$1 -v n=$2 -v s=$3 -v L=$4 -v R=$5 -v ph=$6 -v bw=$7 'BEGIN {
         lg = int(log(n) / log(2) + 0.5)
@@ -81,7 +101,7 @@ expect_eq "lines without data=ok" "$(grep -vc ' data=ok$' "$TMP/lines")" 0
 bad=0
 : > "$TMP/ratios"
 while read -r line; do
-    eval "$(echo "$line" | tr ' ' '\n' | grep -E '^(variant|pattern|cells|bytes|array|phases|reconfig|predicted|predicted_w|emulated)=' | sed 's/^/f_/')"
+    eval "$(echo "$line" | tr ' ' '\n' | grep -E '^(variant|pattern|cells|bytes|array|phases|reconfig|predicted|predicted_w|predicted_phase|emulated)=' | sed 's/^/f_/')"
     case $f_variant in sg1) task="sg1_$f_array";; *) task="$f_pattern$f_array";; esac
     set -- $(linkfig "$task")
     mh=$1; ph=$2
@@ -99,9 +119,19 @@ while read -r line; do
             bad=$((bad + 1)); echo "  $line: W's constants: mce-predict $wp"
         fi;;
     esac
-    echo "$f_variant $f_cells $f_bytes $(awk -v e=$f_emulated -v w=$want 'BEGIN { printf "%.4f", e / w }')" >> "$TMP/ratios"
+    if [ "$f_pattern" = sg ]; then
+        # W 6.2.2: per phase one worst-case latency, per transfer the root's call
+        wph=$(awk -v n=$f_cells -v s=$f_bytes -v c=$CALL -v f=$FIXED -v mx=$(sumfig "$task") -v R=$R -v ph=$ph -v bw=$BW \
+            'BEGIN { printf "%.3f", 398 + (n - 1) * 2 * (c + s / bw) + ph * (f - c) + mx + R * ph }')
+        if [ "$(awk -v g=$f_predicted_phase -v w=$wph 'BEGIN { d = g - w; print (d <= 1 && d >= -1) }')" != 1 ]; then
+            bad=$((bad + 1)); echo "  $line: want predicted_phase $wph"
+        fi
+        echo "$f_variant $f_cells $f_bytes $(awk -v e=$f_emulated -v w=$want -v p=$wph 'BEGIN { printf "%.4f %.4f", e / w, e / p }')" >> "$TMP/ratios"
+    else
+        echo "$f_variant $f_cells $f_bytes $(awk -v e=$f_emulated -v w=$want 'BEGIN { printf "%.4f", e / w }')" >> "$TMP/ratios"
+    fi
 done < "$TMP/lines"
-expect_eq "reconfig, phases, predicted (awk) and predicted_w (mce-predict) columns (mismatches)" $bad 0
+expect_eq "reconfig, phases, predicted, predicted_phase (awk) and predicted_w (mce-predict) columns (mismatches)" $bad 0
 
 # acceptance: variant cells-regexp bytes-min lo hi
 accept() {
@@ -110,21 +140,45 @@ accept() {
         END { exit !(n > 0 && bad == 0) }' "$TMP/ratios"
 }
 range() { awk -v v=$1 '$1 == v { if (!n++ || $4 < lo) lo = $4; if ($4 > hi) hi = $4 } END { print lo "-" hi }' "$TMP/ratios"; }
+# rb: W 6.3.2 "accurate prediction (within two percent)" (formula); the
+# 3 % (4x4 3.5 %) band is a regression guard on today's output, not W's
 if accept rb "4|8|32|64" 0 0.97 1.03 && accept rb 16 0 0.965 1.03; then
-    pass "TCS rb within 3 % of W 6.3.2 (4x4 within 3.5 %): ratios $(range rb)"; else
+    pass "TCS rb regression guard: within 3 % of W 6.3.2's model (4x4 3.5 %): ratios $(range rb)"; else
     fail "TCS rb outside 3 % (4x4: 3.5 %)"; fi
+rbout=$(awk '$1 == "rb" && ($4 < 0.98 || $4 > 1.02) { k++; o = o " " $2 "c/" $3 "B" } END { print k + 0 o }' "$TMP/ratios")
+check_or_known "TCS rb within 2 % of W 6.3.2's model (W: \"within two percent\"): outside: ${rbout}" "${rbout%% *} == 0"
 if accept sg1 "4|8" 0 0.97 1.03 && accept sg1 "4|8|16|32|64" 0 0.94 1.01; then
     pass "TCS sg, one connection per phase: within 3 % at 4-8 cells, 6 % up to 64: ratios $(range sg1)"; else
     fail "TCS sg, one connection per phase, outside its bounds"; fi
 if accept sgmax "4|8|16|32|64" 16384 0.97 1.03 && accept sgmax "4|8|16|32|64" 0 0 1.01; then
     pass "TCS sg, root's PCTs per phase: within 3 % from 16 KB, never above 1.01: ratios $(range sgmax)"; else
     fail "TCS sg, root's PCTs per phase, outside its bounds"; fi
+# W 6.2.2 (qualitative): "the added latency per phase ... really isn't an
+# average, but a worst case": with several connections a phase the
+# emulated time is nearer W's formula charged one worst-case latency a
+# phase (predicted_phase) than the per-transfer average, at every entry;
+# and (formula) within W's "one or two percent" of it: a known failure,
+# the emulated phase exposes the last scatter's and the first gather's
+# latency, not the worst, and no "latency explosion" at the first gather.
+if awk '$1 == "sgmax" { n++; a = $4 - 1; b = $5 - 1; if (a < 0) a = -a; if (b < 0) b = -b; if (b > a) { bad++; print "    " $0 } }
+        END { exit !(n > 0 && bad == 0) }' "$TMP/ratios"; then
+    pass "TCS sg, root's PCTs per phase: nearer one worst-case latency a phase than one average latency a transfer (W 6.2.2): $(awk '$1 == "sgmax" { if (!n++ || $5 < lo) lo = $5; if ($5 > hi) hi = $5 } END { print lo "-" hi }' "$TMP/ratios")"; else
+    fail "TCS sg: the per-phase worst-case model is not the nearer"; fi
+ph2=$(awk '$1 == "sgmax" && ($5 < 0.98 || $5 > 1.02) { k++ } END { print k + 0 }' "$TMP/ratios")
+check_or_known "TCS sg, root's PCTs per phase: within 2 % of one worst-case latency a phase (W 6.2.2 \"within one or two percent\"): $ph2 of 35 outside" "$ph2 == 0"
 
-# ---- a2a: predicted from the linker's phase report ---------------------------
-# per phase of task a2aWxH: "36 + max path latency, 1/(link rate / the
-# least bandwidth of its connections)" (mce-predict tcs-a2a --phases=FILE);
-# per phase two barriers (tcs_primitives' barrier + tcs.barrier_lookup),
-# W's 162 and 459; Network_BW the link rate.
+# ---- a2a, W 6.4.2 as W wrote it: the AAPC phases, one barrier each ----------
+# Phases: the link-optimal AAPC schedule (W's "dragon router" phases,
+# Hinrichs et al. 1994), a task on the whole array whose one 2D barrier a
+# phase is W's "Barrier_time" (432: the global barrier).  The model over
+# the linker's phase report (mce-predict tcs-a2a --phases=FILE): per phase
+# "36 + max path latency, 1/(link rate / the least bandwidth of its
+# connections)", Barrier_time = tcs_primitives' 2D barrier +
+# tcs.barrier_lookup, W's 162 and 459, Network_BW the link rate; and with
+# W's own constants (432, 1.998 bytes/clock).
+run 0 "$prim" $N > "$TMP/prim2" 2>&1
+B2D=$(sed -n 's/.*rings=2d cells=64 barrier=\([0-9]*\) .*/\1/p' "$TMP/prim2")
+[ -n "$B2D" ] || fail "tcs_primitives: no 2D barrier"
 run 0 "$tp" $N --pattern=a2a --impl=tcs --mce-tcs=link > "$TMP/link" 2>/dev/null
 expect_eq "tcs-link (a2a) status" $? 0
 run 0 "$tp" $N --pattern=a2a --impl=tcs $A "$S" > "$TMP/o" 2>&1
@@ -133,36 +187,85 @@ grep '^tcs_patterns:' "$TMP/o" | sed 's/^tcs_patterns: //' > "$TMP/a2a"
 expect_eq "a2a lines (5 arrays x 7 sizes)" "$(wc -l < "$TMP/a2a" | tr -d ' ')" 35
 expect_eq "a2a lines without data=ok" "$(grep -vc ' data=ok$' "$TMP/a2a")" 0
 LOOKUP=$(key tcs.barrier_lookup)
+phase_file() { # task -> "36 + max latency" "1/throttle" per phase, in $TMP/ph
+    awk -v t="'$1'/" -v f=$FIXED -v r=$BW '
+        index($0, "phase ") == 1 { p = index($0, t) > 0; mb = 99; next }
+        p && /^  conn / { for (i = 1; i <= NF; i++) if ($i == "bandwidth") { b = $(i + 1) + 0; if (b < mb) mb = b } }
+        p && /max path latency/ { printf "%d 1/%d\n", f + $4, int(r / mb + 0.5) }' "$TMP/link" > "$TMP/ph"
+}
 bad=0
 : > "$TMP/ar"
 while read -r line; do
     eval "$(echo "$line" | tr ' ' '\n' | grep -E '^(cells|bytes|array|phases|emulated)=' | sed 's/^/f_/')"
-    awk -v t="'a2a$f_array'/" -v f=$FIXED -v r=$BW '
-        index($0, "phase ") == 1 { p = index($0, t) > 0; mb = 99; next }
-        p && /^  conn / { for (i = 1; i <= NF; i++) if ($i == "bandwidth") { b = $(i + 1) + 0; if (b < mb) mb = b } }
-        p && /max path latency/ { printf "%d 1/%d\n", f + $4, int(r / mb + 0.5) }' "$TMP/link" > "$TMP/ph"
+    phase_file "aapc$f_array"
+    want=$("$mp" tcs-a2a --impl=tcs --array=$f_array --bytes=$f_bytes --phases="$TMP/ph" \
+        --constants tcs_a2a_barrier=$((B2D + LOOKUP)),net_bw_milli=$(awk -v r=$BW 'BEGIN { print r * 1000 }') 2>&1 |
+        tr ' ' '\n' | sed -n 's/^value_clocks=//p')
+    wantw=$("$mp" tcs-a2a --impl=tcs --array=$f_array --bytes=$f_bytes --phases="$TMP/ph" 2>&1 |
+        tr ' ' '\n' | sed -n 's/^value_clocks=//p')
+    if [ "$(wc -l < "$TMP/ph" | tr -d ' ')" != "$f_phases" ] || [ -z "$want" ] || [ -z "$wantw" ]; then
+        bad=$((bad + 1)); echo "  $line: phases $(wc -l < "$TMP/ph"), prediction '$want' '$wantw'"; continue
+    fi
+    echo "$f_cells $f_bytes $(awk -v e=$f_emulated -v w=$want -v x=$wantw 'BEGIN { printf "%.4f %d %.4f", e / w, e, e / x }')" >> "$TMP/ar"
+done < "$TMP/a2a"
+expect_eq "a2a phases = the linker's AAPC phases (3, 8, 16, 32, 64) and predictions (mismatches)" $bad 0
+expect_eq "a2a phases per array" "$(awk '{ sub(/.*array=/, ""); a = $1; sub(/.*phases=/, ""); print a, $1 }' "$TMP/a2a" | sort -u | tr '\n' ' ')" \
+    "2x2 3 4x2 8 4x4 16 8x4 32 8x8 64 "
+# formula, W 6.4.2: "worst-case, to within 10 % (overestimate)" (W 6.5),
+# "in many cases ... within one percent"
+rng() { awk -v c=$1 '{ if (!n++ || $c < lo) lo = $c; if ($c > hi) hi = $c } END { print lo "-" hi }' "$TMP/ar"; }
+if awk '{ n++; if ($3 < 0.90 || $3 > 1.0) { bad++; print "    " $0 } } END { exit !(n == 35 && bad == 0) }' "$TMP/ar"; then
+    pass "TCS a2a (AAPC) within 10 % below W 6.4.2's model over the linker's phases (W 6.5: worst case within 10 %, an overestimate): $(rng 3)"; else
+    fail "TCS a2a (AAPC) outside 0.90-1.00 of W 6.4.2's model"; fi
+n1=$(awk '$3 >= 0.99 && $3 <= 1.01 { k++ } END { print k + 0 }' "$TMP/ar")
+check_or_known "TCS a2a (AAPC): most entries within 1 % of the model (W 6.4.2 \"in many cases ... within one percent\"): $n1 of 35" "$n1 > 17"
+note "a2a (AAPC) emulated / W's model with W's constants (432, 1.998): $(rng 5)"
+# measurement, W 6.4.2: "the 64 cell 32 Kbyte transfer ... runs in just a
+# little over 3.2 million clocks with TCS"
+tcs64=$(awk '$1 == 64 && $2 == 32768 { print $4 }' "$TMP/ar")
+check_or_known "a2a 64 cells 32 KB: $tcs64 clocks, a little over W's 3.2 million (3.2-3.3 M; $(awk -v t=$tcs64 'BEGIN { printf "%.4f", t / 3200000 }') x)" \
+    "$tcs64 >= 3200000 && $tcs64 <= 3300000"
+# qualitative, W 6.4.2: DQ congestion "in all of the 8x8 phases", "throttle
+# all links down to 1/3"; "in half of the 4x4 phases ... only 2"
+dq() { # task -> "phases kappa>=2 kappa>=3 throttled-1/3"
+    awk -v t="'$1'/" 'index($0, "phase ") == 1 { p = index($0, t) > 0; next }
+        p && /max path latency/ { n++; k = $0; sub(/.*kappa max /, "", k); k += 0; if (k >= 2) d++; if (k >= 3) e++; if (/throttled to 1\/3/) th++ }
+        END { print n + 0, d + 0, e + 0, th + 0 }' "$TMP/link"
+}
+set -- $(dq aapc8x8)
+expect_eq "8x8 AAPC phases with DQ congestion, with 3, throttled to 1/3 (W 6.4.2: all 64, throttle 1/3 everywhere)" "$*" "64 64 64 64"
+set -- $(dq aapc4x4)
+check_or_known "4x4 AAPC: DQ congestion in half the phases, never above 2 (W 6.4.2): $2 of $1 phases, $3 above 2" \
+    "$2 == $1 / 2 && $3 == 0"
+# measurement, W 6.4.2: deposit 64 cells 32 KB "more than 6.9 million" vs TCS
+run 0 "$B/apps/tcs/tcs_patterns" $N --pattern=a2a --impl=dep --array=8x8 --sizes=32768 > "$TMP/dep" 2>&1
+dep64=$(sed -n 's/.* emulated=\([0-9]*\) .*/\1/p' "$TMP/dep")
+if [ -n "$tcs64" ] && [ -n "$dep64" ] && [ "$dep64" -gt "$tcs64" ]; then
+    pass "a2a 64 cells 32 KB: deposit $dep64 > TCS $tcs64 clocks, $(awk -v d=$dep64 -v t=$tcs64 'BEGIN { printf "%.2f", d / t }') x (W: 6.9 M / 3.2 M = 2.16)"; else
+    fail "a2a 64 cells 32 KB: deposit '$dep64' not slower than TCS '$tcs64'"; fi
+
+# ---- a2a, the torus shifts (an alternative: --a2a-phases=shifts) ---------------
+# The N-1 torus shifts of the rectangle on its own 1D ring, two barriers a
+# phase (one ring releases its cells a hop apart); 2x2 .. 8x4 (at 8 x 8
+# the shifts need more PCTs than the 2D rings of the AAPC tasks leave).
+# Model as above with 2 x (the rectangle's 1D barrier + lookup).
+run 0 "$tp" $N --pattern=a2a --impl=tcs --a2a-phases=shifts --array=4x4,8x4 --sizes=64,4096 > "$TMP/o" 2>&1
+expect_eq "tcs_patterns_tcs --a2a-phases=shifts status" $? 0
+grep '^tcs_patterns:' "$TMP/o" | sed 's/^tcs_patterns: //' > "$TMP/sh"
+expect_eq "shift lines without schedule=shifts or data=ok" "$(grep -vc 'schedule=shifts.* data=ok$' "$TMP/sh")" 0
+: > "$TMP/sr"
+while read -r line; do
+    eval "$(echo "$line" | tr ' ' '\n' | grep -E '^(cells|bytes|array|phases|emulated)=' | sed 's/^/f_/')"
+    phase_file "a2a$f_array"
     b=$(sed -n "s/.*rings=1d cells=$f_cells barrier=\([0-9]*\) .*/\1/p" "$TMP/prim")
     want=$("$mp" tcs-a2a --impl=tcs --array=$f_array --bytes=$f_bytes --phases="$TMP/ph" \
         --constants tcs_a2a_barrier=$((2 * (b + LOOKUP))),net_bw_milli=$(awk -v r=$BW 'BEGIN { print r * 1000 }') 2>&1 |
         tr ' ' '\n' | sed -n 's/^value_clocks=//p')
-    if [ "$(wc -l < "$TMP/ph" | tr -d ' ')" != "$f_phases" ] || [ -z "$want" ]; then
-        bad=$((bad + 1)); echo "  $line: phases $(wc -l < "$TMP/ph"), prediction '$want'"; continue
-    fi
-    echo "$f_cells $f_bytes $(awk -v e=$f_emulated -v w=$want 'BEGIN { printf "%.4f", e / w }') $f_emulated" >> "$TMP/ar"
-done < "$TMP/a2a"
-expect_eq "a2a phases = the linker's (N-1 shifts) and predictions (mismatches)" $bad 0
-if awk '$2 >= 4096 { n++; if ($3 < 0.90 || $3 > 1.02) { bad++; print "    " $0 } }
-        $2 < 4096 { n++; if ($3 < 0.90 || $3 > 1.035) { bad++; print "    " $0 } }
-        END { exit !(n == 35 && bad == 0) }' "$TMP/ar"; then
-    pass "TCS a2a within 0.90-1.02 of the linker's phase model from 4 KB (1.035 below): $(awk '{ if (!n++ || $3 < lo) lo = $3; if ($3 > hi) hi = $3 } END { print lo "-" hi }' "$TMP/ar")"; else
-    fail "TCS a2a outside 0.90-1.02 (1.035 below 4 KB) of its prediction"; fi
-tcs64=$(awk '$1 == 64 && $2 == 32768 { print $4 }' "$TMP/ar")
-run 0 "$B/apps/tcs/tcs_patterns" $N --pattern=a2a --impl=dep --array=8x8 --sizes=32768 > "$TMP/dep" 2>&1
-dep64=$(sed -n 's/.* emulated=\([0-9]*\) .*/\1/p' "$TMP/dep")
-if [ -n "$tcs64" ] && [ -n "$dep64" ] && [ "$dep64" -gt "$tcs64" ]; then
-    pass "a2a 64 cells 32 KB: deposit $dep64 > TCS $tcs64 clocks (W: 6.9 M vs 3.2 M)"; else
-    fail "a2a 64 cells 32 KB: deposit '$dep64' not slower than TCS '$tcs64'"; fi
-echo "info: TCS a2a 64 cells 32 KB $tcs64 clocks, $(awk -v t=$tcs64 'BEGIN { printf "%.2f", t / 3200000 }') x W's 3.2 M (design 8.9)"
+    echo "$f_cells $f_bytes $f_phases $(awk -v e=$f_emulated -v w=$want 'BEGIN { printf "%.4f", e / w }')" >> "$TMP/sr"
+done < "$TMP/sh"
+if awk '{ n++; if ($3 != $1 - 1 || $4 < 0.90 || $4 > 1.035) { bad++; print "    " $0 } } END { exit !(n == 4 && bad == 0) }' "$TMP/sr"; then
+    pass "TCS a2a (torus shifts): N-1 phases, within 0.90-1.035 of the model: $(awk '{ printf "%s ", $4 }' "$TMP/sr")"; else
+    fail "TCS a2a (torus shifts) outside 0.90-1.035 of its prediction"; fi
 
 # usage errors
 run 0 "$tp" $N --pattern=rb --impl=tcs --phase-conns=1 > "$TMP/o" 2>&1
@@ -172,7 +275,7 @@ expect_eq "--impl=dep status" $? 2
 expect_grep "--impl=dep refused" "tcs_patterns: --impl: tcs (the deposit implementation is tcs_patterns --impl=dep)" "$TMP/o"
 
 # ---- determinism: 1, 2 and 4 ranks, block and cyclic ---------------------------
-for cfg in "--pattern=sg --array=4x4 --sizes=1024" "--pattern=rb --array=8x8 --sizes=256" "--pattern=a2a --array=4x4 --sizes=1024"; do
+for cfg in "--pattern=sg --array=4x4 --sizes=1024" "--pattern=rb --array=8x8 --sizes=256" "--pattern=a2a --array=8x8 --sizes=64"; do
     args="$N --mce-summary --impl=tcs $cfg"
     run 0 "$tp" $args > "$TMP/ref" 2>&1
     ref=$(summary_sans_ranks "$TMP/ref")
