@@ -50,6 +50,8 @@ static void resume_plain(mcei_vn_t *vn)
     (void)vn;
 }
 
+/* The native personality: its messaging calls are lib/api/native's, the
+ * services it shares with the others the core's (lib/core/api.c). */
 static const mcei_personality_ops_t native_ops = {
     .main = mcei_api_call_main,
     .boot = boot_plain,

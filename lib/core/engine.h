@@ -345,6 +345,22 @@ static inline mce_time_t mcei_cycle_time(void)
 {
     return mcei_eng != NULL ? mcei_eng->costs.cycle_time : 0;
 }
+/* The machine's overheads of a native send and of a native receive
+ * (lib/api/native: mce_send, mce_recv). */
+static inline mce_time_t mcei_send_overhead(void)
+{
+    return mcei_eng != NULL ? mcei_eng->costs.send_overhead : 0;
+}
+static inline mce_time_t mcei_recv_overhead(void)
+{
+    return mcei_eng != NULL ? mcei_eng->costs.recv_overhead : 0;
+}
+/* The running protocol's send delay when it holds (engine.h: every send
+ * is at window_start + it or later), else 0. */
+static inline mce_time_t mcei_send_delay(void)
+{
+    return mcei_eng != NULL ? mcei_eng->send_delay : 0;
+}
 /* The running machine protocol's global state, if @p ops is the running
  * protocol, else NULL.  A protocol keeps its state there (its init sets
  * eng->proto_state, its fini frees it) and its per-node state in
