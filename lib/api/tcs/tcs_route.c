@@ -38,10 +38,22 @@ static int route(link_t *L, use_t *u, int region, int loaded)
     int *ports = malloc((size_t)maxn * sizeof(int));
     int *bc = malloc((size_t)(maxn + 1) * sizeof(int));
     int *bp = malloc((size_t)maxn * sizeof(int));
-    int bn = 0, rc = MCE_OK;
-    if (!cells || !ports || !bc || !bp) {
+    int bn = 0, rc = MCE_OK, nco = 0;
+    /* The routed uses that coexist with u, found once: deciding it walks
+     * both uses' descriptions, too dear to repeat for every hop of every
+     * candidate (the 8 x 8 all-to-all's 4,096 uses made the linker
+     * quadratic in it). */
+    int *co = loaded ? malloc((size_t)(L->nuses ? L->nuses : 1) * sizeof(int))
+                     : NULL;
+    if (!cells || !ports || !bc || !bp || (loaded && !co)) {
         rc = refuse(L, "out of memory routing");
         goto out;
+    }
+    for (int k = 0; loaded && k < L->nuses; k++) {
+        const use_t *v = &L->uses[k];
+        if (v != u && v->cells != NULL && v->kind != USE_BAR &&
+            uses_coexist(L, u, v))
+            co[nco++] = k;
     }
     for (int order = 0; order < 2; order++)
         for (int xs = 0; xs < 2; xs++)
@@ -71,13 +83,9 @@ static int route(link_t *L, use_t *u, int region, int loaded)
                 if (loaded)
                     for (int i = 0; i < n; i++) {
                         int l = 0;
-                        for (int k = 0; k < L->nuses; k++) {
-                            const use_t *v = &L->uses[k];
-                            if (v != u && v->cells != NULL &&
-                                v->kind != USE_BAR && uses_coexist(L, u, v) &&
-                                use_on_link(v, cells[i], ports[i]))
-                                l++;
-                        }
+                        for (int j = 0; j < nco; j++)
+                            l += use_on_link(&L->uses[co[j]], cells[i],
+                                             ports[i]);
                         if (l > load)
                             load = l;
                     }
@@ -115,6 +123,7 @@ static int route(link_t *L, use_t *u, int region, int loaded)
             hop(L, u->cells[i], u->ports[i]) +
             (i > 0 && u->ports[i] != u->ports[i - 1] ? mc->hop_turn : 0);
 out:
+    free(co);
     free(cells);
     free(ports);
     free(bc);
