@@ -19,12 +19,17 @@ static const int iw_printed[7][7] = {
 /* W 3.2.1: (Send_Overhead + Recv_Overhead) + Msg_size / Network_BW + Dist x
  * cost_per_cell_hop = 36 + bytes / 1.998 + 5 d clocks, floored as the
  * figures print it; value to 3 decimals (truncated). */
-static void iw_pct_line(int64_t bytes, int64_t d, int printed)
+/* One row of the per-hop cost: (overhead x 1998 + bytes x 1000 + d x 9990)
+ * / 1998 clocks; the deposit rows also print their overhead. */
+static void iw_hop_line(int64_t bytes, int64_t d, int64_t o, int show_o,
+                        int printed)
 {
-    int64_t num = add(add(36 * 1998, mul(bytes, 1000)), mul(d, 9990));
+    int64_t num = add(add(mul(o, 1998), mul(bytes, 1000)), mul(d, 9990));
     int64_t milli = mul(num, 1000) / 1998;
     kv_i("bytes", bytes);
     kv_i("dist", d);
+    if (show_o)
+        kv_i("overhead", o);
     key("value_clocks");
     printf("%" PRId64 ".%03" PRId64, milli / 1000, milli % 1000);
     kv_i("predicted_clocks", num / 1998);
@@ -33,6 +38,11 @@ static void iw_pct_line(int64_t bytes, int64_t d, int printed)
         kv_s("match", printed == num / 1998 ? "yes" : "no");
     }
     kv_end();
+}
+
+static void iw_pct_line(int64_t bytes, int64_t d, int printed)
+{
+    iw_hop_line(bytes, d, 36, 0, printed);
 }
 
 void cmd_iwarp_pct(int argc, char **argv)
@@ -64,20 +74,7 @@ static const int iw_dep_printed[7][7] = {
 
 static void iw_dep_line(int64_t bytes, int64_t d, int printed)
 {
-    int64_t o = bytes <= 4 ? 253 : 359;
-    int64_t num = add(add(mul(o, 1998), mul(bytes, 1000)), mul(d, 9990));
-    int64_t milli = mul(num, 1000) / 1998;
-    kv_i("bytes", bytes);
-    kv_i("dist", d);
-    kv_i("overhead", o);
-    key("value_clocks");
-    printf("%" PRId64 ".%03" PRId64, milli / 1000, milli % 1000);
-    kv_i("predicted_clocks", num / 1998);
-    if (printed >= 0) {
-        kv_i("printed", printed);
-        kv_s("match", printed == num / 1998 ? "yes" : "no");
-    }
-    kv_end();
+    iw_hop_line(bytes, d, bytes <= 4 ? 253 : 359, 1, printed);
 }
 
 void cmd_iwarp_deposit(int argc, char **argv)
