@@ -343,8 +343,16 @@ static void shm_allgather(const void *mine, size_t bytes, void *all)
         _Atomic uint64_t *c = (_Atomic uint64_t *)(void *)shm.base[r];
         for (backoff_t b = backoff_start();
              atomic_load_explicit(c, memory_order_acquire) < g;
-             backoff_pause(&b))
-            ;
+             backoff_pause(&b)) {
+            /* Keep MPI progressing while we wait: a payload receive that
+             * completed here may still owe its sender an acknowledgement
+             * queued in our transport (a rendezvous's FIN when the
+             * shared-memory FIFO was full); without progress the sender
+             * waits for it and never publishes. */
+            int flag;
+            MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, comm, &flag,
+                       MPI_STATUS_IGNORE);
+        }
         memcpy((char *)all + (size_t)r * bytes, shm.base[r] + off, bytes);
     }
 }

@@ -62,6 +62,19 @@ for cfg in "apps/ring 64 --rounds=5 --bytes=33" \
     done
 done
 
+# Many payloads in one window: the 12 x 12 naive exchange posts about
+# 10,000 cross-rank payloads of 15,232 bytes at once, more than Open MPI's
+# shared-memory FIFO holds.  A rank that has finished its receives must
+# keep MPI progressing while it waits for the next window (the
+# acknowledgements it owes its peer); without that the run hung.  The
+# timeout guards against a hang only (the run takes about a second).
+cx12="$B/apps/complete_exchange --mce-nodes=144 --mce-machine=paragon --mce-set=paragon.width=12 --alg=naive --sizes=15232 --mce-summary"
+run 0 $cx12 > "$TMP/ref" 2>&1
+TO=""; command -v timeout > /dev/null && TO="timeout 300"
+$TO $MPIRUN -np 2 $cx12 > "$TMP/out" 2>&1
+expect_eq "12 x 12 naive exchange on 2 ranks (10,000 payloads a window)" \
+    "$(summary_sans_ranks "$TMP/out")" "$(summary_sans_ranks "$TMP/ref")"
+
 # More ranks than cores (this machine's, as hwloc counts them): by default
 # the nodes run on one rank per core and the rest wait asleep; the digest
 # is the one-process digest, a warning says what happened, and the
