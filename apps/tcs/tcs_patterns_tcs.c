@@ -12,11 +12,17 @@
  *        reads them in rank order.  The root's connections are split into
  *        netgroups of k, k the PCTs the root has free (tcs_free_pcts):
  *        phases = 2 ceil((N-1)/k), each entered with tcs_switch.
- *   rb   reduction/broadcast: log2 N reduction stages (Z-order ids, stage
- *        k pairs i and i + 2^k: the routes of a stage are disjoint), the
- *        receiver adds the incoming vector to its own; then log2 N
- *        broadcast stages of the sum.  Two netgroups: all reduction
- *        connections, all broadcast connections (phases = 2).
+ *   rb   reduction/broadcast (W 6.3.2): log2 N reduction stages (Z-order
+ *        ids, stage k pairs i and i + 2^k: the routes of a stage are
+ *        disjoint, W's "no link congestion"), the receiver adds the
+ *        incoming vector to its own; then log2 N broadcast stages of the
+ *        sum; a cell only sends or only receives in a stage (W 6.4.2).
+ *        W's Number_of_phases (not listed) read as two netgroups: all
+ *        reduction connections, all broadcast connections, each entered
+ *        with the full reconfiguration of W 5.2 (tcs_switch: W's
+ *        Reconfiguration_time is chapter 5's measured one; the fast
+ *        switch is 6.4.2's), 2 a run; no barrier besides the switches'
+ *        (W's formula has none).  Why two: share/machines/iwarp.conf.
  *   a2a  all-to-all as W 6.4.2 wrote it (--a2a-phases=aapc, the default):
  *        the link-optimal AAPC phases (W's "dragon router" phases of
  *        Hinrichs et al. 1994; aapc_1d below): 3, 8, 16, 32, 64 phases
@@ -34,9 +40,11 @@
  *
  * Costs charged by the program: app.tcs_sg_constant on the root, or
  * app.tcs_rb_constant on every member and app.tcs_rb_iteration per
- * reduction stage, or app.tcs_a2a_constant and app.tcs_a2a_other per
- * phase; everything else is the TCS run time (tcs_switch) and
- * the network model (gate block writes and reads).
+ * reduction stage a member takes part in (log2 N on the critical path, as
+ * W's Log2(N) x Per_iteration_overhead; the combining adds are not
+ * charged: W's formula has no term for them), or app.tcs_a2a_constant
+ * and app.tcs_a2a_other per phase; everything else is the TCS run time
+ * (tcs_switch) and the network model (gate block writes and reads).
  *
  * A run starts at a common virtual time on every member and ends at the
  * last member's end (gathered on cell 0 through the SRU).  Printed per
@@ -508,6 +516,9 @@ static int run_rb(tcs_ctx_t *ctx, int c, size_t bytes, int r)
     iwarp_compute((unsigned long)k_tcs("app.tcs_rb_constant"));
     for (size_t i = 0; i < nw; i++)
         acc[i] = pat_word(mi, -1, i, r);
+    /* phase 1 of 2 (W 6.3.2): every reduction connection, entered with
+     * the full reconfiguration (the previous run ended in the broadcast
+     * netgroup); the stages follow the data, no barrier between them */
     check(tcs_switch(ctx, ng_red[c]), "tcs_switch");
     for (int k = 0; k < l; k++) {
         role = pat_rb_role_z(mi, k, &partner);
@@ -523,6 +534,7 @@ static int run_rb(tcs_ctx_t *ctx, int c, size_t bytes, int r)
             break;
         }
     }
+    /* phase 2 of 2: every broadcast connection */
     check(tcs_switch(ctx, ng_bc[c]), "tcs_switch");
     for (int k = l - 1; k >= 0; k--) {
         role = pat_rb_role_z(mi, k, &partner);

@@ -14,9 +14,20 @@
 # 441/869/2550, 1.998) = mce-predict tcs-sg / tcs-rb --impl=tcs.
 # Checks: every line data=ok; the printed reconfig, phases and predicted
 # columns = the values above; acceptance (design 8.9 for the departures):
-#   rb within W 6.3.2's "two percent" (known failure where not: at 4x4
-#        the switch after the reduction starts on most cells before the
-#        root arrives), and within 3 % (4x4 3.5 %) as a regression guard;
+#   rb (W 6.3.2; W lists neither Number_of_phases nor Per_iteration_
+#        overhead: read as 2 netgroups, reduction and broadcast, entered
+#        with full reconfigurations, and 6.3.1's 40, share/machines/
+#        iwarp.conf): 2 phases in the linker's report; formula, within W
+#        6.3.2's "two percent" of the model with the emulator's figures
+#        (known failure where not: at 4x4 the switch after the reduction
+#        starts on most cells before the root arrives), and within 3 %
+#        (4x4 3.5 %) as a regression guard; formula, within "two percent"
+#        of W's model with W's own constants (38/59/66, 441/869/2550,
+#        1.998; 2x2, 4x4, 8x8, the sizes W gives them for) (known
+#        failure where not: W's Avg_Net_Latency are sg's, the rb
+#        connections are shorter); statement, "while maintaining better
+#        performance": faster than the deposit rb (tcs_patterns, natural
+#        mapping: W 6.3.1's "link bandwidth unknown") at every size;
 #   sg, one connection per netgroup (--phase-conns=1, every transfer's
 #        latency exposed as the model assumes): within 3 % at 4 and 8
 #        cells, within 6 % everywhere, never more than 1 % above;
@@ -147,6 +158,32 @@ if accept rb "4|8|32|64" 0 0.97 1.03 && accept rb 16 0 0.965 1.03; then
     fail "TCS rb outside 3 % (4x4: 3.5 %)"; fi
 rbout=$(awk '$1 == "rb" && ($4 < 0.98 || $4 > 1.02) { k++; o = o " " $2 "c/" $3 "B" } END { print k + 0 o }' "$TMP/ratios")
 check_or_known "TCS rb within 2 % of W 6.3.2's model (W: \"within two percent\"): outside: ${rbout}" "${rbout%% *} == 0"
+# rb: two phases a run (a reduction and a broadcast netgroup) in the
+# linker's report, for every rectangle
+expect_eq "TCS rb phases per rectangle (the linker's netgroups)" \
+    "$(for a in 2x2 4x2 4x4 8x4 8x8; do linkfig rb$a | cut -d' ' -f2; done | tr '\n' ' ')" "2 2 2 2 2 "
+# rb, formula with W's own constants (W 6.3.2: Constant_Overhead 302,
+# Avg_Net_Latency 38 / 59 / 66, Reconfiguration_time 441 / 869 / 2550,
+# Network_BW 1.998; Per_iteration_overhead 40 and 2 phases as read above),
+# typed here from the thesis; W: measured "within two percent" of it
+grep '^variant=rb ' "$TMP/lines" | awk '{
+    for (i = 1; i <= NF; i++) { split($i, kv, "="); f[kv[1]] = kv[2] }
+    n = f["cells"]; s = f["bytes"]
+    if (n == 4) { L = 38; R = 441 } else if (n == 16) { L = 59; R = 869 } else if (n == 64) { L = 66; R = 2550 } else next
+    lg = int(log(n) / log(2) + 0.5)
+    w = 302 + lg * (40 + 2 * (L + s / 1.998)) + R * 2
+    printf "%d %d %d %.3f %.4f\n", n, s, f["emulated"], w, f["emulated"] / w }' > "$TMP/rbw"
+expect_eq "TCS rb entries at 2x2, 4x4, 8x8 (W's constants)" "$(wc -l < "$TMP/rbw" | tr -d ' ')" 21
+rbw=$(awk '$5 < 0.98 || $5 > 1.02 { k++; o = o " " $1 "c/" $2 "B:" $5 } END { print k + 0 o }' "$TMP/rbw")
+check_or_known "TCS rb within 2 % of W 6.3.2's model with W's constants (W: \"within two percent\"): $(awk '{ if (!n++ || $5 < lo) lo = $5; if ($5 > hi) hi = $5 } END { print lo "-" hi }' "$TMP/rbw"); outside: ${rbw}" "${rbw%% *} == 0"
+# rb, statement (W 6.3.2 "while maintaining better performance"): TCS
+# faster than the deposit rb with the natural mapping at every size
+run 0 "$B/apps/tcs/tcs_patterns" $N --pattern=rb --impl=dep --array=2x2,4x4,8x8 "$S" > "$TMP/deprb" 2>&1
+expect_eq "tcs_patterns --pattern=rb --impl=dep status" $? 0
+slower=$(sed -n 's/.* cells=\([0-9]*\) bytes=\([0-9]*\) .* emulated=\([0-9]*\) .*/\1 \2 \3/p' "$TMP/deprb" |
+    awk 'NR == FNR { d[$1 " " $2] = $3; next } ($1 " " $2) in d { n++; if ($3 >= d[$1 " " $2]) { k++; o = o " " $1 "c/" $2 "B" } }
+        END { print (n == 21 ? k + 0 : "entries " n) o }' - "$TMP/rbw")
+expect_eq "TCS rb faster than deposit rb (natural mapping) at 2x2, 4x4, 8x8, 16 B-32 KB (W 6.3.2), entries not faster" "$slower" 0
 if accept sg1 "4|8" 0 0.97 1.03 && accept sg1 "4|8|16|32|64" 0 0.94 1.01; then
     pass "TCS sg, one connection per phase: within 3 % at 4-8 cells, 6 % up to 64: ratios $(range sg1)"; else
     fail "TCS sg, one connection per phase, outside its bounds"; fi
@@ -275,7 +312,7 @@ expect_eq "--impl=dep status" $? 2
 expect_grep "--impl=dep refused" "tcs_patterns: --impl: tcs (the deposit implementation is tcs_patterns --impl=dep)" "$TMP/o"
 
 # ---- determinism: 1, 2 and 4 ranks, block and cyclic ---------------------------
-for cfg in "--pattern=sg --array=4x4 --sizes=1024" "--pattern=rb --array=8x8 --sizes=256" "--pattern=a2a --array=8x8 --sizes=64"; do
+for cfg in "--pattern=sg --array=4x4 --sizes=1024" "--pattern=rb --array=4x4,8x8 --sizes=256" "--pattern=a2a --array=8x8 --sizes=64"; do
     args="$N --mce-summary --impl=tcs $cfg"
     run 0 "$tp" $args > "$TMP/ref" 2>&1
     ref=$(summary_sans_ranks "$TMP/ref")

@@ -17,7 +17,8 @@ struct constant iwarp[] = {
     {"mp_barrier_2d", C_COUNT, 0, 448, "clocks", "Warfel-1996:W6.3.1"},
     {"tcs_sg_constant", C_COUNT, 0, 398, "clocks", "Warfel-1996:W6.2.2"},
     {"tcs_rb_constant", C_COUNT, 0, 302, "clocks", "Warfel-1996:W6.3.2"},
-    {"tcs_rb_iteration", C_COUNT, 0, 40, "clocks", "design:8.5[C]"},
+    /* W 6.3.2 lists no Per_iteration_overhead: 6.3.1's 40, assumed */
+    {"tcs_rb_iteration", C_COUNT, 0, 40, "clocks", "Warfel-1996:W6.3.1[C]"},
     {"tcs_a2a_constant", C_COUNT, 0, 10, "clocks", "Warfel-1996:W6.4.2"},
     {"tcs_a2a_barrier", C_COUNT, 0, 432, "clocks", "Warfel-1996:W6.4.2"},
     {"tcs_fast_switch", C_COUNT, 0, 162, "clocks", "Warfel-1996:W6.4.2"},
@@ -374,7 +375,9 @@ void cmd_tcs_rb(int argc, char **argv)
         v = fr_add(v, fr_mul(st, 2 * lg));
     } else {
         /* W 6.3.2: 302 + log2 N (iter + 2 (lat + s/BW)) + reconfig x
-         * phases */
+         * phases; reconfig W's full chapter 5 reconfiguration, phases by
+         * default 2 (a reduction and a broadcast netgroup: W lists no
+         * Number_of_phases), iter 40 (W lists none: 6.3.1's) */
         frac_t st;
         lat = table_or_opt(&o, "latency", tab_latency, n);
         rc = table_or_opt(&o, "reconfig", tab_reconf_rb, n);
@@ -392,6 +395,7 @@ void cmd_tcs_rb(int argc, char **argv)
         kv_i("latency", lat);
         kv_i("reconfig", rc);
         kv_i("phases", ph);
+        kv_i("iteration", C(iwarp, KTRBI));
     }
     kv_clocks(v);
     kv_end();
