@@ -46,6 +46,8 @@ struct nx_req {
     nx_req_t *prev;  /* (so that a release needs no search) */
     nx_req_t *hnext; /* the next of its hash bucket (by id) */
     nx_req_t *pnext; /* posted receives, in post order */
+    nx_req_t *snext, *sprev; /* sends on the wire, oldest first */
+    int on_wire;             /* in that list */
 };
 
 typedef struct nx_node {
@@ -57,6 +59,10 @@ typedef struct nx_node {
     nx_req_t *reqs_old; /* the oldest request (the list's tail) */
     long nhandlers;     /* requests with a handler (hrecv): most have none */
     nx_req_t *posted, *posted_tail;
+    /* Sends whose completion the network has not yet notified, in the
+     * order they were made: a notification finds its send without
+     * walking every request (a naive exchange has hundreds). */
+    nx_req_t *wire_old, *wire_new;
     long next_id, nreqs, nposted, ptype;
     uint64_t posted_bytes; /* operating-system buffer space they reserve */
     mcei_nx_info_t last;
@@ -112,8 +118,36 @@ static nx_req_t *find(nx_node_t *nd, long id)
     return NULL;
 }
 
+static void wire_add(nx_node_t *nd, nx_req_t *r)
+{
+    r->snext = NULL;
+    r->sprev = nd->wire_new;
+    if (nd->wire_new)
+        nd->wire_new->snext = r;
+    else
+        nd->wire_old = r;
+    nd->wire_new = r;
+    r->on_wire = 1;
+}
+
+static void wire_del(nx_node_t *nd, nx_req_t *r)
+{
+    if (!r->on_wire)
+        return;
+    if (r->sprev)
+        r->sprev->snext = r->snext;
+    else
+        nd->wire_old = r->snext;
+    if (r->snext)
+        r->snext->sprev = r->sprev;
+    else
+        nd->wire_new = r->sprev;
+    r->on_wire = 0;
+}
+
 static void release(nx_node_t *nd, nx_req_t *r)
 {
+    wire_del(nd, r);
     nx_req_t **pp = &nd->bucket[(size_t)r->id & (nd->nbucket - 1)];
     while (*pp != r)
         pp = &(*pp)->hnext;
@@ -339,9 +373,9 @@ static void nx_on_arrival(mcei_vn_t *vn, mcei_msg_t *m)
     }
     if (m->w.ctx == MCEI_CTX_PROTOCOL && m->w.type == MCEI_NET_SENT) {
         /* Sends complete mostly in the order they were made: oldest first. */
-        for (nx_req_t *r = nd->reqs_old; r != NULL; r = r->prev)
-            if (r->kind == R_SEND && !r->done && r->seq == m->w.aux[0] &&
-                r->ctx == (uint32_t)m->w.aux[1]) {
+        for (nx_req_t *r = nd->wire_old; r != NULL; r = r->snext)
+            if (r->seq == m->w.aux[0] && r->ctx == (uint32_t)m->w.aux[1]) {
+                wire_del(nd, r);
                 r->done = 1;
                 r->done_at = m->arrival;
                 r->cpu = (m->w.flags & MCEI_MSG_SENDER_CPU) != 0;
@@ -486,6 +520,8 @@ int mcei_nx_isend(mcei_vn_t *vn, uint32_t ctx, long type, const void *buf,
         /* A network without sender notifications: done at once. */
         r->done = 1;
         r->done_at = vn->clock;
+    } else {
+        wire_add(nd, r);
     }
     *id = r->id;
     return MCE_OK;
