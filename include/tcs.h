@@ -162,6 +162,13 @@ MCE_EXPORT void mce_tcs_uses_deposit(tcs_decl_t *d);
  * sizing their phases; < 0 for a bad cell. */
 MCE_EXPORT int mce_tcs_free_pcts(tcs_decl_t *d, int cell);
 
+/** The program's arguments, its --mce-* options removed (the argv its
+ * main gets): for a declaration that depends on the program's options
+ * (every copy of the program sees the same).  Returns argc and sets
+ * *@p argv, or -1 (NULL arguments).  argc 0 (argv NULL) where there is
+ * no command line (a declaration linked by a test harness). */
+MCE_EXPORT int mce_tcs_args(tcs_decl_t *d, char *const **argv);
+
 /* ---- run time (on every cell; errors print "cell (x,y): CALL: reason") */
 
 /** Run the top-level task @p top on this cell if its allocation holds the
@@ -220,6 +227,7 @@ MCE_EXPORT int mce_tcs_netgroup_paths(tcs_ng_t ng, int *count,
  * iwarp.h.  tcs_declare is no library function but the program's own,
  * which the library calls: it keeps its name. */
 
+#define tcs_args           mce_tcs_args
 #define tcs_barrier        mce_tcs_barrier
 #define tcs_connect        mce_tcs_connect
 #define tcs_external       mce_tcs_external

@@ -3,8 +3,12 @@
  * 8.9): the TCS half of apps/tcs/tcs_patterns (a TCS program: include/
  * tcs.h, so a program of its own; tcs_patterns --impl=dep is the deposit
  * half).  Run on the member rectangle W x H at the corner of the 8 x 8
- * array, each rectangle a task of its own (1D barrier ring: W measured
- * his reconfiguration times on 1D rings).
+ * array (W and H 2, 4 or 8: W 6.4.1 names 2x2, 2x4, 4x4, 4x8 and 8x8
+ * without saying which side is the row, so both orientations), each
+ * rectangle a task of its own (1D barrier ring: W measured his
+ * reconfiguration times on 1D rings).  tcs_declare reads --array from
+ * the program's arguments (tcs_args) and declares the tasks of those
+ * rectangles only.
  *
  *   sg   scatter/gather: the root (rank 0, cell (0,0)) writes a block to
  *        every other member over its own connection, then every member
@@ -26,13 +30,14 @@
  *   a2a  all-to-all as W 6.4.2 wrote it (--a2a-phases=aapc, the default):
  *        the link-optimal AAPC phases (W's "dragon router" phases of
  *        Hinrichs et al. 1994; aapc_1d below): 3, 8, 16, 32, 64 phases
- *        for 2x2 .. 8x8, each using every link of the rectangle at most
+ *        for 2x2, 4x2 and 2x4, 4x4 and 8x2 and 2x8, 8x4 and 4x8, 8x8,
+ *        each using every link of the rectangle at most
  *        once; a task on the whole array (its 2D barrier: W's 432 is the
  *        global barrier), per phase one barrier, a fast switch, the spool
  *        set-up, a background spooled receive and a foreground block
  *        write.  --a2a-phases=shifts: the N-1 torus shifts of the
  *        rectangle on its own 1D ring, two barriers a phase (a 1D ring
- *        releases its cells a hop apart), 2x2 .. 8x4 only (at 8 x 8 the
+ *        releases its cells a hop apart), all but 8x8 (at 8 x 8 the
  *        shifts need more PCTs than the 2D rings leave).  The tasks are
  *        TCS_THROTTLE (the linker's throttles apply); the prediction comes
  *        from the linker's phase report (mce-predict tcs-a2a
@@ -56,7 +61,7 @@
  * ratio, and the prediction with W's constants (2x2, 4x4, 8x8 only).
  *
  * usage: tcs_patterns_tcs --mce-nodes=64 --pattern=sg|rb|a2a --impl=tcs
- *        [--array=2x2,4x2,4x4,8x4,8x8] [--sizes=16,...,32768] [--runs=R]
+ *        [--array=WxH,...] [--sizes=16,...,32768] [--runs=R]
  *        [--phase-conns=max|1] [--a2a-phases=aapc|shifts]
  *        [--format=table|csv|json]
  */
@@ -72,7 +77,8 @@
 #include "patterns.h"
 
 #define PROG    "tcs_patterns"
-#define NCFG    5
+#define NCFG    9 /* the shapes --array accepts (cfgs) */
+#define NDFLT   5 /* the default list: cfgs[0 .. NDFLT - 1] */
 #define MAXC    64
 #define MAXG    64 /* sg netgroups per direction */
 #define MAXSIZE 32768
@@ -81,7 +87,11 @@
 enum { SG, RB, A2A };
 enum { AAPC, SHIFTS }; /* --a2a-phases */
 static const char *const patterns[] = {"sg", "rb", "a2a"};
-static const int cfgs[NCFG][2] = {{2, 2}, {4, 2}, {4, 4}, {8, 4}, {8, 8}};
+/* Every rectangle W x H, W and H 2, 4 or 8: the default five first (the
+ * order of the declaration: a run's tasks are declared in this order,
+ * whatever the order of --array), then the other orientations. */
+static const int cfgs[NCFG][2] = {{2, 2}, {4, 2}, {4, 4}, {8, 4}, {8, 8},
+                                  {2, 4}, {4, 8}, {2, 8}, {8, 2}};
 
 /* ---- the declaration (shared by the cells: written before main) -------- */
 
@@ -100,10 +110,11 @@ static signed char a2a_to[NCFG][MAXG][MAXC], a2a_from[NCFG][MAXG][MAXC];
 static tcs_ng_t ng_sc[2][NCFG][MAXG], ng_ga[2][NCFG][MAXG], ng_red[NCFG],
     ng_bc[NCFG];
 static int sg_k[2][NCFG], sg_groups[2][NCFG];
+static int declared[NCFG]; /* the rectangles tcs_declare declared */
 
 /* ---- options and per-cell state (privatised per cell) -------------------- */
 
-static int pattern = -1, sgv, a2av = AAPC, runs = 1, ncl = NCFG,
+static int pattern = -1, sgv, a2av = AAPC, runs = 1, ncl = NDFLT,
            cl[NCFG] = {0, 1, 2, 3, 4};
 static long sizes[32] = {16, 64, 256, 1024, 4096, 16384, 32768};
 static int nsizes = 7;
@@ -143,6 +154,40 @@ static int z_id(int rank, int w, int h)
         if (pat_z_rank(id, w, h) == rank)
             return id;
     return -1;
+}
+
+/* --array=@p s into @p list (cfgs indices, in the order given) and
+ * *@p n: NULL, or what is wrong.  tcs_declare and main parse the same
+ * text (the program's arguments), so they agree on the rectangles. */
+static const char *parse_array(const char *s, int list[NCFG], int *n)
+{
+    *n = 0;
+    while (*s) {
+        char *e;
+        int w = (int)strtol(s, &e, 10), h, c = -1;
+        if (e == s || *e != 'x')
+            return "a list such as 2x2,2x4,8x8";
+        s = e + 1;
+        h = (int)strtol(s, &e, 10);
+        if (e == s)
+            return "a list such as 2x2,2x4,8x8";
+        for (int k = 0; k < NCFG; k++)
+            if (cfgs[k][0] == w && cfgs[k][1] == h)
+                c = k;
+        if (c < 0)
+            return "each rectangle W x H with W and H 2, 4 or 8 (2x2 .. "
+                   "8x8)";
+        for (int k = 0; k < *n; k++)
+            if (list[k] == c)
+                return "each rectangle at most once";
+        list[(*n)++] = c;
+        if (*e == ',')
+            e++;
+        else if (*e)
+            return "a list such as 2x2,2x4,8x8";
+        s = e;
+    }
+    return *n > 0 ? NULL : "a list such as 2x2,2x4,8x8";
 }
 
 /* ---- the AAPC schedule (W 6.4.2) ------------------------------------- */
@@ -696,13 +741,37 @@ static void whole(tcs_ctx_t *ctx, const void *p)
 
 /* ---- declaration and main ------------------------------------------------ */
 
+/* The tasks of rectangle @p c: the two sg, rb, the shifts (not at 8 x 8:
+ * too few PCTs) and the AAPC all-to-all, every pattern's (the sg
+ * netgroups are sized by the root's free PCTs, which the AAPC tasks' 2D
+ * barrier rings reduce). */
+static void declare_tasks(tcs_decl_t *d, int c)
+{
+    int w = cfgs[c][0], h = cfgs[c][1], n = w * h;
+    int fl = n == 64 ? TCS_RING1D : 0;
+    char name[32];
+    for (int v = 0; v < 2; v++) {
+        snprintf(name, sizeof(name), "sg%s%dx%d", v ? "1_" : "", w, h);
+        t_sg[v][c] = tcs_task(d, name, t_whole, 0, 0, w, h, rect_task,
+                              sizeof(params_t), fl);
+    }
+    snprintf(name, sizeof(name), "rb%dx%d", w, h);
+    t_rb[c] = tcs_task(d, name, t_whole, 0, 0, w, h, rect_task,
+                       sizeof(params_t), fl);
+    if (n < 64) {
+        snprintf(name, sizeof(name), "a2a%dx%d", w, h);
+        t_a2a[c] = tcs_task(d, name, t_whole, 0, 0, w, h, rect_task,
+                            sizeof(params_t), TCS_THROTTLE | fl);
+    }
+    snprintf(name, sizeof(name), "aapc%dx%d", w, h);
+    t_aapc[c] = tcs_task(d, name, t_whole, 0, 0, 8, 8, rect_task,
+                         sizeof(params_t), TCS_THROTTLE);
+}
+
 static void declare_sg(tcs_decl_t *d, int c, int v)
 {
     int w = cfgs[c][0], h = cfgs[c][1], n = w * h, k;
     char name[32], pn[32];
-    snprintf(name, sizeof(name), "sg%s%dx%d", v ? "1_" : "", w, h);
-    t_sg[v][c] = tcs_task(d, name, t_whole, 0, 0, w, h, rect_task,
-                          sizeof(params_t), n == 64 ? TCS_RING1D : 0);
     /* the root's PCTs bound the connections of one netgroup */
     k = v ? 1 : tcs_free_pcts(d, 0);
     if (k < 1)
@@ -735,9 +804,6 @@ static void declare_rb(tcs_decl_t *d, int c)
     int w = cfgs[c][0], h = cfgs[c][1], n = w * h;
     char name[32], pn[32];
     tcs_net_t a, b;
-    snprintf(name, sizeof(name), "rb%dx%d", w, h);
-    t_rb[c] = tcs_task(d, name, t_whole, 0, 0, w, h, rect_task,
-                       sizeof(params_t), n == 64 ? TCS_RING1D : 0);
     snprintf(name, sizeof(name), "red%dx%d", w, h);
     a = tcs_network(d, t_rb[c], name);
     snprintf(name, sizeof(name), "bc%dx%d", w, h);
@@ -764,10 +830,6 @@ static void declare_a2a(tcs_decl_t *d, int c)
 {
     int w = cfgs[c][0], h = cfgs[c][1], n = w * h;
     char name[32];
-    snprintf(name, sizeof(name), "a2a%dx%d", w, h);
-    t_a2a[c] =
-        tcs_task(d, name, t_whole, 0, 0, w, h, rect_task, sizeof(params_t),
-                 TCS_THROTTLE | (n == 64 ? TCS_RING1D : 0));
     for (int sh = 1; sh < n; sh++) {
         tcs_net_t a;
         snprintf(name, sizeof(name), "sh%dx%d_%d", w, h, sh);
@@ -790,9 +852,6 @@ static void declare_aapc(tcs_decl_t *d, int c)
         fprintf(stderr, "%s: no AAPC schedule for %dx%d\n", PROG, w, h);
         exit(1);
     }
-    snprintf(name, sizeof(name), "aapc%dx%d", w, h);
-    t_aapc[c] = tcs_task(d, name, t_whole, 0, 0, 8, 8, rect_task,
-                         sizeof(params_t), TCS_THROTTLE);
     for (int p = 0; p < ap_phases[c]; p++) {
         tcs_net_t a;
         snprintf(name, sizeof(name), "ap%dx%d_%d", w, h, p);
@@ -806,10 +865,32 @@ static void declare_aapc(tcs_decl_t *d, int c)
     }
 }
 
+/* Only the rectangles of --array (the program's arguments, parsed as
+ * main parses them; the default five without it), in the order of cfgs:
+ * every task first, so that the root's free PCTs the sg netgroups are
+ * sized by count the AAPC tasks' 2D rings whatever the rectangles, then
+ * their networks.  A bad --array declares none: main refuses it. */
 void tcs_declare(tcs_decl_t *d)
 {
+    char *const *argv;
+    const char *arr = NULL;
+    int argc = tcs_args(d, &argv), list[NCFG], n = NDFLT;
+    for (int i = 1; i < argc; i++)
+        if (strncmp(argv[i], "--array=", 8) == 0)
+            arr = argv[i] + 8; /* the last one counts (app_parse) */
+    for (int k = 0; k < NDFLT; k++)
+        list[k] = k;
+    if (arr != NULL && parse_array(arr, list, &n) != NULL)
+        n = 0;
+    for (int k = 0; k < n; k++)
+        declared[list[k]] = 1;
     t_whole = tcs_task(d, "whole", TCS_NONE, 0, 0, 8, 8, whole, 0, TCS_RING1D);
+    for (int c = 0; c < NCFG; c++)
+        if (declared[c])
+            declare_tasks(d, c);
     for (int c = 0; c < NCFG; c++) {
+        if (!declared[c])
+            continue;
         declare_sg(d, c, 0);
         declare_sg(d, c, 1);
         declare_rb(d, c);
@@ -838,7 +919,8 @@ int main(int argc, char **argv)
          "--pattern=a2a: W's AAPC phases, one barrier each (default), or "
          "the N-1 torus shifts, two barriers each"},
         {"array", APPO_STR, &o_array, NULL, 0, 0, NULL, "WxH,...",
-         "member rectangles 2x2, 4x2, 4x4, 8x4, 8x8 (default all)"},
+         "member rectangles, W and H 2, 4 or 8 (default "
+         "2x2,4x2,4x4,8x4,8x8)"},
         {"sizes", APPO_LIST, sizes, &nsizes, 32, 0, NULL, "A,B,...",
          "bytes per cell, multiples of 4 from 16 to 32768 (default "
          "16,64,...,32768)"},
@@ -851,7 +933,7 @@ int main(int argc, char **argv)
                         "chapter's prediction.",
                         "--mce-nodes=64 --pattern=sg|rb|a2a --impl=tcs "
                         "[--phase-conns=max|1] [--a2a-phases=aapc|shifts] "
-                        "[--array=2x2,4x2,4x4,8x4,8x8] "
+                        "[--array=WxH,...] "
                         "[--sizes=16,...,32768] [--runs=R] "
                         "[--format=table|csv|json]",
                         argc, argv, opts);
@@ -873,37 +955,24 @@ int main(int argc, char **argv)
         impl = 1;
     }
     if (o_array != NULL) {
-        const char *s = o_array;
-        ncl = 0;
-        while (*s) {
-            char *e;
-            int w = (int)strtol(s, &e, 10), h, c = -1;
-            if (*e != 'x')
-                iwapp_die(PROG, "--array: a list such as 2x2,4x4,8x8");
-            h = (int)strtol(e + 1, &e, 10);
-            for (int k = 0; k < NCFG; k++)
-                if (cfgs[k][0] == w && cfgs[k][1] == h)
-                    c = k;
-            if (c < 0 || ncl >= NCFG)
-                iwapp_die(PROG, "--array: 2x2, 4x2, 4x4, 8x4 or 8x8, each "
-                                "at most once");
-            cl[ncl++] = c;
-            if (*e == ',')
-                e++;
-            else if (*e)
-                iwapp_die(PROG, "--array: a list such as 2x2,4x4,8x8");
-            s = e;
+        const char *why = parse_array(o_array, cl, &ncl);
+        char msg[160];
+        if (why != NULL) {
+            snprintf(msg, sizeof(msg), "--array=%s: %s", o_array, why);
+            iwapp_die(PROG, msg);
         }
-        if (ncl == 0)
-            iwapp_die(PROG, "--array: a list such as 2x2,4x4,8x8");
     }
+    for (int k = 0; k < ncl; k++)
+        if (!declared[cl[k]]) /* tcs_declare read other arguments */
+            iwapp_die(PROG, "--array: a rectangle tcs_declare did not "
+                            "declare");
     if (sgv && pattern != SG)
         iwapp_die(PROG, "--phase-conns: only for --pattern=sg");
     if (a2av != AAPC && pattern != A2A)
         iwapp_die(PROG, "--a2a-phases: only for --pattern=a2a");
     for (int k = 0; k < ncl && a2av == SHIFTS; k++)
         if (cfgs[cl[k]][0] * cfgs[cl[k]][1] == 64)
-            iwapp_die(PROG, "--a2a-phases=shifts: 2x2 to 8x4 (--array); the "
+            iwapp_die(PROG, "--a2a-phases=shifts: not 8x8 (--array); the "
                             "8x8 shifts need more PCTs than there are");
     if (pattern < 0 || !impl)
         iwapp_die(PROG, "--pattern and --impl=tcs are required");
@@ -916,7 +985,7 @@ int main(int argc, char **argv)
             maxbytes = (size_t)sizes[k];
     }
     for (int c = 0; c < NCFG; c++)
-        if (sg_groups[0][c] > MAXG || sg_groups[1][c] > MAXG)
+        if (declared[c] && (sg_groups[0][c] > MAXG || sg_groups[1][c] > MAXG))
             iwapp_die(PROG, "too many scatter netgroups");
     rbuf = calloc((size_t)MAXC * maxbytes / 4, 4);
     sbuf = calloc(maxbytes / 4, 4);

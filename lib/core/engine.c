@@ -1221,6 +1221,10 @@ int mcei_engine_boot(int *argc, char ***argv, char **envp)
         eng->proto->init(eng, &eng->machine, err, sizeof(err)) != MCE_OK ||
         load_costs(eng, err, sizeof(err)) != MCE_OK)
         boot_exit(eng, 2, err);
+    /* the program's arguments (the --mce-* options removed): the
+     * personality's boot may read them (a TCS declaration, tcs_args) */
+    eng->user_argc = *argc;
+    eng->user_argv = *argv;
     rc = eng->personality.ops->boot(eng, err, sizeof(err));
     if (rc < 0 ||
         mcei_machine_check_unused(&eng->machine, err, sizeof(err)) != MCE_OK)
@@ -1293,8 +1297,6 @@ int mcei_engine_boot(int *argc, char ***argv, char **envp)
                      eng->nlocal, mcei_priv_image_size(), max);
     }
 
-    eng->user_argc = *argc;
-    eng->user_argv = *argv;
     eng->vns = calloc((size_t)eng->nlocal, sizeof(*eng->vns));
     if (eng->vns == NULL)
         boot_exit(eng, 1, "out of memory allocating virtual nodes");

@@ -75,6 +75,25 @@ for n in 4 8 16 32 64; do
     done
 done
 expect_eq "mce-predict tcs-sg/rb/a2a = awk of W 6.2-6.4 ($cnt values, mismatches)" $bad 0
+# the other orientations (W 6.4.1's 2x4 and 4x8, and 2x8, 8x2): W's
+# constants go by the cell count, whichever side is the row
+bad=0; cnt=0
+for a in 2x4 4x8 2x8 8x2; do
+    n=$((${a%x*} * ${a#*x}))
+    for k in sg rb a2a; do
+        got=$(mpget predicted_clocks tcs-$k --impl=dep --array=$a --bytes=1024)
+        cnt=$((cnt + 1))
+        [ "$got" = "$(formula $k dep $n 1024)" ] || { bad=$((bad + 1)); echo "  tcs-$k dep $a: $got"; }
+    done
+    if [ $n = 16 ]; then
+        for k in sg rb; do
+            got=$(mpget predicted_clocks tcs-$k --impl=tcs --array=$a --bytes=1024)
+            cnt=$((cnt + 1))
+            [ "$got" = "$(formula $k tcs $n 1024)" ] || { bad=$((bad + 1)); echo "  tcs-$k tcs $a: $got"; }
+        done
+    fi
+done
+expect_eq "mce-predict for 2x4, 4x8, 2x8, 8x2 = awk of W 6.2-6.4 for their cell count ($cnt values, mismatches)" $bad 0
 expect_eq "tcs-sg tcs --phases=5 = awk" \
     "$(mpget predicted_clocks tcs-sg --impl=tcs --array=4x4 --bytes=1024 --phases=5)" \
     "$(formula sg tcs 16 1024 5)"

@@ -48,7 +48,12 @@
 #        1/3, and in half the 4x4 phases, only 2 (known failure); the
 #        deposit a2a slower than TCS at 64 cells 32 KB; the torus shifts
 #        (--a2a-phases=shifts) within 0.90-1.035 of the same model;
-#   the summary digest is the same in one process and on 1, 2 and 4 ranks.
+#   the other orientations 2x4 and 4x8 (W 6.4.1 names 2x2, 2x4, 4x4, 4x8
+#        and 8x8): declared only when asked for (--array), every line
+#        data=ok and their sg, rb and a2a against the same formulas with
+#        the same bounds as 4x2 and 8x4;
+#   the summary digest is the same in one process and on 1, 2 and 4 ranks
+#   (a 2x4/4x8 run among them).
 . "$top_srcdir/tests/lib.sh"
 
 tp=$B/apps/tcs/tcs_patterns_tcs
@@ -108,9 +113,12 @@ done
 expect_eq "lines (3 x 5 arrays x 7 sizes)" "$(wc -l < "$TMP/lines" | tr -d ' ')" 105
 expect_eq "lines without data=ok" "$(grep -vc ' data=ok$' "$TMP/lines")" 0
 
-# every line: its figures and prediction, then the ratio to awk's
+# every line of $1: its figures and prediction, then the ratio to awk's
+# (appended to $2); bad counts the mismatches
+check_lines() {
+cl_out=$2 # (the loop's set -- replaces $1 and $2)
 bad=0
-: > "$TMP/ratios"
+: > "$cl_out"
 while read -r line; do
     eval "$(echo "$line" | tr ' ' '\n' | grep -E '^(variant|pattern|cells|bytes|array|phases|reconfig|predicted|predicted_w|predicted_phase|emulated)=' | sed 's/^/f_/')"
     case $f_variant in sg1) task="sg1_$f_array";; *) task="$f_pattern$f_array";; esac
@@ -137,20 +145,23 @@ while read -r line; do
         if [ "$(awk -v g=$f_predicted_phase -v w=$wph 'BEGIN { d = g - w; print (d <= 1 && d >= -1) }')" != 1 ]; then
             bad=$((bad + 1)); echo "  $line: want predicted_phase $wph"
         fi
-        echo "$f_variant $f_cells $f_bytes $(awk -v e=$f_emulated -v w=$want -v p=$wph 'BEGIN { printf "%.4f %.4f", e / w, e / p }')" >> "$TMP/ratios"
+        echo "$f_variant $f_cells $f_bytes $(awk -v e=$f_emulated -v w=$want -v p=$wph 'BEGIN { printf "%.4f %.4f", e / w, e / p }')" >> "$cl_out"
     else
-        echo "$f_variant $f_cells $f_bytes $(awk -v e=$f_emulated -v w=$want 'BEGIN { printf "%.4f", e / w }')" >> "$TMP/ratios"
+        echo "$f_variant $f_cells $f_bytes $(awk -v e=$f_emulated -v w=$want 'BEGIN { printf "%.4f", e / w }')" >> "$cl_out"
     fi
-done < "$TMP/lines"
+done < "$1"
+}
+check_lines "$TMP/lines" "$TMP/ratios"
 expect_eq "reconfig, phases, predicted, predicted_phase (awk) and predicted_w (mce-predict) columns (mismatches)" $bad 0
 
-# acceptance: variant cells-regexp bytes-min lo hi
+# acceptance: variant cells-regexp bytes-min lo hi (over $RATIOS)
+RATIOS=$TMP/ratios
 accept() {
     awk -v v=$1 -v c="^($2)\$" -v smin=$3 -v lo=$4 -v hi=$5 '
         $1 == v && $2 ~ c && $3 >= smin { n++; if ($4 < lo || $4 > hi) { bad++; print "    " $0 } }
-        END { exit !(n > 0 && bad == 0) }' "$TMP/ratios"
+        END { exit !(n > 0 && bad == 0) }' "$RATIOS"
 }
-range() { awk -v v=$1 '$1 == v { if (!n++ || $4 < lo) lo = $4; if ($4 > hi) hi = $4 } END { print lo "-" hi }' "$TMP/ratios"; }
+range() { awk -v v=$1 '$1 == v { if (!n++ || $4 < lo) lo = $4; if ($4 > hi) hi = $4 } END { print lo "-" hi }' "$RATIOS"; }
 # rb: W 6.3.2 "accurate prediction (within two percent)" (formula); the
 # 3 % (4x4 3.5 %) band is a regression guard on today's output, not W's
 if accept rb "4|8|32|64" 0 0.97 1.03 && accept rb 16 0 0.965 1.03; then
@@ -203,6 +214,46 @@ if awk '$1 == "sgmax" { n++; a = $4 - 1; b = $5 - 1; if (a < 0) a = -a; if (b < 
     fail "TCS sg: the per-phase worst-case model is not the nearer"; fi
 ph2=$(awk '$1 == "sgmax" && ($5 < 0.98 || $5 > 1.02) { k++ } END { print k + 0 }' "$TMP/ratios")
 check_or_known "TCS sg, root's PCTs per phase: within 2 % of one worst-case latency a phase (W 6.2.2 \"within one or two percent\"): $ph2 of 35 outside" "$ph2 == 0"
+
+# ---- sg and rb on the other orientations: 2x4 and 4x8 -----------------------
+# W 6.4.1 names 2x2, 2x4, 4x4, 4x8 and 8x8 (not which side is the row);
+# the rectangles are declared only when --array asks for them.  The same
+# formulas (W 6.2.2, 6.3.2 computed above with awk: R from tcs_primitives'
+# 1D ring of 8 and 32 cells, L and phases from the linker's report of
+# these tasks) and the bounds used for 4x2 and 8x4.
+A2="--array=2x4,4x8"
+run 0 "$tp" $N --pattern=sg --impl=tcs $A2 --mce-tcs=link > "$TMP/link" 2>/dev/null
+expect_eq "tcs-link $A2 status" $? 0
+expect_eq "tcs-link $A2: only the tasks of 2x4 and 4x8 (and the whole array's)" \
+    "$(sed -n "s/^task '\([^']*\)'.*/\1/p" "$TMP/link" | tr '\n' ' ')" \
+    "whole sg2x4 sg1_2x4 rb2x4 a2a2x4 aapc2x4 sg4x8 sg1_4x8 rb4x8 a2a4x8 aapc4x8 "
+: > "$TMP/lines2"
+for v in "sg max" "sg 1" "rb -"; do
+    set -- $v
+    if [ "$1" = sg ]; then opt="--phase-conns=$2"; vn=$1$2; else opt=; vn=$1; fi
+    run 0 "$tp" $N --pattern=$1 --impl=tcs $opt $A2 "$S" > "$TMP/o" 2>&1
+    expect_eq "tcs_patterns_tcs --pattern=$1 $opt $A2 status" $? 0
+    grep '^tcs_patterns:' "$TMP/o" | sed "s/^tcs_patterns: /variant=$vn /" >> "$TMP/lines2"
+done
+expect_eq "$A2 lines (3 x 2 arrays x 7 sizes)" "$(wc -l < "$TMP/lines2" | tr -d ' ')" 42
+expect_eq "$A2 lines without data=ok" "$(grep -vc ' data=ok$' "$TMP/lines2")" 0
+check_lines "$TMP/lines2" "$TMP/ratios2"
+expect_eq "$A2: reconfig, phases, predicted and predicted_phase columns = awk's (mismatches)" $bad 0
+RATIOS=$TMP/ratios2
+# 2x4 explicitly: rb within the 3 % band of 4x2 (W 6.3.2: two percent)
+if accept rb 8 0 0.97 1.03 && grep -q "^rb 8 " "$RATIOS"; then
+    pass "2x4 rb within 3 % of W 6.3.2's model, as 4x2: ratios $(awk '$1 == "rb" && $2 == 8 { printf "%s ", $4 }' "$RATIOS")"; else
+    fail "2x4 rb outside 3 % of W 6.3.2's model"; fi
+if accept rb "8|32" 0 0.97 1.03; then
+    pass "2x4, 4x8 TCS rb within 3 % of W 6.3.2's model: ratios $(range rb)"; else
+    fail "2x4, 4x8 TCS rb outside 3 %"; fi
+if accept sg1 8 0 0.97 1.03 && accept sg1 "8|32" 0 0.94 1.01; then
+    pass "2x4, 4x8 TCS sg, one connection per phase: within 3 % at 2x4, 6 % at 4x8: ratios $(range sg1)"; else
+    fail "2x4, 4x8 TCS sg, one connection per phase, outside its bounds"; fi
+if accept sgmax "8|32" 16384 0.97 1.03 && accept sgmax "8|32" 0 0 1.01; then
+    pass "2x4, 4x8 TCS sg, root's PCTs per phase: within 3 % from 16 KB, never above 1.01: ratios $(range sgmax)"; else
+    fail "2x4, 4x8 TCS sg, root's PCTs per phase, outside its bounds"; fi
+RATIOS=$TMP/ratios
 
 # ---- a2a, W 6.4.2 as W wrote it: the AAPC phases, one barrier each ----------
 # Phases: the link-optimal AAPC schedule (W's "dragon router" phases,
@@ -304,6 +355,30 @@ if awk '{ n++; if ($3 != $1 - 1 || $4 < 0.90 || $4 > 1.035) { bad++; print "    
     pass "TCS a2a (torus shifts): N-1 phases, within 0.90-1.035 of the model: $(awk '{ printf "%s ", $4 }' "$TMP/sr")"; else
     fail "TCS a2a (torus shifts) outside 0.90-1.035 of its prediction"; fi
 
+# ---- a2a on 2x4 and 4x8: the AAPC phases (8 and 32), the same model -------------
+run 0 "$tp" $N --pattern=a2a --impl=tcs $A2 --mce-tcs=link > "$TMP/link" 2>/dev/null
+expect_eq "tcs-link (a2a) $A2 status" $? 0
+run 0 "$tp" $N --pattern=a2a --impl=tcs $A2 "$S" > "$TMP/o" 2>&1
+expect_eq "tcs_patterns_tcs --pattern=a2a $A2 status" $? 0
+grep '^tcs_patterns:' "$TMP/o" | sed 's/^tcs_patterns: //' > "$TMP/a2a2"
+expect_eq "a2a $A2 lines (2 arrays x 7 sizes)" "$(wc -l < "$TMP/a2a2" | tr -d ' ')" 14
+expect_eq "a2a $A2 lines without data=ok" "$(grep -vc ' data=ok$' "$TMP/a2a2")" 0
+expect_eq "a2a phases per array ($A2)" "$(awk '{ sub(/.*array=/, ""); a = $1; sub(/.*phases=/, ""); print a, $1 }' "$TMP/a2a2" | sort -u | tr '\n' ' ')" \
+    "2x4 8 4x8 32 "
+: > "$TMP/ar2"
+while read -r line; do
+    eval "$(echo "$line" | tr ' ' '\n' | grep -E '^(cells|bytes|array|phases|emulated)=' | sed 's/^/f_/')"
+    phase_file "aapc$f_array"
+    want=$("$mp" tcs-a2a --impl=tcs --array=$f_array --bytes=$f_bytes --phases="$TMP/ph" \
+        --constants tcs_a2a_barrier=$((B2D + LOOKUP)),net_bw_milli=$(awk -v r=$BW 'BEGIN { print r * 1000 }') 2>&1 |
+        tr ' ' '\n' | sed -n 's/^value_clocks=//p')
+    [ "$(wc -l < "$TMP/ph" | tr -d ' ')" = "$f_phases" ] && [ -n "$want" ] || want=0
+    echo "$f_cells $f_bytes $(awk -v e=$f_emulated -v w=$want 'BEGIN { if (w > 0) printf "%.4f", e / w; else print "none" }')" >> "$TMP/ar2"
+done < "$TMP/a2a2"
+if awk '{ n++; if ($3 == "none" || $3 < 0.90 || $3 > 1.0) { bad++; print "    " $0 } } END { exit !(n == 14 && bad == 0) }' "$TMP/ar2"; then
+    pass "2x4, 4x8 TCS a2a (AAPC) within 10 % below W 6.4.2's model over the linker's phases: $(awk '{ if (!n++ || $3 < lo) lo = $3; if ($3 > hi) hi = $3 } END { print lo "-" hi }' "$TMP/ar2")"; else
+    fail "2x4, 4x8 TCS a2a (AAPC) outside 0.90-1.00 of W 6.4.2's model"; fi
+
 # usage errors
 run 0 "$tp" $N --pattern=rb --impl=tcs --phase-conns=1 > "$TMP/o" 2>&1
 expect_eq "--phase-conns with rb status" $? 2
@@ -311,8 +386,15 @@ run 0 "$tp" --mce-nodes=64 --pattern=sg --impl=dep > "$TMP/o" 2>&1
 expect_eq "--impl=dep status" $? 2
 expect_grep "--impl=dep refused" "tcs_patterns: --impl: tcs (the deposit implementation is tcs_patterns --impl=dep)" "$TMP/o"
 
+for bad in 16x2 3x4 2x2,2x2 4x; do
+    run 0 "$tp" $N --pattern=rb --impl=tcs --array=$bad > "$TMP/o" 2>&1
+    expect_eq "--array=$bad status" $? 2
+    expect_grep "--array=$bad refused naming the option" "tcs_patterns: --array=$bad: " "$TMP/o"
+done
+
 # ---- determinism: 1, 2 and 4 ranks, block and cyclic ---------------------------
-for cfg in "--pattern=sg --array=4x4 --sizes=1024" "--pattern=rb --array=4x4,8x8 --sizes=256" "--pattern=a2a --array=8x8 --sizes=64"; do
+for cfg in "--pattern=sg --array=4x4 --sizes=1024" "--pattern=rb --array=4x4,8x8 --sizes=256" "--pattern=a2a --array=8x8 --sizes=64" \
+    "--pattern=a2a --array=2x4,4x8 --sizes=64"; do
     args="$N --mce-summary --impl=tcs $cfg"
     run 0 "$tp" $args > "$TMP/ref" 2>&1
     ref=$(summary_sans_ranks "$TMP/ref")

@@ -191,6 +191,8 @@ void usage(FILE *f)
         "      B + (N-1)(230 + 20 + s/BW), B = W 6.4.1's 77 / 127 / 219 /\n"
         "      404 / 780; tcs W 6.2.2, 398 + (N-1) 2 (L + s/BW) + R x K, L\n"
         "      38 / 59 / 66, R 444 / 872 / 2551 for 4 / 16 / 64 cells, K 2.\n"
+        "      N = W x H: the constants go by the cell count, either side\n"
+        "      the row (W 6.4.1's 2x4 and 4x8: 8 and 32 cells).\n"
         "  tcs-rb --impl=dep|tcs --array=WxH --bytes=BYTES [--latency=L]\n"
         "      [--reconfig=R] [--phases=K]\n"
         "      Reduction/broadcast: dep W 6.3.1, 100 + 2 log2 N (40 + 359\n"

@@ -52,6 +52,8 @@ int mcei_tcs_privatized(mcei_engine_t *eng, char *err, size_t errlen)
         mcei_priv_switch(k);
         mine = (void (*)(tcs_decl_t *))mcei_priv_node_addr((uintptr_t)declare);
         mcei_tcs_decl_init(&d, &mc);
+        d.argc = eng->user_argc;
+        d.argv = eng->user_argv;
         mine(&d);
         if (d.ntasks != mcei_tcs_kept->d.ntasks ||
             d.nports != mcei_tcs_kept->d.nports) {
@@ -86,6 +88,9 @@ int mcei_tcs_boot(mcei_engine_t *eng, char *err, size_t errlen)
     }
     link = mcei_config_choice(&eng->cfg, &tcs_opts[0]) == TCS_OPT_LINK;
     mcei_tcs_decl_init(&d, &mc);
+    /* the program's options, for a declaration that depends on them */
+    d.argc = eng->user_argc;
+    d.argv = eng->user_argv;
     declare(&d);
     if (link)
         rc = mcei_tcs_link(&d, eng->rank == 0 ? stdout : NULL, NULL, err,

@@ -542,6 +542,14 @@ int mcei_tcs_reserved(const tcs_decl_t *d, int cell, int *rts, int *dep,
     return MCE_OK;
 }
 
+MCE_EXPORT int mce_tcs_args(tcs_decl_t *d, char *const **argv)
+{
+    if (d == NULL || argv == NULL || d->argc < 0)
+        return -1;
+    *argv = d->argv;
+    return d->argc;
+}
+
 MCE_EXPORT int mce_tcs_free_pcts(tcs_decl_t *d, int cell)
 {
     int rts, dep, bar;

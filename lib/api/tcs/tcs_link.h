@@ -91,6 +91,11 @@ struct tcs_decl {
     int *task_ix;  /* task names hashed: task + 1, 0 empty (open addressing) */
     int task_icap; /* a power of two above twice ntasks */
     int uses_deposit;
+    /* the program's arguments (its --mce-* options removed; tcs_args):
+     * set by the boot hook, 0 and NULL elsewhere (tcs-link's unit tests,
+     * the fuzz harness) */
+    int argc;
+    char **argv;
     int failed; /* a declaration call failed: err holds the first */
     char err[512];
 };
