@@ -5,6 +5,7 @@
 
 #include <mpi.h>
 #include <stdatomic.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -40,6 +41,14 @@ static struct {
     size_t max;  /* bytes of one buffer */
     uint64_t gen;
 } shm = {.win = MPI_WIN_NULL};
+
+/* The replicated window's buffers of a fixed size (per rank): kept from
+ * window to window (a window costs about a microsecond; seven
+ * allocations were a tenth of it). */
+static struct {
+    struct window_block *blocks, *mb;
+    int *counts, *displs;
+} scratch;
 
 void mcei_transport_set_cores(int cores)
 {
@@ -205,8 +214,8 @@ int mcei_transport_init(int *argc, char ***argv, int *rank, int *nranks,
     MPI_Op_create(summary_reduce, 1, &summary_op);
     {
         MPI_Comm host;
-        if (MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0,
-                                MPI_INFO_NULL, &host) == MPI_SUCCESS) {
+        if (MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL,
+                                &host) == MPI_SUCCESS) {
             MPI_Comm_size(host, &local_ranks);
             MPI_Comm_rank(host, &local_index);
             MPI_Comm_free(&host);
@@ -229,6 +238,11 @@ void mcei_transport_finalize(void)
     }
     free(shm.base);
     shm.base = NULL;
+    free(scratch.blocks);
+    free(scratch.mb);
+    free(scratch.counts);
+    free(scratch.displs);
+    memset(&scratch, 0, sizeof(scratch));
     if (wire_type != MPI_DATATYPE_NULL)
         MPI_Type_free(&wire_type);
     if (summary_op != MPI_OP_NULL)
@@ -331,12 +345,16 @@ static void shm_setup(const mcei_engine_t *eng)
     shm.state = 1;
 }
 
-/* Allgather of @p bytes (<= shm.max) from every rank into @p all. */
-static void shm_allgather(const void *mine, size_t bytes, void *all)
+/* Allgather of @p bytes (<= shm.max) from every rank into @p all; of
+ * each rank's block only used(block) bytes are copied (NULL: all of
+ * them): most windows carry no descriptor, and copying the unused ones
+ * moved a kilobyte of cache lines between cores per rank and window. */
+static void shm_allgather(const void *mine, size_t bytes, void *all,
+                          size_t (*used)(const void *))
 {
     uint64_t g = ++shm.gen;
     size_t off = SHM_HDR + (g & 1) * shm.max;
-    memcpy(shm.base[my_rank] + off, mine, bytes);
+    memcpy(shm.base[my_rank] + off, mine, used ? used(mine) : bytes);
     atomic_store_explicit((_Atomic uint64_t *)(void *)shm.base[my_rank], g,
                           memory_order_release);
     for (int r = 0; r < n_ranks; r++) {
@@ -350,11 +368,31 @@ static void shm_allgather(const void *mine, size_t bytes, void *all)
              * shared-memory FIFO was full); without progress the sender
              * waits for it and never publishes. */
             int flag;
-            MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, comm, &flag,
-                       MPI_STATUS_IGNORE);
+            if (b.slept || b.it % 64 == 0) /* a probe: 64 spins */
+                MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, comm, &flag,
+                           MPI_STATUS_IGNORE);
         }
-        memcpy((char *)all + (size_t)r * bytes, shm.base[r] + off, bytes);
+        if (used != NULL) {
+            size_t head = used(NULL); /* the part that says how much */
+            char *dst = (char *)all + (size_t)r * bytes;
+            memcpy(dst, shm.base[r] + off, head);
+            memcpy(dst + head, shm.base[r] + off + head, used(dst) - head);
+        } else {
+            memcpy((char *)all + (size_t)r * bytes, shm.base[r] + off, bytes);
+        }
     }
+}
+
+/* A window block's used bytes: its summary and its inline descriptors
+ * (NULL: the summary's size, which holds the count). */
+static size_t block_used(const void *p)
+{
+    const window_block_t *b = p;
+    uint64_t n;
+    if (b == NULL)
+        return offsetof(window_block_t, w);
+    n = b->info.ninj < INLINE_WIRES ? b->info.ninj : INLINE_WIRES;
+    return offsetof(window_block_t, w) + (size_t)n * sizeof(mcei_wire_t);
 }
 
 static void combine(mcei_window_info_t *g, const mcei_window_info_t *r)
@@ -377,6 +415,7 @@ int mcei_transport_window(mcei_engine_t *eng, const mcei_window_info_t *mine,
 {
     window_block_t *blocks = NULL, *mb = NULL;
     MPI_Request coll;
+    mcei_wire_t wstack[INLINE_WIRES]; /* most windows: no allocation */
     mcei_wire_t *wmine = NULL, *wover = NULL;
     int *counts = NULL, *displs = NULL;
     mcei_msg_t **out = NULL;
@@ -384,12 +423,28 @@ int mcei_transport_window(mcei_engine_t *eng, const mcei_window_info_t *mine,
     size_t total = 0, over = 0, k = 0;
     int rc = MCE_ERR_NOMEM;
 
-    blocks = malloc((size_t)n_ranks * sizeof(*blocks));
-    mb = calloc(1, sizeof(*mb));
-    counts = malloc((size_t)n_ranks * sizeof(int));
-    displs = malloc((size_t)n_ranks * sizeof(int));
-    wmine = malloc((eng->ninj ? eng->ninj : 1) * sizeof(*wmine));
-    if (!blocks || !mb || !counts || !displs || !wmine)
+    if (scratch.mb == NULL) {
+        scratch.blocks = calloc((size_t)n_ranks, sizeof(*scratch.blocks));
+        scratch.mb = calloc(1, sizeof(*scratch.mb));
+        scratch.counts = calloc((size_t)n_ranks, sizeof(int));
+        scratch.displs = calloc((size_t)n_ranks, sizeof(int));
+        if (!scratch.blocks || !scratch.mb || !scratch.counts ||
+            !scratch.displs) {
+            free(scratch.blocks);
+            free(scratch.mb);
+            free(scratch.counts);
+            free(scratch.displs);
+            memset(&scratch, 0, sizeof(scratch));
+            goto out;
+        }
+    }
+    blocks = scratch.blocks;
+    mb = scratch.mb;
+    counts = scratch.counts;
+    displs = scratch.displs;
+    wmine =
+        eng->ninj <= INLINE_WIRES ? wstack : malloc(eng->ninj * sizeof(*wmine));
+    if (!wmine)
         goto out;
 
     /* Payloads first, in injection order: MPI keeps per-pair order, and
@@ -412,7 +467,7 @@ int mcei_transport_window(mcei_engine_t *eng, const mcei_window_info_t *mine,
     if (shm.state == 0)
         shm_setup(eng);
     if (shm.state > 0)
-        shm_allgather(mb, sizeof(*mb), blocks);
+        shm_allgather(mb, sizeof(*mb), blocks, block_used);
     else if (MPI_Iallgather(mb, (int)sizeof(*mb), MPI_BYTE, blocks,
                             (int)sizeof(*mb), MPI_BYTE, comm,
                             &coll) != MPI_SUCCESS ||
@@ -435,18 +490,18 @@ int mcei_transport_window(mcei_engine_t *eng, const mcei_window_info_t *mine,
         total += n;
         combine(global, &blocks[r].info);
     }
-    wover = malloc((over ? over : 1) * sizeof(*wover));
+    wover = over ? malloc(over * sizeof(*wover)) : NULL;
     out = malloc((total ? total : 1) * sizeof(*out));
-    if (!wover || !out)
+    if ((over && !wover) || !out)
         goto out;
     /* Only windows with more descriptors than ride inline need a second
      * collective. */
     if (over > 0) {
         int mine_extra = counts[my_rank];
         xstats.collectives++;
-        if (MPI_Iallgatherv(wmine + (mine_extra ? INLINE_WIRES : 0),
-                            mine_extra, wire_type, wover, counts, displs,
-                            wire_type, comm, &coll) != MPI_SUCCESS ||
+        if (MPI_Iallgatherv(wmine + (mine_extra ? INLINE_WIRES : 0), mine_extra,
+                            wire_type, wover, counts, displs, wire_type, comm,
+                            &coll) != MPI_SUCCESS ||
             wait_all(1, &coll) != MCE_OK) {
             rc = MCE_ERR_MPI;
             goto out;
@@ -455,9 +510,9 @@ int mcei_transport_window(mcei_engine_t *eng, const mcei_window_info_t *mine,
     for (int r = 0; r < n_ranks; r++) {
         uint64_t n = blocks[r].info.ninj;
         for (uint64_t i = 0; i < n; i++) {
-            const mcei_wire_t *w = i < INLINE_WIRES
-                                       ? &blocks[r].w[i]
-                                       : &wover[displs[r] + (int)(i - INLINE_WIRES)];
+            const mcei_wire_t *w =
+                i < INLINE_WIRES ? &blocks[r].w[i]
+                                 : &wover[displs[r] + (int)(i - INLINE_WIRES)];
             mcei_msg_t *m;
             if (r == my_rank) {
                 /* Our own messages keep their payload until the sends
@@ -497,11 +552,8 @@ out:
     free(reqs.r);
     free(out);
     free(wover);
-    free(wmine);
-    free(displs);
-    free(counts);
-    free(mb);
-    free(blocks);
+    if (wmine != wstack)
+        free(wmine);
     return rc;
 }
 
@@ -518,8 +570,7 @@ static int send_packed(reqvec_t *v, char *buf, size_t bytes, int peer)
         MPI_Request *r = req_new(v);
         if (r == NULL)
             return MCE_ERR_NOMEM;
-        MPI_Isend(buf + off, (int)len, MPI_BYTE, peer, TAG_PART,
-                  comm, r);
+        MPI_Isend(buf + off, (int)len, MPI_BYTE, peer, TAG_PART, comm, r);
         xstats.p2p++;
     }
     xstats.p2p_bytes += bytes;
@@ -612,8 +663,8 @@ int mcei_transport_window_part(mcei_engine_t *eng,
         }
         if (bytes[r] == 0)
             bytes[r] = sizeof(packhdr_t);
-        bytes[r] += sizeof(mcei_wire_t) +
-                    (m->w.size > MCEI_INLINE ? m->w.size : 0);
+        bytes[r] +=
+            sizeof(mcei_wire_t) + (m->w.size > MCEI_INLINE ? m->w.size : 0);
         vec[SUM_FIELDS + (size_t)r]++;
     }
     xstats.collectives++;
@@ -625,7 +676,7 @@ int mcei_transport_window_part(mcei_engine_t *eng,
         int len = (int)nvec;
         if (allv == NULL)
             goto out;
-        shm_allgather(vec, nvec * sizeof(*vec), allv);
+        shm_allgather(vec, nvec * sizeof(*vec), allv, NULL);
         memcpy(vec, allv, nvec * sizeof(*vec));
         for (int r = 1; r < n_ranks; r++)
             summary_reduce(allv + (size_t)r * nvec, vec, &len, NULL);
@@ -735,8 +786,7 @@ int mcei_transport_gather(const void *recs, size_t nrec, size_t recsize,
         if ((buf = malloc(total + 1)) == NULL)
             mcei_fatal("out of memory in gather");
     }
-    MPI_Gatherv(recs, n, MPI_BYTE, buf, counts, displs, MPI_BYTE, 0,
-                comm);
+    MPI_Gatherv(recs, n, MPI_BYTE, buf, counts, displs, MPI_BYTE, 0, comm);
     free(counts);
     free(displs);
     *out = buf;
@@ -760,8 +810,8 @@ int mcei_transport_gather_stream(FILE *mine, FILE *out)
             for (;;) {
                 MPI_Status st;
                 int cnt;
-                MPI_Recv(buf, (int)sizeof(buf), MPI_BYTE, r, TAG_STREAM,
-                         comm, &st);
+                MPI_Recv(buf, (int)sizeof(buf), MPI_BYTE, r, TAG_STREAM, comm,
+                         &st);
                 MPI_Get_count(&st, MPI_BYTE, &cnt);
                 if (cnt == 0)
                     break;

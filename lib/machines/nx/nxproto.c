@@ -38,14 +38,14 @@ struct nx_req {
     void *buf;
     mcei_nx_handler_t handler;
     mcei_nx_info_t info;
-    long m1, m2;     /* R_MERGE */
-    long *info_out;  /* irecvx's info[] */
-    int *info_out32; /* the same, of the 32-bit forms */
-    int handler32;   /* handler is a mcei_nx_handler32_t */
-    nx_req_t *next;  /* all requests of the node */
-    nx_req_t *prev;  /* (so that a release needs no search) */
-    nx_req_t *hnext; /* the next of its hash bucket (by id) */
-    nx_req_t *pnext; /* posted receives, in post order */
+    long m1, m2;             /* R_MERGE */
+    long *info_out;          /* irecvx's info[] */
+    int *info_out32;         /* the same, of the 32-bit forms */
+    int handler32;           /* handler is a mcei_nx_handler32_t */
+    nx_req_t *next;          /* all requests of the node */
+    nx_req_t *prev;          /* (so that a release needs no search) */
+    nx_req_t *hnext;         /* the next of its hash bucket (by id) */
+    nx_req_t *pnext;         /* posted receives, in post order */
     nx_req_t *snext, *sprev; /* sends on the wire, oldest first */
     int on_wire;             /* in that list */
 };
