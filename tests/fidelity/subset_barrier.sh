@@ -131,6 +131,18 @@ for a in ring1 ring2 ring3; do
     done
 done
 echo "    broadcast/ring in 2..3 for $held of 18 sizes"
+# A note (no check): the same ratios with Algorithm 1 at its collision-free
+# bus bound B(n) (mce-predict subset: n messages of 36 bits at 0.8 us plus
+# one send and one receive, F 3.1).  B / RING2 exceeds 3 at 64 cells, so
+# broadcast/RING2 <= 3 there needs a broadcast barrier below its own bus
+# bound; B / RING1 is at most 0.70, so broadcast/RING1 >= 2 needs
+# collisions costing about two bus bounds more (doc/USER-GUIDE.md 28.8).
+for n in 2 4 8 16 32 64; do
+    bb=$("$mp" subset --alg=bcast --n=$n | tr ' ' '\n' | sed -n 's/^bus_bound_clocks=//p')
+    echo "    $n cells: bus bound $bb; B/ring1 $(awk -v b=$bb -v r=$(t "$TMP/one" ring1 $n 1 contiguous 0) 'BEGIN { printf "%.2f", b / r }')" \
+        "B/ring2 $(awk -v b=$bb -v r=$(t "$TMP/one" ring2 $n 1 contiguous 0) 'BEGIN { printf "%.2f", b / r }')" \
+        "B/ring3 $(awk -v b=$bb -v r=$(t "$TMP/one" ring3 $n 1 contiguous 0) 'BEGIN { printf "%.2f", b / r }')"
+done
 bus=$("$mp" subset --alg=bcast --n=64 | tr ' ' '\n' | sed -n 's/^bus_bound_clocks=//p')
 b=$(t "$TMP/one" bcast 64 1 contiguous 0)
 if [ "$b" -ge "$bus" ]; then pass "Algorithm 1 at 64 cells ($b) at least the bus bound ($bus)"; else
