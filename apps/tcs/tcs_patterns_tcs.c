@@ -756,8 +756,8 @@ static void declare_tasks(tcs_decl_t *d, int c)
                               sizeof(params_t), fl);
     }
     snprintf(name, sizeof(name), "rb%dx%d", w, h);
-    t_rb[c] = tcs_task(d, name, t_whole, 0, 0, w, h, rect_task,
-                       sizeof(params_t), fl);
+    t_rb[c] =
+        tcs_task(d, name, t_whole, 0, 0, w, h, rect_task, sizeof(params_t), fl);
     if (n < 64) {
         snprintf(name, sizeof(name), "a2a%dx%d", w, h);
         t_a2a[c] = tcs_task(d, name, t_whole, 0, 0, w, h, rect_task,

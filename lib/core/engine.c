@@ -1379,12 +1379,14 @@ static void wlog_open(mcei_engine_t *eng)
     eng->wlog_resumes = calloc((size_t)eng->nlocal, sizeof(uint64_t));
     eng->wlog = eng->wlog_resumes ? fopen(eng->cfg.window_log, "w") : NULL;
     if (eng->wlog == NULL) {
-        snprintf(msg, sizeof(msg), "option --mce-window-log: cannot write '%s': %s",
+        snprintf(msg, sizeof(msg),
+                 "option --mce-window-log: cannot write '%s': %s",
                  eng->cfg.window_log, strerror(errno));
         boot_exit(eng, 2, msg);
     }
-    fprintf(eng->wlog, "# mcemu window log 1: nodes=%d lookahead_ps=%" PRIu64
-            "\n", eng->nodes, eng->lookahead);
+    fprintf(eng->wlog,
+            "# mcemu window log 1: nodes=%d lookahead_ps=%" PRIu64 "\n",
+            eng->nodes, eng->lookahead);
 }
 
 static void wlog_window(mcei_engine_t *eng)
@@ -1394,7 +1396,8 @@ static void wlog_window(mcei_engine_t *eng)
     for (int i = 0; i < eng->nlocal; i++) {
         uint64_t r = eng->vns[i].fiber.resumes;
         if (r != eng->wlog_resumes[i])
-            fprintf(f, " %d:%" PRIu64, eng->vns[i].id, r - eng->wlog_resumes[i]);
+            fprintf(f, " %d:%" PRIu64, eng->vns[i].id,
+                    r - eng->wlog_resumes[i]);
         eng->wlog_resumes[i] = r;
     }
     fputs(" m", f);
