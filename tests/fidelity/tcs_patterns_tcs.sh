@@ -102,14 +102,20 @@ formula() { # kind cells bytes L R phases bw
         printf "%.3f\n", v }'
 }
 
-: > "$TMP/lines"
-for v in "sg max" "sg 1" "rb -"; do
-    set -- $v
-    if [ "$1" = sg ]; then opt="--phase-conns=$2"; vn=$1$2; else opt=; vn=$1; fi
-    run 0 "$tp" $N --pattern=$1 --impl=tcs $opt $A "$S" > "$TMP/o" 2>&1
-    expect_eq "tcs_patterns_tcs --pattern=$1 $opt status" $? 0
-    grep '^tcs_patterns:' "$TMP/o" | sed "s/^tcs_patterns: /variant=$vn /" >> "$TMP/lines"
-done
+# run_variants ARRAY-OPTION OUT: sg (both netgroup sizes) and rb on the
+# arrays, their result lines (variant=... prefixed) into OUT
+run_variants() {
+    rv_arr=$1 rv_out=$2
+    : > "$rv_out"
+    for v in "sg max" "sg 1" "rb -"; do
+        set -- $v
+        if [ "$1" = sg ]; then opt="--phase-conns=$2"; vn=$1$2; else opt=; vn=$1; fi
+        run 0 "$tp" $N --pattern=$1 --impl=tcs $opt $rv_arr "$S" > "$TMP/o" 2>&1
+        expect_eq "tcs_patterns_tcs --pattern=$1 $opt $rv_arr status" $? 0
+        grep '^tcs_patterns:' "$TMP/o" | sed "s/^tcs_patterns: /variant=$vn /" >> "$rv_out"
+    done
+}
+run_variants "$A" "$TMP/lines"
 expect_eq "lines (3 x 5 arrays x 7 sizes)" "$(wc -l < "$TMP/lines" | tr -d ' ')" 105
 expect_eq "lines without data=ok" "$(grep -vc ' data=ok$' "$TMP/lines")" 0
 
@@ -227,14 +233,7 @@ expect_eq "tcs-link $A2 status" $? 0
 expect_eq "tcs-link $A2: only the tasks of 2x4 and 4x8 (and the whole array's)" \
     "$(sed -n "s/^task '\([^']*\)'.*/\1/p" "$TMP/link" | tr '\n' ' ')" \
     "whole sg2x4 sg1_2x4 rb2x4 a2a2x4 aapc2x4 sg4x8 sg1_4x8 rb4x8 a2a4x8 aapc4x8 "
-: > "$TMP/lines2"
-for v in "sg max" "sg 1" "rb -"; do
-    set -- $v
-    if [ "$1" = sg ]; then opt="--phase-conns=$2"; vn=$1$2; else opt=; vn=$1; fi
-    run 0 "$tp" $N --pattern=$1 --impl=tcs $opt $A2 "$S" > "$TMP/o" 2>&1
-    expect_eq "tcs_patterns_tcs --pattern=$1 $opt $A2 status" $? 0
-    grep '^tcs_patterns:' "$TMP/o" | sed "s/^tcs_patterns: /variant=$vn /" >> "$TMP/lines2"
-done
+run_variants "$A2" "$TMP/lines2"
 expect_eq "$A2 lines (3 x 2 arrays x 7 sizes)" "$(wc -l < "$TMP/lines2" | tr -d ' ')" 42
 expect_eq "$A2 lines without data=ok" "$(grep -vc ' data=ok$' "$TMP/lines2")" 0
 check_lines "$TMP/lines2" "$TMP/ratios2"
