@@ -281,14 +281,19 @@ phase_file() { # task -> "36 + max latency" "1/throttle" per phase, in $TMP/ph
         p && /^  conn / { for (i = 1; i <= NF; i++) if ($i == "bandwidth") { b = $(i + 1) + 0; if (b < mb) mb = b } }
         p && /max path latency/ { printf "%d 1/%d\n", f + $4, int(r / mb + 0.5) }' "$TMP/link" > "$TMP/ph"
 }
+# a2a_model ARRAY BYTES: mce-predict's phase model over the phases in
+# $TMP/ph, with the emulator's barrier and bandwidth
+a2a_model() {
+    "$mp" tcs-a2a --impl=tcs --array=$1 --bytes=$2 --phases="$TMP/ph" \
+        --constants tcs_a2a_barrier=$((B2D + LOOKUP)),net_bw_milli=$(awk -v r=$BW 'BEGIN { print r * 1000 }') 2>&1 |
+        tr ' ' '\n' | sed -n 's/^value_clocks=//p'
+}
 bad=0
 : > "$TMP/ar"
 while read -r line; do
     eval "$(echo "$line" | tr ' ' '\n' | grep -E '^(cells|bytes|array|phases|emulated)=' | sed 's/^/f_/')"
     phase_file "aapc$f_array"
-    want=$("$mp" tcs-a2a --impl=tcs --array=$f_array --bytes=$f_bytes --phases="$TMP/ph" \
-        --constants tcs_a2a_barrier=$((B2D + LOOKUP)),net_bw_milli=$(awk -v r=$BW 'BEGIN { print r * 1000 }') 2>&1 |
-        tr ' ' '\n' | sed -n 's/^value_clocks=//p')
+    want=$(a2a_model "$f_array" "$f_bytes")
     wantw=$("$mp" tcs-a2a --impl=tcs --array=$f_array --bytes=$f_bytes --phases="$TMP/ph" 2>&1 |
         tr ' ' '\n' | sed -n 's/^value_clocks=//p')
     if [ "$(wc -l < "$TMP/ph" | tr -d ' ')" != "$f_phases" ] || [ -z "$want" ] || [ -z "$wantw" ]; then
@@ -369,9 +374,7 @@ expect_eq "a2a phases per array ($A2)" "$(awk '{ sub(/.*array=/, ""); a = $1; su
 while read -r line; do
     eval "$(echo "$line" | tr ' ' '\n' | grep -E '^(cells|bytes|array|phases|emulated)=' | sed 's/^/f_/')"
     phase_file "aapc$f_array"
-    want=$("$mp" tcs-a2a --impl=tcs --array=$f_array --bytes=$f_bytes --phases="$TMP/ph" \
-        --constants tcs_a2a_barrier=$((B2D + LOOKUP)),net_bw_milli=$(awk -v r=$BW 'BEGIN { print r * 1000 }') 2>&1 |
-        tr ' ' '\n' | sed -n 's/^value_clocks=//p')
+    want=$(a2a_model "$f_array" "$f_bytes")
     [ "$(wc -l < "$TMP/ph" | tr -d ' ')" = "$f_phases" ] && [ -n "$want" ] || want=0
     echo "$f_cells $f_bytes $(awk -v e=$f_emulated -v w=$want 'BEGIN { if (w > 0) printf "%.4f", e / w; else print "none" }')" >> "$TMP/ar2"
 done < "$TMP/a2a2"
