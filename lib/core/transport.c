@@ -50,6 +50,15 @@ static struct {
     int *counts, *displs;
 } scratch;
 
+static void scratch_free(void)
+{
+    free(scratch.blocks);
+    free(scratch.mb);
+    free(scratch.counts);
+    free(scratch.displs);
+    memset(&scratch, 0, sizeof(scratch));
+}
+
 void mcei_transport_set_cores(int cores)
 {
     host_cores = cores;
@@ -238,11 +247,7 @@ void mcei_transport_finalize(void)
     }
     free(shm.base);
     shm.base = NULL;
-    free(scratch.blocks);
-    free(scratch.mb);
-    free(scratch.counts);
-    free(scratch.displs);
-    memset(&scratch, 0, sizeof(scratch));
+    scratch_free();
     if (wire_type != MPI_DATATYPE_NULL)
         MPI_Type_free(&wire_type);
     if (summary_op != MPI_OP_NULL)
@@ -430,11 +435,7 @@ int mcei_transport_window(mcei_engine_t *eng, const mcei_window_info_t *mine,
         scratch.displs = calloc((size_t)n_ranks, sizeof(int));
         if (!scratch.blocks || !scratch.mb || !scratch.counts ||
             !scratch.displs) {
-            free(scratch.blocks);
-            free(scratch.mb);
-            free(scratch.counts);
-            free(scratch.displs);
-            memset(&scratch, 0, sizeof(scratch));
+            scratch_free();
             goto out;
         }
     }
