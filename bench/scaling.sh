@@ -81,6 +81,45 @@ if mpicc -o "$T/empty" "$T/empty.c" 2>/dev/null; then
             c - b, b - a, (c - b) / (b - a) }'
 fi
 
+# The 12 x 12 naive exchange is bound by first touches of memory (the
+# program's 627 MB of buffers and the payloads it has in flight at once),
+# i.e. by the kernel's page-fault path, not by the emulator: how far two
+# processes touching half each beat one touching all on this machine (k),
+# and the run's peak memory in one process and per rank (M1, M2), bound
+# what 2 ranks can gain on that part: (M1 / M2) x k / 2.
+cat > "$T/touch.c" <<'EOF'
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+int main(int argc, char **argv)
+{
+    size_t n = (size_t)atol(argv[1]) * 1048576 / 15232, i;
+    char **p = malloc(n * sizeof *p);
+    struct timespec a, b;
+    (void)argc;
+    clock_gettime(CLOCK_MONOTONIC, &a);
+    for (i = 0; i < n; i++) { /* the exchange's 15,232-byte blocks */
+        p[i] = malloc(15232);
+        memset(p[i], (int)i, 15232);
+    }
+    clock_gettime(CLOCK_MONOTONIC, &b);
+    printf("%.3f\n", (double)(b.tv_sec - a.tv_sec) + (double)(b.tv_nsec - a.tv_nsec) / 1e9);
+    return p[n / 2][1] == 3;
+}
+EOF
+if cc -O2 -o "$T/touch" "$T/touch.c" 2>/dev/null; then
+    one=$("$T/touch" 1000)
+    "$T/touch" 500 > "$T/t1" & "$T/touch" 500 > "$T/t2" & wait
+    awk -v o="$one" -v a="$(cat "$T/t1")" -v b="$(cat "$T/t2")" \
+        -v r1="$(stat peak_rss_kib "$T/cx12naive.1")" -v r2="$(stat peak_rss_kib "$T/cx12naive.2")" 'BEGIN {
+        t = a > b ? a : b; k = o / t
+        printf "first touch: 1000 MB in one process %.3f s, 500 MB in each of two at once %.3f s: %.2fx\n", o, t, k
+        if (r1 > 0 && r2 > 0)
+            printf "cx12naive peak memory: one process %.0f MB, each of 2 ranks %.0f MB (%.2fx less): its first touches at best %.2fx faster on 2 ranks\n",
+                r1 / 1024, r2 / 1024, r1 / r2, k / 2 * r1 / r2 }'
+fi
+
 echo "== projection: the window protocol simulated on a cluster (bench/project.sh; c=$COLL_US us a collective stage, a=$P2P_US us a message) =="
 echo "$progs" | while IFS='|' read -r label cmd; do
     f1="$T/$label.1"
