@@ -290,6 +290,9 @@ struct mcei_engine {
     struct timespec wall_start;
     mcei_personality_t personality;
     void *proto_state; /* the machine protocol's global state */
+    /* the last name mcei_proto_state_named matched (by address): the
+     * iWarp cell looks its state up on every gate operation */
+    const char *proto_named;
     /* A protocol's sleep (sleep.c): the node's clock to until, running
      * what the machine runs meanwhile (NX handlers); NULL: just wait. */
     void (*on_sleep)(mcei_vn_t *vn, mce_time_t until);
@@ -376,10 +379,15 @@ static inline void *mcei_proto_state_of(const mcei_proto_ops_t *ops)
  * the table's file). */
 static inline void *mcei_proto_state_named(const char *name)
 {
-    return mcei_eng != NULL && mcei_eng->proto != NULL &&
-                   strcmp(mcei_eng->proto->name, name) == 0
-               ? mcei_eng->proto_state
-               : NULL;
+    mcei_engine_t *e = mcei_eng;
+    if (e == NULL || e->proto == NULL)
+        return NULL;
+    if (e->proto_named != name) {
+        if (strcmp(e->proto->name, name) != 0)
+            return NULL;
+        e->proto_named = name;
+    }
+    return e->proto_state;
 }
 
 /* Boot: config, machine, model, placement, nodes.  Returns 0 or an error

@@ -136,6 +136,10 @@ typedef struct iwnet {
     mce_time_t clock, word_time, hop_board, hop_cross, hop_turn, hop_wrap;
     mce_time_t gate_op, gate_in, gate_out, pct_config, lookahead;
     mcei_iwf_params_t fp;
+    /* recompute's arrays, kept between calls (grown, never shrunk) */
+    mcei_iwf_ws_t ws;
+    mcei_iwf_flow_t *ff;
+    int *ff_idx, ff_cap;
     uint64_t unit;
     pct_entry_t *mirror; /* cells x pcts */
     flow_t **flows;      /* by source key, NULL until used */
@@ -712,13 +716,20 @@ static void trace_pcts(iwnet_t *st)
 
 static int recompute(iwnet_t *st)
 {
-    mcei_iwf_flow_t *ff = calloc((size_t)st->nlive + 1, sizeof(*ff));
-    int *idx = calloc((size_t)st->nlive + 1, sizeof(*idx)), n = 0, rc;
-    if (ff == NULL || idx == NULL) {
-        free(ff);
-        free(idx);
-        return MCE_ERR_NOMEM;
+    mcei_iwf_flow_t *ff;
+    int *idx, n = 0, rc;
+    if (st->ff_cap < st->nlive + 1) {
+        int nc = 2 * st->nlive + 16;
+        if ((ff = realloc(st->ff, (size_t)nc * sizeof(*ff))) == NULL)
+            return MCE_ERR_NOMEM;
+        st->ff = ff;
+        if ((idx = realloc(st->ff_idx, (size_t)nc * sizeof(*idx))) == NULL)
+            return MCE_ERR_NOMEM;
+        st->ff_idx = idx;
+        st->ff_cap = nc;
     }
+    ff = st->ff;
+    idx = st->ff_idx;
     for (int i = 0; i < st->nlive; i++) {
         flow_t *f = st->live[i];
         u128 stop;
@@ -730,6 +741,7 @@ static int recompute(iwnet_t *st)
         f->full = f->entered >= stop && f->offered > limit_of(st, f);
         if (f->entered >= stop)
             continue;
+        memset(&ff[n], 0, sizeof(ff[n]));
         ff[n].nlinks = f->ch.nlinks;
         ff[n].link = f->ch.link;
         ff[n].group = f->ch.group;
@@ -740,12 +752,10 @@ static int recompute(iwnet_t *st)
         ff[n].throttle = st->mirror[f->key].throttle;
         idx[n++] = i;
     }
-    rc = mcei_iwf_rates(ff, n, &st->fp);
+    rc = mcei_iwf_rates(ff, n, &st->fp, &st->ws);
     st->fp.epoch++;
     for (int j = 0; j < n && rc == MCE_OK; j++)
         st->live[idx[j]]->rate = ff[j].rate;
-    free(ff);
-    free(idx);
     if (rc == MCE_OK && mcei_trace_net_on()) {
         trace_links(st);
         trace_pcts(st);
@@ -1032,6 +1042,9 @@ static void iw_fini(mcei_net_t *net)
         free(f);
     }
     free(st->live);
+    mcei_iwf_ws_free(&st->ws);
+    free(st->ff);
+    free(st->ff_idx);
     while (st->parked) {
         parked_t *p = st->parked;
         st->parked = p->next;

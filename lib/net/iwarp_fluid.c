@@ -137,28 +137,65 @@ static uint64_t dq_cap(const mcei_iwf_flow_t *f, const mcei_iwf_params_t *p)
     return cap < thr ? cap : thr;
 }
 
-int mcei_iwf_rates(mcei_iwf_flow_t *f, int n, const mcei_iwf_params_t *p)
+void mcei_iwf_ws_free(mcei_iwf_ws_t *ws)
+{
+    free(ws->buf);
+    ws->buf = NULL;
+    ws->cap = 0;
+}
+
+/* The next @p count x @p size bytes of the scratch block at *at. */
+static void *carve(char **at, size_t count, size_t size)
+{
+    void *r = *at;
+    *at += (count * size + 15) / 16 * 16;
+    return r;
+}
+
+int mcei_iwf_rates(mcei_iwf_flow_t *f, int n, const mcei_iwf_params_t *p,
+                   mcei_iwf_ws_t *ws)
 {
     int total = 0, rc = MCE_ERR_NOMEM, maxit = 2 * n + 4;
-    entry_t *e = NULL;
-    uint64_t *cap = NULL, *prev = NULL, *next = NULL, *dem = NULL, *gdem = NULL,
-             *gout = NULL;
-    int *off = NULL, *ord = NULL;
+    mcei_iwf_ws_t own = {0};
+    entry_t *e;
+    uint64_t *cap, *prev, *next, *dem, *gdem, *gout;
+    int *off, *ord;
+    size_t t1, need;
+    char *at;
     if (n <= 0)
         return MCE_OK;
     mcei_iwf_kappa(f, n);
     for (int i = 0; i < n; i++)
         total += f[i].nlinks;
-    if ((e = calloc((size_t)total + 1, sizeof(*e))) == NULL ||
-        (cap = calloc((size_t)n, sizeof(*cap))) == NULL ||
-        (off = calloc((size_t)n + 1, sizeof(*off))) == NULL ||
-        (prev = calloc((size_t)total + 1, sizeof(*prev))) == NULL ||
-        (next = calloc((size_t)total + 1, sizeof(*next))) == NULL ||
-        (dem = calloc((size_t)total + 1, sizeof(*dem))) == NULL ||
-        (gdem = calloc((size_t)total + 1, sizeof(*gdem))) == NULL ||
-        (gout = calloc((size_t)total + 1, sizeof(*gout))) == NULL ||
-        (ord = calloc((size_t)total + 1, sizeof(*ord))) == NULL)
-        goto out;
+    /* one block: the entries, the per-flow and the per-slot arrays; the
+     * counts are bounded by the model's flows and links, far from any
+     * size_t overflow */
+    t1 = (size_t)total + 1;
+    need = (t1 * sizeof(*e) + 15) / 16 * 16 +
+           ((size_t)n * sizeof(*cap) + 15) / 16 * 16 +
+           (((size_t)n + 1) * sizeof(*off) + 15) / 16 * 16 +
+           5 * ((t1 * sizeof(*prev) + 15) / 16 * 16) +
+           (t1 * sizeof(*ord) + 15) / 16 * 16;
+    if (ws == NULL)
+        ws = &own;
+    if (ws->cap < need) {
+        void *nb = realloc(ws->buf, need);
+        if (nb == NULL)
+            goto out;
+        ws->buf = nb;
+        ws->cap = need;
+    }
+    memset(ws->buf, 0, need);
+    at = ws->buf;
+    e = carve(&at, t1, sizeof(*e));
+    cap = carve(&at, (size_t)n, sizeof(*cap));
+    off = carve(&at, (size_t)n + 1, sizeof(*off));
+    prev = carve(&at, t1, sizeof(*prev));
+    next = carve(&at, t1, sizeof(*next));
+    dem = carve(&at, t1, sizeof(*dem));
+    gdem = carve(&at, t1, sizeof(*gdem));
+    gout = carve(&at, t1, sizeof(*gout));
+    ord = carve(&at, t1, sizeof(*ord));
     for (int i = 0, s = 0; i < n; i++) {
         off[i] = s;
         cap[i] = dq_cap(&f[i], p);
@@ -229,14 +266,6 @@ int mcei_iwf_rates(mcei_iwf_flow_t *f, int n, const mcei_iwf_params_t *p)
     }
     rc = MCE_OK;
 out:
-    free(e);
-    free(cap);
-    free(off);
-    free(prev);
-    free(next);
-    free(dem);
-    free(gdem);
-    free(gout);
-    free(ord);
+    mcei_iwf_ws_free(&own);
     return rc;
 }

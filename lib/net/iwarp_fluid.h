@@ -41,10 +41,23 @@ uint64_t mcei_iwf_unit(mce_time_t word_time, uint64_t skip_period);
  * their number; a flow's kappa is the maximum over its cells. */
 void mcei_iwf_kappa(mcei_iwf_flow_t *f, int n);
 
+/* Scratch memory of mcei_iwf_rates, kept by its caller between calls:
+ * the rates are recomputed at every start and end of a transfer, and
+ * nine allocations a call were a tenth of a run's time.  Zero-initialise;
+ * mcei_iwf_ws_free releases it. */
+typedef struct mcei_iwf_ws {
+    void *buf;
+    size_t cap;
+} mcei_iwf_ws_t;
+
+void mcei_iwf_ws_free(mcei_iwf_ws_t *ws);
+
 /* Rates of @p n active flows: two-level max-min (equal among the PCT
  * groups with an active flow on a link, then among the group's flows),
- * skip on links with two flows or more, DQ caps.  MCE_OK or
+ * skip on links with two flows or more, DQ caps.  @p ws: scratch memory
+ * to reuse, or NULL (allocated and freed in the call).  MCE_OK or
  * MCE_ERR_NOMEM. */
-int mcei_iwf_rates(mcei_iwf_flow_t *f, int n, const mcei_iwf_params_t *p);
+int mcei_iwf_rates(mcei_iwf_flow_t *f, int n, const mcei_iwf_params_t *p,
+                   mcei_iwf_ws_t *ws);
 
 #endif

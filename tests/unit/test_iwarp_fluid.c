@@ -77,13 +77,44 @@ static void test_unit(void **state)
     assert_int_equal((u / WT) % (SKIP + 1), 0);
 }
 
+/* A workspace kept between calls (the model's) gives the same rates as
+ * none, as it grows and when a later call needs less of it. */
+static void test_workspace_reuse(void **state)
+{
+    static const int l1[] = {5}, l2[] = {5, 6, 7}, l3[] = {6, 7},
+                     g0[] = {0, 0, 0}, g1[] = {1, 1, 1};
+    mcei_iwf_params_t p = params(1);
+    mcei_iwf_ws_t ws = {0};
+    mcei_iwf_flow_t a[4], b[4];
+    const int sizes[] = {1, 4, 2, 3};
+    (void)state;
+    for (int k = 0; k < 4; k++) {
+        int n = sizes[k];
+        a[0] = flow(l1, 1, g0);
+        a[1] = flow(l2, 3, g1);
+        a[2] = flow(l3, 2, g0);
+        a[3] = flow(l2, 3, g0);
+        memcpy(b, a, sizeof(a));
+        assert_int_equal(mcei_iwf_rates(a, n, &p, NULL), MCE_OK);
+        assert_int_equal(mcei_iwf_rates(b, n, &p, &ws), MCE_OK);
+        for (int i = 0; i < n; i++) {
+            assert_true(a[i].rate > 0);
+            assert_int_equal(a[i].rate, b[i].rate);
+            assert_int_equal(a[i].kappa, b[i].kappa);
+        }
+    }
+    assert_non_null(ws.buf);
+    mcei_iwf_ws_free(&ws);
+    assert_null(ws.buf);
+}
+
 static void test_lone_flow_full_rate(void **state)
 {
     static const int l[] = {7, 8, 9}, g[] = {0, 0, 0};
     mcei_iwf_params_t p = params(1);
     mcei_iwf_flow_t f = flow(l, 3, g);
     (void)state;
-    assert_int_equal(mcei_iwf_rates(&f, 1, &p), MCE_OK);
+    assert_int_equal(mcei_iwf_rates(&f, 1, &p, NULL), MCE_OK);
     /* no skip on a link with one flow: one word per word_time */
     assert_int_equal(f.rate, expected_unit() / WT);
 }
@@ -98,16 +129,16 @@ static void test_two_flows_half(void **state)
     /* same group, then different groups: 1/2 each of the skipped link */
     f[0] = flow(l, 1, g0);
     f[1] = flow(l, 1, g0);
-    assert_int_equal(mcei_iwf_rates(f, 2, &p), MCE_OK);
+    assert_int_equal(mcei_iwf_rates(f, 2, &p, NULL), MCE_OK);
     assert_int_equal(f[0].rate, ls / 2);
     assert_int_equal(f[1].rate, ls / 2);
     f[1] = flow(l, 1, g1);
-    assert_int_equal(mcei_iwf_rates(f, 2, &p), MCE_OK);
+    assert_int_equal(mcei_iwf_rates(f, 2, &p, NULL), MCE_OK);
     assert_int_equal(f[0].rate, ls / 2);
     assert_int_equal(f[1].rate, ls / 2);
     /* skip_period 0: never skipped */
     p.skip_period = 0;
-    assert_int_equal(mcei_iwf_rates(f, 2, &p), MCE_OK);
+    assert_int_equal(mcei_iwf_rates(f, 2, &p, NULL), MCE_OK);
     assert_int_equal(f[0].rate, expected_unit() / WT / 2);
 }
 
@@ -121,7 +152,7 @@ static void test_groups_three_plus_one(void **state)
     mcei_iwf_flow_t f[4] = {flow(l, 1, g0), flow(l, 1, g0), flow(l, 1, g0),
                             flow(l, 1, g1)};
     (void)state;
-    assert_int_equal(mcei_iwf_rates(f, 4, &p), MCE_OK);
+    assert_int_equal(mcei_iwf_rates(f, 4, &p, NULL), MCE_OK);
     assert_int_equal(f[0].rate, ls / 6);
     assert_int_equal(f[1].rate, ls / 6);
     assert_int_equal(f[2].rate, ls / 6);
@@ -129,7 +160,7 @@ static void test_groups_three_plus_one(void **state)
     assert_int_equal(ls % 6, 0);
     /* pct_groups = 0 is one group for all: plain max-min, 1/4 each */
     f[3] = flow(l, 1, g0);
-    assert_int_equal(mcei_iwf_rates(f, 4, &p), MCE_OK);
+    assert_int_equal(mcei_iwf_rates(f, 4, &p, NULL), MCE_OK);
     for (int i = 0; i < 4; i++)
         assert_int_equal(f[i].rate, ls / 4);
 }
@@ -148,7 +179,7 @@ static void test_skip_only_on_shared_links(void **state)
                             flow(c, 1, g2), flow(c, 1, g3)};
     (void)state;
     (void)g0;
-    assert_int_equal(mcei_iwf_rates(f, 5, &p), MCE_OK);
+    assert_int_equal(mcei_iwf_rates(f, 5, &p, NULL), MCE_OK);
     assert_int_equal(f[0].rate, ls / 4);
     assert_int_equal(f[1].rate, ls - ls / 4);
     assert_int_equal(f[2].rate, ls / 4);
@@ -157,7 +188,7 @@ static void test_skip_only_on_shared_links(void **state)
     /* two flows on two different links: each alone, full and unskipped */
     f[1] = flow(c, 1, g1);
     f[0] = flow(b, 1, g0);
-    assert_int_equal(mcei_iwf_rates(f, 2, &p), MCE_OK);
+    assert_int_equal(mcei_iwf_rates(f, 2, &p, NULL), MCE_OK);
     assert_int_equal(f[0].rate, expected_unit() / WT);
     assert_int_equal(f[1].rate, expected_unit() / WT);
 }
@@ -181,31 +212,31 @@ static void test_dq_caps(void **state)
         f[i].turn = i == 0 ? turn : straight;
         f[i].key = (uint64_t)i;
     }
-    assert_int_equal(mcei_iwf_rates(f, 2, &p), MCE_OK);
+    assert_int_equal(mcei_iwf_rates(f, 2, &p, NULL), MCE_OK);
     assert_int_equal(f[0].kappa, 2);
     assert_int_equal(f[0].rate, L / 2);
     assert_int_equal(f[1].rate, L / 2);
     /* no corner in the cell: no DQ congestion */
     f[0].turn = straight;
-    assert_int_equal(mcei_iwf_rates(f, 2, &p), MCE_OK);
+    assert_int_equal(mcei_iwf_rates(f, 2, &p, NULL), MCE_OK);
     assert_int_equal(f[0].kappa, 1);
     assert_int_equal(f[0].rate, L);
     /* dq_model = off: no cap */
     f[0].turn = turn;
     p.dq_on = 0;
-    assert_int_equal(mcei_iwf_rates(f, 2, &p), MCE_OK);
+    assert_int_equal(mcei_iwf_rates(f, 2, &p, NULL), MCE_OK);
     assert_int_equal(f[0].rate, L);
     /* three through the cell: kappa 3 > dq_fair_max 2 is unfair: each
      * gets a factor in [dq_unfair_min, 1] of L / 3, the same for the same
      * (seed, connection, epoch) */
     p.dq_on = 1;
-    assert_int_equal(mcei_iwf_rates(f, 3, &p), MCE_OK);
+    assert_int_equal(mcei_iwf_rates(f, 3, &p, NULL), MCE_OK);
     r1 = f[1].rate;
     for (int i = 0; i < 3; i++) {
         assert_int_equal(f[i].kappa, 3);
         assert_true(f[i].rate >= L / 3 / 2 && f[i].rate <= L / 3);
     }
-    assert_int_equal(mcei_iwf_rates(f, 3, &p), MCE_OK);
+    assert_int_equal(mcei_iwf_rates(f, 3, &p, NULL), MCE_OK);
     r2 = f[1].rate;
     assert_int_equal(r1, r2);
 }
@@ -227,7 +258,7 @@ static void test_throttle(void **state)
     int unfair = 0;
     (void)state;
     f[0].throttle = 4;
-    assert_int_equal(mcei_iwf_rates(f, 1, &p), MCE_OK);
+    assert_int_equal(mcei_iwf_rates(f, 1, &p, NULL), MCE_OK);
     assert_int_equal(f[0].rate, L / 4);
     for (int i = 0; i < 3; i++) {
         f[i].ncells = 1;
@@ -236,20 +267,20 @@ static void test_throttle(void **state)
         f[i].key = (uint64_t)i;
         f[i].throttle = 3;
     }
-    assert_int_equal(mcei_iwf_rates(f, 3, &p), MCE_OK);
+    assert_int_equal(mcei_iwf_rates(f, 3, &p, NULL), MCE_OK);
     for (int i = 0; i < 3; i++) {
         assert_int_equal(f[i].kappa, 3);
         assert_int_equal(f[i].rate, L / 3);
     }
     for (int i = 0; i < 3; i++)
         f[i].throttle = 0;
-    assert_int_equal(mcei_iwf_rates(f, 3, &p), MCE_OK);
+    assert_int_equal(mcei_iwf_rates(f, 3, &p, NULL), MCE_OK);
     for (int i = 0; i < 3; i++)
         unfair += f[i].rate < L / 3;
     assert_true(unfair > 0);
     for (int i = 0; i < 3; i++)
         f[i].throttle = 2;
-    assert_int_equal(mcei_iwf_rates(f, 3, &p), MCE_OK);
+    assert_int_equal(mcei_iwf_rates(f, 3, &p, NULL), MCE_OK);
     for (int i = 0; i < 3; i++)
         assert_true(f[i].rate >= L / 3 / 2 && f[i].rate <= L / 3);
 }
@@ -417,6 +448,7 @@ int main(void)
         return 1;
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_unit),
+        cmocka_unit_test(test_workspace_reuse),
         cmocka_unit_test(test_lone_flow_full_rate),
         cmocka_unit_test(test_two_flows_half),
         cmocka_unit_test(test_groups_three_plus_one),

@@ -47,17 +47,27 @@ void mcei_iw_inject_pct(mcei_vn_t *vn, int pct, mce_time_t ts,
 /* The writer's last word of the block just injected is in the source PCT
  * once word words - pct_words has started into the first link: returns
  * that start (0 when the block fits), waiting until it is known. */
+typedef struct room_wait {
+    int pct, endpoint;
+} room_wait_t;
+
+/* Formatted only for a deadlock report: a flush can wait once a block. */
+static void room_what(const void *arg, char *buf, size_t len)
+{
+    const room_wait_t *r = arg;
+    snprintf(buf, len, "room in PCT %d (connection to (%d,%d))", r->pct,
+             r->endpoint % iwc()->width, r->endpoint / iwc()->width);
+}
+
 static mce_time_t wait_room(mcei_vn_t *vn, int pct)
 {
     iw_pct_t *p = &node_of(vn)->pct[pct];
-    char what[96];
+    room_wait_t r = {.pct = pct, .endpoint = p->endpoint};
     if (p->words <= (uint64_t)iwc()->pct_words)
         return 0;
-    snprintf(what, sizeof(what), "room in PCT %d (connection to (%d,%d))", pct,
-             p->endpoint % iwc()->width, p->endpoint / iwc()->width);
     return mcei_iw_seg_wait(vn, pct, mcei_iw_own_key(vn, pct),
                             p->words - (uint64_t)iwc()->pct_words, 1,
-                            "iwarp_gate_write", mcei_iw_str_what, what);
+                            "iwarp_gate_write", room_what, &r);
 }
 
 void mcei_iw_flush(mcei_vn_t *vn)
