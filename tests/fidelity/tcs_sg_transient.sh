@@ -23,7 +23,10 @@
 #   moderate, 256 B-1 KB, first gather phase: several times the expected
 #     latency, 2 < (L + E) / L <= 5 ("quintuple");
 #   moderate, every gather phase: at most quintuple (known failure: the
-#     8x8 later phases, where the DQ cap adds to the path filling);
+#     8x8 later phases, where the DQ cap adds to the path filling; E
+#     counts from the member's write, so part of it may be the wait for
+#     a root not yet reading: up to 392 clocks at 8x8 1 KB with
+#     --phase-conns=1, no other sender; user guide, --blocks);
 #   large, 32 KB: swamped, E under 5 % of the transfer (s/2 clocks) in
 #     every gather phase;
 # and the report's own consistency, its digest on 1, 2 and 4 ranks, and
