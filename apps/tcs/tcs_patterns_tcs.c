@@ -62,7 +62,7 @@
  *
  * usage: tcs_patterns_tcs --mce-nodes=64 --pattern=sg|rb|a2a --impl=tcs
  *        [--array=WxH,...] [--sizes=16,...,32768] [--runs=R]
- *        [--phase-conns=max|1] [--a2a-phases=aapc|shifts]
+ *        [--phase-conns=max|1] [--a2a-phases=aapc|shifts] [--blocks]
  *        [--format=table|csv|json]
  */
 #include <math.h>
@@ -115,10 +115,14 @@ static int declared[NCFG]; /* the rectangles tcs_declare declared */
 /* ---- options and per-cell state (privatised per cell) -------------------- */
 
 static int pattern = -1, sgv, a2av = AAPC, runs = 1, ncl = NDFLT,
-           cl[NCFG] = {0, 1, 2, 3, 4};
+           cl[NCFG] = {0, 1, 2, 3, 4}, blocks;
 static long sizes[32] = {16, 64, 256, 1024, 4096, 16384, 32768};
 static int nsizes = 7;
 static uint32_t *rbuf, *sbuf, *acc, *tmp;
+/* --blocks (sg): a member's spool write of its gathered block (absolute
+ * clocks, the time tcs_spool_out injected it); on the root, per gather
+ * phase, its clock before and after the read of the phase's first block */
+static unsigned long long blk_ts, blk_c0[MAXG], blk_ret[MAXG];
 
 typedef struct params {
     unsigned long long t0;
@@ -298,6 +302,31 @@ static unsigned long long gather_max(int n, int idx, unsigned long long v,
     return mx;
 }
 
+/* The same SRU gather of one value per task member (--blocks): cell 0
+ * gets member idx's @p v in @p out[idx] (each word carries its sender's
+ * index, so the order of arrival does not matter). */
+static void gather_each(int n, int idx, unsigned long long v,
+                        unsigned long long tg, unsigned long long *out)
+{
+    if (v >= (1ull << 24) || idx >= 64)
+        fail_cell("a block time does not fit its SRU word");
+    if (iwarp_vtime() >= tg + GAP * (unsigned long long)idx)
+        fail_cell("missed its gather slot (a run overran its slot)");
+    iwarp_align(tg + GAP * (unsigned long long)idx);
+    check(iwarp_sru_broadcast(((uint32_t)idx << 24 | (uint32_t)v) + 1),
+          "iwarp_sru_broadcast");
+    if (iwarp_cell() != 0)
+        return;
+    for (int c = 0; c < n; c++) {
+        uint32_t w;
+        int jam;
+        check(iwarp_sru_recv(&w, &jam), "iwarp_sru_recv");
+        if (jam || w == 0 || (int)((w - 1) >> 24) >= n)
+            fail_cell("the SRU gather failed");
+        out[(w - 1) >> 24] = (w - 1) & 0xffffff;
+    }
+}
+
 /* ---- the schedule (the same on every cell) ----------------------------- */
 
 static int phases(int c)
@@ -344,8 +373,8 @@ static unsigned long long cfg_span(int c)
 {
     unsigned long long t = 6000 + gather_span(c);
     for (int s = 0; s < nsizes; s++)
-        t +=
-            (unsigned long long)runs * (run_slot(c, sizes[s]) + gather_span(c));
+        t += (unsigned long long)runs *
+             (run_slot(c, sizes[s]) + (blocks ? 2 : 1) * gather_span(c));
     return t;
 }
 
@@ -494,6 +523,66 @@ static void print_line(int c, long s, unsigned long long avg,
         ptxt, (double)avg / p, pw, pph);
 }
 
+/* --blocks: per gather phase, how late the first block the root reads
+ * arrives against its uncontended connection (W 6.2.2's "latency
+ * explosion"), from times the cells observe: member j's spool write at
+ * @p ts[j] (clocks after @p T, gathered through the SRU), the root's
+ * clock before (blk_c0) and after (blk_ret) its read, the route's H
+ * (the linker's, tcs_connection_path) and the machine's gate costs.
+ * Uncontended, the block's last word is readable at base + s/2 + H +
+ * gate_out, base = ts + gate_op + gate_in (lib/net/iwarp.c); the read
+ * returns at max(start + n gate_op, last readable + gate_op) +
+ * block_recv (lib/machines/iwarp/gate.c), start = blk_c0 + the gate
+ * rebinding (at most an unbind and a bind).  So E = (blk_ret - block_recv
+ * - gate_op) - (base + s/2 + H + gate_out) is exact when the read waited
+ * for the data (bound=exact), else an upper bound (bound=upper). */
+static void print_blocks(int c, long s, unsigned long long T,
+                         const unsigned long long *ts)
+{
+    int w = cfgs[c][0], n = w * cfgs[c][1], k = sg_k[sgv][c];
+    long long op = k_tcs("iwarp.gate_op"), wt = k_tcs("iwarp.word_time");
+    long long nw = s / 4, xfer = nw * wt;
+    char arr[24], key[64], rw[32] = "-";
+    long wl = 0;
+    snprintf(arr, sizeof(arr), "%dx%d", w, cfgs[c][1]);
+    if (n == 4 || n == 16 || n == 64) {
+        snprintf(key, sizeof(key), "app.tcs_w_latency_%d", n);
+        wl = k_tcs(key);
+    }
+    for (int g = 0; g < sg_groups[sgv][c]; g++) {
+        int j = 1 + g * k, cell = j % w + (j / w) * iwarp_width();
+        unsigned long long h;
+        long long base, ready, late, c0, spent;
+        const char *bound;
+        check(tcs_connection_path(ng_ga[sgv][c][g], cell, 0, &h),
+              "tcs_connection_path");
+        base = (long long)ts[j] + op + k_tcs("iwarp.gate_in");
+        ready = (long long)(blk_ret[g] - T) - k_tcs("iwarp.block_recv") - op;
+        c0 = (long long)(blk_c0[g] - T);
+        late = ready - (base + xfer + (long long)h + k_tcs("iwarp.gate_out"));
+        /* the CPU's own part of the read: rebinding, n gate_op */
+        spent = c0 + 2 * k_tcs("iwarp.gate_bind") + (nw - 1) * op;
+        bound = ready > spent ? "exact" : "upper";
+        if (wl > 0)
+            snprintf(rw, sizeof(rw), "%.3f", (double)(wl + late) / wl);
+        app_row("tcs_patterns_tcs_blocks",
+                APP_FIELDS(
+                    APP_S("pattern", "sg"), APP_S("array", arr),
+                    APP_I("cells", n), APP_I("bytes", s),
+                    APP_I("gather", g + 1), APP_I("gathers", sg_groups[sgv][c]),
+                    APP_I("first", j), APP_U("h", h), APP_I("base", base),
+                    APP_I("readable", ready), APP_I("e", late),
+                    APP_S("bound", bound),
+                    APP_F("e_ratio_w", wl > 0 ? (double)(wl + late) / wl : NAN),
+                    APP_F("e_frac", (double)late / (double)xfer)),
+                "%s: blocks pattern=sg array=%s cells=%d bytes=%ld "
+                "gather=%d gathers=%d first=%d h=%llu base=%lld "
+                "readable=%lld e=%lld bound=%s e_ratio_w=%s e_frac=%.4f\n",
+                PROG, arr, n, s, g + 1, sg_groups[sgv][c], j, h, base, ready,
+                late, bound, rw, (double)late / (double)xfer);
+    }
+}
+
 /* ---- the patterns ----------------------------------------------------- */
 
 static int port(tcs_ctx_t *ctx, const char *fmt, int i)
@@ -530,16 +619,22 @@ static int run_sg(tcs_ctx_t *ctx, int c, size_t bytes, int r)
         int lo = 1 + g * k, hi = lo + k < n ? lo + k : n;
         check(tcs_switch(ctx, ng_ga[sgv][c][g]), "tcs_switch");
         if (mi == 0) {
-            for (int j = lo; j < hi; j++)
-                check(tcs_read(ctx, port(ctx, "f%d", j - lo),
-                               rbuf + (size_t)j * nw, nw),
-                      "tcs_read");
+            for (int j = lo; j < hi; j++) {
+                int pt = port(ctx, "f%d", j - lo);
+                if (blocks && j == lo)
+                    blk_c0[g] = iwarp_vtime();
+                check(tcs_read(ctx, pt, rbuf + (size_t)j * nw, nw), "tcs_read");
+                if (blocks && j == lo)
+                    blk_ret[g] = iwarp_vtime();
+            }
         } else if (mi >= lo && mi < hi) {
             int hs;
             for (size_t w = 0; w < nw; w++)
                 sbuf[w] = rbuf[w] ^ (uint32_t)mi;
             hs = tcs_spool_out(ctx, port(ctx, "out", 0), sbuf, nw);
             check(hs, "tcs_spool_out");
+            if (blocks) /* the spool injected its block now */
+                blk_ts = iwarp_vtime();
             check(tcs_spool_wait(ctx, hs), "tcs_spool_wait");
         }
     }
@@ -686,7 +781,7 @@ static void rect_task(tcs_ctx_t *ctx, const void *p)
 {
     const params_t *q = p;
     int c = q->cfg, n = tcs_size(ctx), mi = tcs_rank(ctx);
-    unsigned long long T = q->t0, rc;
+    unsigned long long T = q->t0, rc, tb = 0, ts[MAXC];
     iwarp_align(T);
     check(tcs_switch(ctx, pattern == SG ? ng_ga[sgv][c][sg_groups[sgv][c] - 1]
                           : pattern == A2A
@@ -709,10 +804,18 @@ static void rect_task(tcs_ctx_t *ctx, const void *p)
                 fail_cell("wrong data received");
             sum +=
                 gather_max(n, mi, iwarp_vtime() - T, T + run_slot(c, sizes[s]));
+            if (blocks) { /* the members' write times, in a slot of their own */
+                gather_each(n, mi, mi ? blk_ts - T : 0,
+                            T + run_slot(c, sizes[s]) + gather_span(c), ts);
+                tb = T; /* the last run's (the runs' times are the same) */
+                T += gather_span(c);
+            }
             T += run_slot(c, sizes[s]) + gather_span(c);
         }
         if (iwarp_cell() == 0)
             print_line(c, sizes[s], sum / (unsigned long long)runs, rc);
+        if (iwarp_cell() == 0 && blocks)
+            print_blocks(c, sizes[s], tb, ts);
     }
 }
 
@@ -926,6 +1029,9 @@ int main(int argc, char **argv)
          "16,64,...,32768)"},
         {"runs", APPO_LONG, &lruns, NULL, 0, 1, NULL, "R",
          "runs per entry (default 1)"},
+        {"blocks", APPO_FLAG, &blocks, NULL, 0, 0, NULL, NULL,
+         "--pattern=sg: per gather phase, how late the first block the "
+         "root reads arrives (W 6.2.2's first-gather transient)"},
         {NULL, APPO_FLAG, NULL, NULL, 0, 0, NULL, NULL, NULL}};
     int prc = app_parse("tcs_patterns_tcs",
                         "Chapter 6 communication patterns of Warfel 1996 over "
@@ -934,7 +1040,7 @@ int main(int argc, char **argv)
                         "--mce-nodes=64 --pattern=sg|rb|a2a --impl=tcs "
                         "[--phase-conns=max|1] [--a2a-phases=aapc|shifts] "
                         "[--array=WxH,...] "
-                        "[--sizes=16,...,32768] [--runs=R] "
+                        "[--sizes=16,...,32768] [--runs=R] [--blocks] "
                         "[--format=table|csv|json]",
                         argc, argv, opts);
     if (prc != APP_PARSE_OK)
@@ -968,6 +1074,8 @@ int main(int argc, char **argv)
                             "declare");
     if (sgv && pattern != SG)
         iwapp_die(PROG, "--phase-conns: only for --pattern=sg");
+    if (blocks && pattern != SG)
+        iwapp_die(PROG, "--blocks: only for --pattern=sg");
     if (a2av != AAPC && pattern != A2A)
         iwapp_die(PROG, "--a2a-phases: only for --pattern=a2a");
     for (int k = 0; k < ncl && a2av == SHIFTS; k++)

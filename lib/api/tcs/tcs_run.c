@@ -905,6 +905,23 @@ MCE_EXPORT int mce_tcs_netgroup_paths(tcs_ng_t ng, int *count,
     return TCS_OK;
 }
 
+MCE_EXPORT int mce_tcs_connection_path(tcs_ng_t ng, int src_cell, int dst_cell,
+                                       unsigned long long *h)
+{
+    const mcei_tcs_result_t *r = R();
+    if (r == NULL || ng < 0 || ng >= r->d.nngs || h == NULL)
+        return TCS_EINVAL;
+    for (int i = 0; i < r->nuses; i++) {
+        const mcei_tcs_use_t *u = &r->uses[i];
+        if (u->kind == MCEI_TCS_USE_INT && u->ng == ng && u->src == src_cell &&
+            u->dst == dst_cell) {
+            *h = u->latency;
+            return TCS_OK;
+        }
+    }
+    return TCS_EINVAL;
+}
+
 /* ---- the entry --------------------------------------------------- */
 
 /* The personality's entry (lib/api/registry.c): load the cell's barrier
