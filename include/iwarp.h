@@ -86,6 +86,14 @@ MCE_EXPORT int mce_iw_pct_alloc(void);
  * for the two end PCTs (ignored otherwise).  Costs iwarp.pct_config. */
 MCE_EXPORT int mce_iw_pct_config(int pct, int in_port, int in_pct, int out_port,
                                  int out_pct, int endpoint);
+/** Re-point source PCT @p pct (configured, input IW_CPU) at @p out_port
+ * and the neighbour's PCT @p out_pct, the connection ending at cell
+ * @p endpoint: waits until the last word written into it has left it
+ * (fully entered its link), then costs iwarp.pct_config (one PCT entry
+ * written); a gate bound to it stays bound.  Warfel 1996 4.5.3.3's 2-D
+ * barrier shares one out PCT between the rows and the columns this way. */
+MCE_EXPORT int mce_iw_pct_repoint(int pct, int out_port, int out_pct,
+                                  int endpoint);
 /** Tear down this cell's part of a connection and free the PCT. */
 MCE_EXPORT int mce_iw_pct_release(int pct);
 
@@ -247,6 +255,7 @@ MCE_EXPORT long long mce_iw_video_output(unsigned long long i, uint32_t *w,
 #define iwarp_pct_alloc         mce_iw_pct_alloc
 #define iwarp_pct_config        mce_iw_pct_config
 #define iwarp_pct_release       mce_iw_pct_release
+#define iwarp_pct_repoint       mce_iw_pct_repoint
 #define iwarp_ring_forwarded    mce_iw_ring_forwarded
 #define iwarp_ring_position     mce_iw_ring_position
 #define iwarp_rts_recv          mce_iw_rts_recv

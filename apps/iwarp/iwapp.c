@@ -125,6 +125,7 @@ void iwapp_conn_add(iwapp_conns_t *s, int src, int dir, int hops)
     c->src = src;
     c->dir = dir;
     c->hops = hops;
+    c->share = -1;
     c->cell[0] = src;
     for (int k = 1; k <= hops; k++)
         c->cell[k] = iwapp_step(s, c->cell[k - 1], dir);
@@ -158,6 +159,10 @@ int iwapp_conn_pcts(iwapp_conns_t *s, int base, int *worst)
     for (int c = 0; c < s->n; c++)
         for (int k = 0; k <= s->con[c].hops; k++) {
             int cell = s->con[c].cell[k];
+            if (k == 0 && s->con[c].share >= 0) {
+                s->con[c].pct[0] = s->con[s->con[c].share].pct[0];
+                continue;
+            }
             s->con[c].pct[k] = base + cnt[cell]++;
             if (cnt[cell] > max || (cnt[cell] == max && cell < w)) {
                 max = cnt[cell];
@@ -176,8 +181,8 @@ void iwapp_conn_configure(const iwapp_conns_t *s, int me, int release)
         for (int k = 0; k <= s->con[c].hops; k++) {
             const iwapp_conn_t *q = &s->con[c];
             int in, inp, out, outp, end;
-            if (q->cell[k] != me)
-                continue;
+            if (q->cell[k] != me || (k == 0 && q->share >= 0))
+                continue; /* a shared source PCT: its owner's */
             if (release) {
                 iwapp_check(s->prog, iwarp_pct_release(q->pct[k]),
                             "iwarp_pct_release");
@@ -192,4 +197,13 @@ void iwapp_conn_configure(const iwapp_conns_t *s, int me, int release)
                         iwarp_pct_config(q->pct[k], in, inp, out, outp, end),
                         "iwarp_pct_config");
         }
+}
+
+void iwapp_conn_repoint(const iwapp_conns_t *s, int c)
+{
+    const iwapp_conn_t *q = &s->con[c];
+    iwapp_check(s->prog,
+                iwarp_pct_repoint(q->pct[0], q->dir,
+                                  q->hops > 0 ? q->pct[1] : 0, q->dst),
+                "iwarp_pct_repoint");
 }

@@ -27,9 +27,11 @@ long iwapp_param(const char *prog, const char *key);
 #define IWAPP_MAXHOP 16
 
 /* One PCT connection along one axis: @c hops steps in direction @c dir
- * (IW_XP ...) from @c src to @c dst; cell[k] and pct[k] per cell. */
+ * (IW_XP ...) from @c src to @c dst; cell[k] and pct[k] per cell.
+ * @c share >= 0: its source PCT is connection @c share's (same src),
+ * re-pointed to it when used (iwapp_conn_repoint); -1: its own. */
 typedef struct iwapp_conn {
-    int src, dst, dir, hops;
+    int src, dst, dir, hops, share;
     int cell[IWAPP_MAXHOP + 1], pct[IWAPP_MAXHOP + 1];
 } iwapp_conn_t;
 
@@ -58,12 +60,16 @@ void iwapp_conn_straight(iwapp_conns_t *s, int a, int b);
  * len - 1 hops in direction @p back). */
 void iwapp_conn_ring_edge(iwapp_conns_t *s, int a, int pos, int len, int full,
                           int fwd, int back);
-/* Number the PCTs of every cell in connection order from @p base; returns
- * the largest count of one cell and (if @p worst) its lowest-numbered
- * cell. */
+/* Number the PCTs of every cell in connection order from @p base (a
+ * connection sharing a source PCT takes its owner's); returns the largest
+ * count of one cell and (if @p worst) its lowest-numbered cell. */
 int iwapp_conn_pcts(iwapp_conns_t *s, int base, int *worst);
 /* This cell's part of every connection: configure its PCTs, or release
  * them. */
 void iwapp_conn_configure(const iwapp_conns_t *s, int me, int release);
+/* Point the shared source PCT of connection @p c (this cell its src) at
+ * connection @p c (iwarp_pct_repoint: waits for its words to leave, costs
+ * iwarp.pct_config). */
+void iwapp_conn_repoint(const iwapp_conns_t *s, int c);
 
 #endif

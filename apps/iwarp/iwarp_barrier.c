@@ -13,7 +13,12 @@
  *   pct      one word through a gate on a PCT connection configured
  *            beforehand (1D rings: neighbours along the snake; others:
  *            routes X then Y without wrap links, except a 2D ring over a
- *            whole row or column, which uses the torus wrap link)
+ *            whole row or column, which uses the torus wrap link); the 2D
+ *            ring's rows and columns share one out PCT (W 4.5.3.3 "a
+ *            single additional PCT"), re-pointed from the row to the
+ *            column once its last row word has left (iwarp_pct_repoint:
+ *            the drain, then iwarp.pct_config; design s.6.4) and back to
+ *            the row after the barrier, outside the timed region
  *   dep      a 4-byte deposit into the partner's barrier buffer; receive =
  *            iwarp_dep_wait on that buffer's arrival counter
  *   rts      iwarp_rts_send / iwarp_rts_recv on the runtime system's ring
@@ -77,6 +82,7 @@ static int npcts;
 static iwapp_conn_t con[MAXCON];
 static iwapp_conns_t cs;                             /* the PCT configuration */
 static int wgate[2] = {-1, -1}, rgate[2] = {-1, -1}; /* bound PCTs */
+static int outdim; /* ring2d: the dimension the shared out PCT serves */
 
 /* Dry run: the barrier's first peer per gate slot (out, in), so that the
  * gates are bound before the timed region. */
@@ -113,9 +119,12 @@ static void build_conns(void)
                 iwapp_conn_ring_edge(&cs, cell_of(x, y), x, rw, rw == aw, IW_XP,
                                      IW_XM);
         for (int y = 0; y < rh; y++)
-            for (int x = 0; x < rw; x++)
+            for (int x = 0; x < rw; x++) {
                 iwapp_conn_ring_edge(&cs, cell_of(x, y), y, rh, rh == ah, IW_YP,
                                      IW_YM);
+                /* the column's source PCT is the row's (same cell) */
+                con[cs.n - 1].share = y * rw + x;
+            }
         break;
     case CUBE:
         for (int j = 0; j < iwapp_log2(n); j++)
@@ -153,6 +162,16 @@ static int conn_pct(int peer, int out, int dim)
     exit(1);
 }
 
+/* ring2d: point my shared out PCT at the row (@p dim 0) or column (1)
+ * connection, if it serves the other one. */
+static void point_out(int dim)
+{
+    if (outdim == dim)
+        return;
+    iwapp_conn_repoint(&cs, dim * n + mi);
+    outdim = dim;
+}
+
 /* Bind gate slot @p g (W0/R0 or W1/R1) to @p pct, rebinding if needed. */
 static void bind(int write, int g, int pct)
 {
@@ -185,15 +204,14 @@ static void bsend(int peer, int tag)
 {
     uint32_t w = (uint32_t)(tag + 1);
     if (dry) {
-        int g = scheme == RING2D ? tag : 0;
-        if (first_peer[1][g] < 0)
-            first_peer[1][g] = peer;
+        if (first_peer[1][0] < 0)
+            first_peer[1][0] = peer;
         return;
     }
     if (signal_ == PCT) {
-        int g = scheme == RING2D ? tag : 0;
-        bind(1, g, conn_pct(peer, 1, g));
-        iwapp_check(PROG, iwarp_gate_write(IW_W0 + g, w), "iwarp_gate_write");
+        /* one write gate: the 2D ring's out PCT is shared (point_out) */
+        bind(1, 0, conn_pct(peer, 1, scheme == RING2D ? tag : 0));
+        iwapp_check(PROG, iwarp_gate_write(IW_W0, w), "iwarp_gate_write");
     } else if (signal_ == DEP) {
         iwapp_check(PROG, iwarp_dep_send(peer, dep_h[tag], 0, &w, 4),
                     "iwarp_dep_send");
@@ -276,6 +294,8 @@ static void barrier(void)
     case RING2D:
         ring(rw, cell_of((x + 1) % rw, y), cell_of((x + rw - 1) % rw, y), 0,
              loop_);
+        if (signal_ == PCT && !dry)
+            point_out(1); /* the last row word has left: on to the column */
         ring(rh, cell_of(x, (y + 1) % rh), cell_of(x, (y + rh - 1) % rh), 1,
              loop_);
         break;
@@ -432,6 +452,7 @@ int main(int argc, char **argv)
                 continue;
             }
             iwapp_conn_configure(&cs, me, 0);
+            outdim = 0;
             /* bind the gates the barrier uses first (untimed) */
             dry = 1;
             memset(first_peer, -1, sizeof(first_peer));
@@ -466,6 +487,9 @@ int main(int argc, char **argv)
                                 PROG, cx, cy);
                         exit(1);
                     }
+                    /* the 2D ring's out PCT back to the row (untimed) */
+                    if (scheme == RING2D && signal_ == PCT)
+                        point_out(0);
                     iwarp_align(t1 + GAP * (unsigned long long)ri);
                     iwapp_check(PROG,
                                 iwarp_sru_broadcast((uint32_t)(tout - t0 + 1)),

@@ -400,8 +400,10 @@ static void total_setup(void)
     } else {
         for (int c = 0; c < cells; c++)
             iwapp_conn_ring_edge(&tconns, c, c % aw, aw, 1, IW_XP, IW_XM);
-        for (int c = 0; c < cells; c++)
+        for (int c = 0; c < cells; c++) {
             iwapp_conn_ring_edge(&tconns, c, c / aw, ah, 1, IW_YP, IW_YM);
+            tcon[tconns.n - 1].share = c; /* one out PCT: the row's */
+        }
     }
     need = iwapp_conn_pcts(&tconns, 0, &worst);
     if (need > iwapp_param("subset_barrier", "iwarp.pcts"))
@@ -409,10 +411,11 @@ static void total_setup(void)
     tstartup = iwapp_param("subset_barrier", "app.barrier_startup");
     tloop = iwapp_param("subset_barrier", "app.barrier_loop");
     iwapp_conn_configure(&tconns, me, 0);
-    /* gate pair d (W0/R0 the ring or the rows, W1/R1 the columns) */
+    /* W0: the out PCT (the ring, or the rows and then the columns); R0/R1
+     * the ring or the rows / the columns */
     for (int d = 0; d < dims; d++)
         for (int c = d * cells; c < (d + 1) * cells; c++) {
-            if (tcon[c].src == me)
+            if (tcon[c].src == me && d == 0)
                 check(iwarp_gate_bind(IW_W0 + d, tcon[c].pct[0]),
                       "iwarp_gate_bind");
             if (tcon[c].dst == me)
@@ -421,13 +424,13 @@ static void total_setup(void)
         }
 }
 
-static void tsend(int d, int phase)
+static void tsend(int phase)
 {
     if (phase == 1)
         sends1++;
     else
         sends2++;
-    check(iwarp_gate_write(IW_W0 + d, 1), "iwarp_gate_write");
+    check(iwarp_gate_write(IW_W0, 1), "iwarp_gate_write");
 }
 
 static void trecv(int d)
@@ -441,24 +444,30 @@ static void total_barrier(void)
     iwarp_compute((unsigned long)tstartup);
     if (alg == TOTAL) {
         if (tri == 0) {
-            tsend(0, 1);
+            tsend(1);
             trecv(0);
-            tsend(0, 2);
+            tsend(2);
             trecv(0);
         } else {
             trecv(0);
-            tsend(0, 1);
+            tsend(1);
             trecv(0);
-            tsend(0, 2);
+            tsend(2);
         }
         return;
     }
-    for (int d = 0; d < 2; d++)
+    for (int d = 0; d < 2; d++) {
+        /* the out PCT from the row to the column once its last row word
+         * has left (W 4.5.3.3 "a single additional PCT"; design s.6.4) */
+        if (d == 1)
+            iwapp_conn_repoint(&tconns,
+                               iwarp_cell() + iwarp_width() * iwarp_height());
         for (int s = 0; s < (d ? iwarp_height() : iwarp_width()) - 1; s++) {
             iwarp_compute((unsigned long)tloop);
-            tsend(d, d + 1);
+            tsend(d + 1);
             trecv(d);
         }
+    }
 }
 
 /* ---- semantics tests -------------------------------------------------- */

@@ -108,23 +108,29 @@ static void build_conns(void)
         for (int x = 0; x < aw; x++)
             iwapp_conn_ring_edge(&cs, cell_of(x, y), x, aw, 1, IW_XP, IW_XM);
     for (int y = 0; y < ah; y++)
-        for (int x = 0; x < aw; x++)
+        for (int x = 0; x < aw; x++) {
             iwapp_conn_ring_edge(&cs, cell_of(x, y), y, ah, 1, IW_YP, IW_YM);
+            con[cs.n - 1].share = cell_of(x, y); /* one out PCT: the row's */
+        }
 }
 
-/* Bind gates W0/R0 (row or 1D ring) and W1/R1 (columns) to my rings. */
+/* Bind gates W0 (the out PCT: 1D ring, or 2D rows and then columns), R0
+ * (row or 1D ring) and R1 (columns) to my rings. */
+static int outdim; /* 2D: the dimension my out PCT serves */
 static void bind_gates(int unbind)
 {
     int from = 0;
+    outdim = 0;
     for (int g = 0; g < (ring2d ? 2 : 1); g++) {
         int to = ring2d ? from + aw * ah : cs.n;
         if (unbind) {
-            iwapp_check(PROG, iwarp_gate_unbind(IW_W0 + g), "gate_unbind");
+            if (g == 0)
+                iwapp_check(PROG, iwarp_gate_unbind(IW_W0), "gate_unbind");
             iwapp_check(PROG, iwarp_gate_unbind(IW_R0 + g), "gate_unbind");
             continue;
         }
         for (int c = from; c < to; c++) {
-            if (con[c].src == me)
+            if (con[c].src == me && g == 0)
                 iwapp_check(PROG, iwarp_gate_bind(IW_W0 + g, con[c].pct[0]),
                             "iwarp_gate_bind");
             if (con[c].dst == me)
@@ -136,12 +142,23 @@ static void bind_gates(int unbind)
     }
 }
 
+/* 2D: point my out PCT at the row (@p dim 0) or column (1) connection
+ * once its last word has left (iwarp_pct_repoint: W 4.5.3.3 "a single
+ * additional PCT"; design s.6.4). */
+static void point_out(int dim)
+{
+    if (outdim == dim)
+        return;
+    iwapp_conn_repoint(&cs, dim * aw * ah + me);
+    outdim = dim;
+}
+
 static void ring_stages(int len, int g, long stage)
 {
     for (int s = 0; s < len - 1; s++) {
         uint32_t w = 0;
         iwarp_compute((unsigned long)stage);
-        iwapp_check(PROG, iwarp_gate_write(IW_W0 + g, 1), "iwarp_gate_write");
+        iwapp_check(PROG, iwarp_gate_write(IW_W0, 1), "iwarp_gate_write");
         iwapp_check(PROG, iwarp_gate_read(IW_R0 + g, &w), "iwarp_gate_read");
         if (w != 1)
             fail_cell("barrier word corrupted");
@@ -154,7 +171,9 @@ static void barrier(void)
     if (!ring2d) {
         ring_stages(ring_n, 0, k_loop);
     } else {
+        point_out(0); /* back to the row after the previous barrier */
         ring_stages(aw, 0, k_loop);
+        point_out(1);
         ring_stages(ah, 1, k_loop);
     }
 }

@@ -61,19 +61,20 @@ expect_grep "slots: reservation follows the key" \
     "RTS 2, barriers 6, deposit 0, connections 12 (PCTs 8-19)" "$TMP/r"
 
 # ---- tcs_free_pcts -----------------------------------------------------------
-# whole-array task on 2D rings: barriers 1 + 4 (W 4.5.4) + 2 (the column
-# ring's out and in, design 8.8); deposits 9
+# whole-array task on 2D rings: barriers 1 + 4 (W 4.5.4) + 1 (the column
+# ring's in; its out is the barrier out PCT, re-pointed: W 4.5.3.3 "a
+# single additional PCT", design 6.4, 8.8); deposits 9
 TCS_CASE=pctsfree "$cases" $N > "$TMP/f" 2>&1
 expect_eq "pctsfree status" $? 0
 expect_grep "free PCTs with a 2D barrier" \
-    "free PCTs, 2D whole-array barrier: $((20 - 2 - 7))" "$TMP/f"
+    "free PCTs, 2D whole-array barrier: $((20 - 2 - 6))" "$TMP/f"
 expect_grep "free PCTs with deposits" \
-    "free PCTs, with deposits: $((20 - 2 - 7 - 9))" "$TMP/f"
+    "free PCTs, with deposits: $((20 - 2 - 6 - 9))" "$TMP/f"
 expect_grep "free PCTs of a bad cell" "free PCTs, cell 64: -1" "$TMP/f"
 TCS_CASE=pctsfree "$link" "$cases" > "$TMP/f" 2>&1
-# numbering: RTS 0-1, barrier out 2, in 3-6, 2D rings 7-8, deposit 9-17
+# numbering: RTS 0-1, barrier out 2, in 3-6, 2D column in 7, deposit 8-16
 expect_grep "reserved PCT numbers" \
-    "reserved PCTs: RTS 0-1, barrier out 2, barrier in 3-6 (slots 0-3), 2D rings 7-8, deposit 9-17" "$TMP/f"
+    "reserved PCTs: RTS 0-1, barrier out 2, barrier in 3-6 (slots 0-3), 2D column in 7, deposit 8-16" "$TMP/f"
 expect_grep "whole array on 2D rings" "barrier 'all' members 64 ring 2d" "$TMP/f"
 
 # ---- the fitting example: ball_front ---------------------------------------------

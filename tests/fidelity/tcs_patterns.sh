@@ -13,7 +13,7 @@
 #        1.3 x its prediction and below 2 (W 6.3.1 "off by almost a factor
 #        of 2"), remapped within 10 % everywhere (a known failure: W's
 #        model charges his measured 2D barrier, 448, where the emulator's
-#        takes 210, design 6.4), and within 10 % of the model with the 2D
+#        takes 215, design 6.4), and within 10 % of the model with the 2D
 #        barrier iwarp_barrier measures; a2a at 64 cells and 16-32
 #        KB at least 1.3 x (and W 6.4.1's "more than a factor of three");
 #        a2a at 4 cells and 16-64 B within a factor of 2;

@@ -240,6 +240,22 @@ MCE_EXPORT int mce_iw_pct_config(int pct, int in_port, int in_pct, int out_port,
     return IW_OK;
 }
 
+MCE_EXPORT int mce_iw_pct_repoint(int pct, int out_port, int out_pct,
+                                  int endpoint)
+{
+    const mcei_iw_costs_t *c;
+    mcei_vn_t *vn = enter("iwarp_pct_repoint", &c);
+    char why[200];
+    int rc;
+    if (vn == NULL)
+        return IW_EMACHINE;
+    if ((rc = mcei_iw_pct_repoint(vn, pct, out_port, out_pct, endpoint, why,
+                                  sizeof(why))) != MCE_OK)
+        return fail(vn, c, "iwarp_pct_repoint", code_of(rc, IW_EPCT), why);
+    mcei_leave(vn);
+    return IW_OK;
+}
+
 MCE_EXPORT int mce_iw_pct_release(int pct)
 {
     const mcei_iw_costs_t *c;

@@ -530,15 +530,16 @@ int mcei_tcs_reserved(const tcs_decl_t *d, int cell, int *rts, int *dep,
     int total = d->mc.width * d->mc.height, ring2d = 0;
     if (cell < 0 || cell >= total)
         return MCE_ERR_INVAL;
-    /* A whole-array barrier on 2D rings needs two more PCTs on every
-     * cell: the column ring's out and in (W s.4.5.4 counts the PCTs of
-     * one ring direction; design s.8.8). */
+    /* A whole-array barrier on 2D rings needs one more PCT on every cell,
+     * the column ring's in PCT: the out PCT serves the row and then the
+     * column (W s.4.5.3.3 "requiring only a single additional PCT"; W
+     * s.4.5.4 counts the PCTs of the 1D ring; design s.6.4, s.8.8). */
     for (int i = 0; i < d->ntasks; i++)
         if (d->tasks[i].ncells == total && !(d->tasks[i].flags & TCS_RING1D))
             ring2d = 1;
     *rts = d->mc.rts_pcts;
     *dep = d->uses_deposit ? d->mc.dep_pcts : 0;
-    *bar = 1 + d->mc.barrier_slots + 2 * ring2d;
+    *bar = 1 + d->mc.barrier_slots + ring2d;
     return MCE_OK;
 }
 

@@ -36,8 +36,7 @@ void mcei_tcsl_report(link_t *L, FILE *out)
             L->rts - 1, L->rts, L->rts + 1, L->rts + L->mc->barrier_slots,
             L->mc->barrier_slots - 1);
     if (L->bar > 1 + L->mc->barrier_slots)
-        fprintf(out, ", 2D rings %d-%d", L->rts + L->bar - 2,
-                L->rts + L->bar - 1);
+        fprintf(out, ", 2D column in %d", L->rts + L->bar - 1);
     if (L->dep > 0)
         fprintf(out, ", deposit %d-%d", L->rts + L->bar,
                 L->rts + L->bar + L->dep - 1);

@@ -5,11 +5,14 @@
  * Barriers are the (N-1) send/receive rings of iwarp_barrier (design
  * s.6.3/6.4) on the linker's rings: one shared out PCT, one in PCT per
  * slot, the linker's through-PCTs; whole-array barriers of tasks not
- * declared TCS_RING1D run over the rows and then the columns (2D rings,
- * two more PCTs per cell).  The ring PCTs are configured when the cell
- * program is loaded (before main); a barrier lookup (tcs.barrier_lookup)
- * points the out PCT at the barrier's next member and binds the gates
- * W1/R1 (and W0/R0 for a 2D column ring).
+ * declared TCS_RING1D run over the rows and then the columns (2D rings:
+ * one more PCT per cell, the column's in PCT; the out PCT serves both
+ * dimensions, re-pointed from the row to the column once its last row
+ * word has left, W s.4.5.3.3 "a single additional PCT").  The ring PCTs
+ * are configured when the cell program is loaded (before main); a
+ * barrier lookup (tcs.barrier_lookup) points the out PCT at the
+ * barrier's next member (a 2D ring's: in its row) and binds the gates
+ * W1/R1 (and R0 for a 2D column ring).
  *
  * Reconfiguration: barrier; events off; barrier; switch; barrier; events
  * on (W s.5.2), every barrier preceded by its lookup; the switch charges
@@ -227,13 +230,13 @@ static int cell_at(int x, int y)
     return y * mc->width + x;
 }
 
-/* The PCTs of a 2D whole-array ring: row out = the out PCT, row in = the
- * slot's in PCT, column out and in = the last two barrier PCTs. */
-static void ring2d_pcts(int *col_out, int *col_in)
+/* The column in PCT of a 2D whole-array ring (the last barrier PCT); the
+ * out PCT serves the row and then the column, the row in PCT is the
+ * slot's in PCT. */
+static int ring2d_col_in(void)
 {
     const mcei_tcs_result_t *r = R();
-    *col_out = r->rts + r->bar - 2;
-    *col_in = r->rts + r->bar - 1;
+    return r->rts + r->bar - 1;
 }
 
 /* The in PCTs of barrier @p b on this cell (member @p m). */
@@ -242,12 +245,11 @@ static void set_ring_in(mcei_vn_t *vn, int b, int m)
     const mcei_tcs_result_t *r = R();
     const mcei_tcs_bar_t *x = &r->bars[b];
     if (x->ring2d) {
-        int co, ci, cx = vn->id % r->d.mc.width, cy = vn->id / r->d.mc.width;
-        ring2d_pcts(&co, &ci);
+        int cx = vn->id % r->d.mc.width, cy = vn->id / r->d.mc.width;
         set_pct(vn, r->rts + 1 + x->slot[m], MCEI_IW_PORT_XM, r->rts,
                 MCEI_IW_PORT_CPU, 0, cell_at(cx - 1, cy), 0);
-        set_pct(vn, ci, MCEI_IW_PORT_YM, co, MCEI_IW_PORT_CPU, 0,
-                cell_at(cx, cy - 1), 0);
+        set_pct(vn, ring2d_col_in(), MCEI_IW_PORT_YM, r->rts, MCEI_IW_PORT_CPU,
+                0, cell_at(cx, cy - 1), 0);
         return;
     }
     if (x->nm < 2)
@@ -306,16 +308,14 @@ static void lookup(mcei_vn_t *vn, int b, int m, int charged)
     mcei_iw_cfg_free(vn, 1);
     set_ring_in(vn, b, m);
     if (x->ring2d) {
-        int co, ci, cx = vn->id % r->d.mc.width, cy = vn->id / r->d.mc.width;
-        int right = cell_at(cx + 1, cy), up = cell_at(cx, cy + 1);
-        ring2d_pcts(&co, &ci);
+        int cx = vn->id % r->d.mc.width, cy = vn->id / r->d.mc.width;
+        int right = cell_at(cx + 1, cy);
+        /* the out PCT at the row; the column comes after the row ring */
         set_pct(vn, r->rts, MCEI_IW_PORT_CPU, 0, MCEI_IW_PORT_XP,
                 r->rts + 1 + x->slot[is_member(b, right)], right, 0);
-        set_pct(vn, co, MCEI_IW_PORT_CPU, 0, MCEI_IW_PORT_YP, ci, up, 0);
         bind_free(vn, MCEI_IW_W1, r->rts);
         bind_free(vn, MCEI_IW_R1, r->rts + 1 + x->slot[m]);
-        bind_free(vn, MCEI_IW_W0, co);
-        bind_free(vn, MCEI_IW_R0, ci);
+        bind_free(vn, MCEI_IW_R0, ring2d_col_in());
     } else if (x->nm >= 2) {
         set_use(vn, &r->uses[x->hop[m]], 0);
         bind_free(vn, MCEI_IW_W1, r->rts);
@@ -373,9 +373,17 @@ static void barrier(mcei_vn_t *vn, int b, int charged)
     if (x->ring2d) {
         /* a 2D stage costs what a 1D stage costs: the same gate operations
          * over a one-hop connection (W 6.3.1's measured 448 is not
-         * reproduced: design s.6.4) */
+         * reproduced: design s.6.4); between the dimensions the out PCT
+         * is re-pointed at the column once its last row word has left
+         * (the drain, then iwarp.pct_config; W1 stays bound to it) */
+        char why[256];
+        int cx = vn->id % r->d.mc.width, cy = vn->id / r->d.mc.width;
         ring(vn, r->d.mc.width, MCEI_IW_W1, MCEI_IW_R1, r->d.mc.loop);
-        ring(vn, r->d.mc.height, MCEI_IW_W0, MCEI_IW_R0, r->d.mc.loop);
+        if (mcei_iw_pct_repoint(vn, r->rts, MCEI_IW_PORT_YP, ring2d_col_in(),
+                                cell_at(cx, cy + 1), why,
+                                sizeof(why)) != MCE_OK)
+            mcei_vn_fatal(vn, "tcs: barrier column: %s", why);
+        ring(vn, r->d.mc.height, MCEI_IW_W1, MCEI_IW_R0, r->d.mc.loop);
     } else {
         ring(vn, x->nm, MCEI_IW_W1, MCEI_IW_R1, r->d.mc.loop);
         if (x->nm >= 2)

@@ -141,6 +141,64 @@ int mcei_iw_pct_config(mcei_vn_t *vn, int pct, int in_port, int in_pct,
     return MCE_OK;
 }
 
+int mcei_iw_pct_repoint(mcei_vn_t *vn, int pct, int out_port, int out_pct,
+                        int endpoint, char *why, size_t len)
+{
+    iw_node_t *nd = node_of(vn);
+    iw_pct_t *p;
+    uint64_t aux[2];
+    char what[96];
+    int rc = check_pct(pct, why, len);
+    mcei_iw_flush(vn);
+    if (rc != MCE_OK)
+        return rc;
+    p = &nd->pct[pct];
+    if (p->state != PCT_CONFIGURED || p->in_port != MCEI_IW_CPU) {
+        snprintf(why, len,
+                 "PCT %d is not a configured source PCT (input from the CPU): "
+                 "only a source PCT can be re-pointed",
+                 pct);
+        return MCE_ERR_STATE;
+    }
+    if (out_port < MCEI_IW_XP || out_port > MCEI_IW_YM) {
+        snprintf(why, len,
+                 "a re-pointed PCT sends to IW_XP, IW_XM, IW_YP or "
+                 "IW_YM");
+        return MCE_ERR_INVAL;
+    }
+    if ((rc = check_pct(out_pct, why, len)) != MCE_OK)
+        return rc;
+    if (endpoint < 0 || endpoint >= mcei_nnodes()) {
+        snprintf(why, len,
+                 "an end PCT of a connection needs the cell at the other end "
+                 "(0..%d), not %d",
+                 mcei_nnodes() - 1, endpoint);
+        return MCE_ERR_INVAL;
+    }
+    /* the PCT's words must have left it: wait (idle) until the last word
+     * written into it has fully entered its link, as the model knows it
+     * (the model refuses a path change while words are on the old one) */
+    if (p->words > 0) {
+        snprintf(what, sizeof(what),
+                 "PCT %d to drain (connection to (%d,%d)) before re-pointing",
+                 pct, p->endpoint % iwc()->width, p->endpoint / iwc()->width);
+        (void)mcei_iw_seg_wait(vn, pct, mcei_iw_own_key(vn, pct), p->words, 0,
+                               "iwarp_pct_repoint", mcei_iw_str_what, what);
+    }
+    mcei_sync(vn);
+    charge_cfg(vn, iwc()->pct_config);
+    p->out_port = out_port;
+    p->out_pct = out_pct;
+    p->endpoint = endpoint;
+    aux[0] = mcei_iw_cfg_pack(pct, p->in_port, p->in_pct, p->out_port,
+                              p->out_pct, p->endpoint, 0);
+    aux[1] = (uint64_t)p->throttle;
+    if (mcei_send(vn, vn->id, MCEI_CTX_PROTOCOL, MCEI_IW_CFG, NULL, 0, aux,
+                  NULL) != MCE_OK)
+        mcei_vn_fatal(vn, "iwarp: out of memory re-pointing a PCT");
+    return MCE_OK;
+}
+
 void mcei_iw_pct_set_throttle(mcei_vn_t *vn, int pct, int throttle)
 {
     if (pct >= 0 && pct < iwc()->pcts)

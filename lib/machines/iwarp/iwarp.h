@@ -61,6 +61,12 @@ int mcei_iw_pct_alloc(mcei_vn_t *vn, int *pct, char *why, size_t len);
 int mcei_iw_pct_config(mcei_vn_t *vn, int pct, int in_port, int in_pct,
                        int out_port, int out_pct, int endpoint, char *why,
                        size_t len);
+/* Re-point configured source PCT @p pct (input: the CPU) at @p out_port
+ * and the neighbour's PCT @p out_pct, ending at @p endpoint: waits until
+ * the last word written into it has fully entered its link, then costs
+ * pct_config (one entry write; the gate bound to it stays bound). */
+int mcei_iw_pct_repoint(mcei_vn_t *vn, int pct, int out_port, int out_pct,
+                        int endpoint, char *why, size_t len);
 /* The TCS throttle the next configuration of source PCT @p pct carries to
  * the network model (1/throttle of a link at most; 0 none), and the one
  * it has. */
