@@ -291,12 +291,13 @@ expect_eq "iwarp bad arguments: status" $? 0
 expect_eq "iwarp bad arguments: both cells ok" \
     "$(grep -c '^iw_errors: badargs cell [01] ok$' "$TMP/o")" 2
 expect_eq "iwarp bad arguments: one diagnostic per failed call (cell (1,0))" \
-    "$(grep -c '^mcemu: cell (1,0): iwarp_' "$TMP/o")" 37
+    "$(grep -c '^mcemu: cell (1,0): iwarp_' "$TMP/o")" 40
 while read -r want; do
     expect_grep "iwarp bad arguments: '$want'" "^mcemu: cell (0,0): $want\$" \
         "$TMP/o"
 done <<'EOF'
 iwarp_pct_config: no PCT 2147483647 (the cell has PCTs 0..19)
+iwarp_pct_repoint: PCT 0 is not a configured source PCT (input from the CPU): only a source PCT can be re-pointed
 iwarp_gate_bind: no gate 7 (IW_R0, IW_R1, IW_W0 or IW_W1)
 iwarp_cam_set: no CAM entry 2147483647: the address-match CAM has 4 entries (0..3)
 iwarp_dep_send: no destination cell 2147483647 (another cell, 0..63)

@@ -39,6 +39,9 @@ static int bad_args(int cell)
     EXPECT(iwarp_pct_config(0, 9, 0, IW_XP, 0, 1), IW_EINVAL);
     EXPECT(iwarp_pct_config(0, IW_CPU, 0, IW_XP, 0, INT_MAX), IW_EINVAL);
     EXPECT(iwarp_pct_release(INT_MIN), IW_EINVAL);
+    EXPECT(iwarp_pct_repoint(-1, IW_XP, 0, 1), IW_EINVAL);
+    EXPECT(iwarp_pct_repoint(INT_MAX, IW_YM, 0, 1), IW_EINVAL);
+    EXPECT(iwarp_pct_repoint(0, IW_XP, 0, 1), IW_EPCT); /* not configured */
     EXPECT(iwarp_gate_bind(7, 0), IW_EINVAL);
     EXPECT(iwarp_gate_bind(IW_W0, -1), IW_EINVAL);
     EXPECT(iwarp_gate_unbind(-1), IW_EGATE);
