@@ -34,7 +34,7 @@
 #     the path filling; the reader wait taken out, 8 of 18 entries still
 #     above, 5.2-10.1 x; E_cong also holds any wait for the route's cells
 #     to configure, which the program cannot see: with --phase-conns=1,
-#     no other sender, E_cong is 0-12 at 4x4 and 0-94 at 8x8 1 KB; user
+#     no other sender, E_cong is 0-12 at 4x4 and 0-85 at 8x8 1 KB; user
 #     guide, --blocks);
 #   large, 32 KB: swamped, E under 5 % of the transfer (s/2 clocks) in
 #     every gather phase;
