@@ -91,6 +91,15 @@ expect_eq "e = readable - base - s/2 - H - gate_out on every line (mismatches)" 
     "$(awk '$4 != $8 || $4 < 0' "$TMP/e" | wc -l | tr -d ' ')" 0
 expect_eq "e_wait (reader-limited time beyond the base-limited one) and e_cong = e - e_wait on every line (mismatches)" \
     "$(awk '$9 != $12 || $10 != $13 || $9 < 0' "$TMP/e" | wc -l | tr -d ' ')" 0
+# the route's links (tcs_connection_links): at least the member's
+# distance from the root (cell 0) on the 8x8 torus of --mce-nodes=64,
+# min(x, 8 - x) + min(y, 8 - y) with member j at (j mod w, j div w) of
+# the WxW array
+expect_eq "links >= the member's torus distance from the root on every line (lines not)" \
+    "$(awk '{ for (i = 1; i <= NF; i++) { split($i, kv, "="); f[kv[1]] = kv[2] }
+        w = f["cells"] == 16 ? 4 : 8; x = f["first"] % w; y = int(f["first"] / w)
+        d = (x < 8 - x ? x : 8 - x) + (y < 8 - y ? y : 8 - y)
+        if (f["links"] < d || f["links"] < 1) k++ } END { print k + 0 }' "$TMP/lines")" 0
 tab() { awk -v c=$1 -v s=$2 -v k=$3 '$1 == c && $2 == s { printf "%s%d", n++ ? "," : "", $k }' "$TMP/e"; }
 for c in 16 64; do
     for s in 16 256 512 1024 32768; do
