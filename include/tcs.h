@@ -226,6 +226,14 @@ MCE_EXPORT int mce_tcs_netgroup_paths(tcs_ng_t ng, int *count,
  * no such connection in it, NULL @p h or before the link. */
 MCE_EXPORT int mce_tcs_connection_path(tcs_ng_t ng, int src_cell, int dst_cell,
                                        unsigned long long *h);
+/** The number of links of the same linked route (the connection
+ * tcs_connection_path() names): its path holds iwarp.pct_words words a
+ * PCT, so @p *links x pct_words words may wait in it beyond what the
+ * reader has taken (doc/design/iwarp-tcs.md 3.2, 3.7), e.g. to tell a
+ * block's wait for its reader from link congestion.  TCS_OK (*links set),
+ * or TCS_EINVAL as tcs_connection_path(). */
+MCE_EXPORT int mce_tcs_connection_links(tcs_ng_t ng, int src_cell, int dst_cell,
+                                        int *links);
 
 /* ---- legacy names --------------------------------------------------- */
 
@@ -234,32 +242,33 @@ MCE_EXPORT int mce_tcs_connection_path(tcs_ng_t ng, int src_cell, int dst_cell,
  * iwarp.h.  tcs_declare is no library function but the program's own,
  * which the library calls: it keeps its name. */
 
-#define tcs_args            mce_tcs_args
-#define tcs_barrier         mce_tcs_barrier
-#define tcs_connect         mce_tcs_connect
-#define tcs_connection_path mce_tcs_connection_path
-#define tcs_external        mce_tcs_external
-#define tcs_free_pcts       mce_tcs_free_pcts
-#define tcs_inherit         mce_tcs_inherit
-#define tcs_netgroup        mce_tcs_netgroup
-#define tcs_netgroup_paths  mce_tcs_netgroup_paths
-#define tcs_network         mce_tcs_network
-#define tcs_port            mce_tcs_port
-#define tcs_port_handle     mce_tcs_port_handle
-#define tcs_rank            mce_tcs_rank
-#define tcs_read            mce_tcs_read
-#define tcs_run             mce_tcs_run
-#define tcs_size            mce_tcs_size
-#define tcs_spool_in        mce_tcs_spool_in
-#define tcs_spool_out       mce_tcs_spool_out
-#define tcs_spool_wait      mce_tcs_spool_wait
-#define tcs_start           mce_tcs_start
-#define tcs_switch          mce_tcs_switch
-#define tcs_switch_fast     mce_tcs_switch_fast
-#define tcs_task            mce_tcs_task
-#define tcs_task_cells      mce_tcs_task_cells
-#define tcs_uses_deposit    mce_tcs_uses_deposit
-#define tcs_write           mce_tcs_write
+#define tcs_args             mce_tcs_args
+#define tcs_barrier          mce_tcs_barrier
+#define tcs_connect          mce_tcs_connect
+#define tcs_connection_links mce_tcs_connection_links
+#define tcs_connection_path  mce_tcs_connection_path
+#define tcs_external         mce_tcs_external
+#define tcs_free_pcts        mce_tcs_free_pcts
+#define tcs_inherit          mce_tcs_inherit
+#define tcs_netgroup         mce_tcs_netgroup
+#define tcs_netgroup_paths   mce_tcs_netgroup_paths
+#define tcs_network          mce_tcs_network
+#define tcs_port             mce_tcs_port
+#define tcs_port_handle      mce_tcs_port_handle
+#define tcs_rank             mce_tcs_rank
+#define tcs_read             mce_tcs_read
+#define tcs_run              mce_tcs_run
+#define tcs_size             mce_tcs_size
+#define tcs_spool_in         mce_tcs_spool_in
+#define tcs_spool_out        mce_tcs_spool_out
+#define tcs_spool_wait       mce_tcs_spool_wait
+#define tcs_start            mce_tcs_start
+#define tcs_switch           mce_tcs_switch
+#define tcs_switch_fast      mce_tcs_switch_fast
+#define tcs_task             mce_tcs_task
+#define tcs_task_cells       mce_tcs_task_cells
+#define tcs_uses_deposit     mce_tcs_uses_deposit
+#define tcs_write            mce_tcs_write
 
 /* The program's main runs once per cell as the TCS entry point. */
 #ifdef main

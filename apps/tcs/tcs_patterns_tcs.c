@@ -527,22 +527,34 @@ static void print_line(int c, long s, unsigned long long avg,
  * arrives against its uncontended connection (W 6.2.2's "latency
  * explosion"), from times the cells observe: member j's spool write at
  * @p ts[j] (clocks after @p T, gathered through the SRU), the root's
- * clock before (blk_c0) and after (blk_ret) its read, the route's H
- * (the linker's, tcs_connection_path) and the machine's gate costs.
- * Uncontended, the block's last word is readable at base + s/2 + H +
- * gate_out, base = ts + gate_op + gate_in (lib/net/iwarp.c); the read
- * returns at max(start + n gate_op, last readable + gate_op) +
- * block_recv (lib/machines/iwarp/gate.c), start = blk_c0 + the gate
- * rebinding (at most an unbind and a bind).  So E = (blk_ret - block_recv
- * - gate_op) - (base + s/2 + H + gate_out) is exact when the read waited
- * for the data (bound=exact), else an upper bound (bound=upper). */
+ * clock when its read starts (blk_c0, the gate already bound) and after
+ * it (blk_ret), the route's H and links (the linker's,
+ * tcs_connection_path and tcs_connection_links) and the machine's
+ * constants.  Uncontended, the block's last word is readable at
+ *   base-limited:   base + s/2 + H + gate_out, base = ts + gate_op +
+ *                   gate_in (lib/net/iwarp.c), or later if the root reads
+ *                   late:
+ *   reader-limited: R + max(H, gate_op + gate_in) + (n - links x
+ *                   pct_words) word_time + H + gate_out, when the block's
+ *                   n words are more than its path holds (links x
+ *                   pct_words beyond what the root has taken): the rest
+ *                   enters once the read, posted at R, reaches the source
+ *                   (max(H, lookahead) later, lib/net/iwarp.c);
+ * the read returns at max(R + n gate_op, last readable + gate_op) +
+ * block_recv (lib/machines/iwarp/gate.c).  So E = (blk_ret - block_recv -
+ * gate_op) - base-limited, exact when the read waited for the data
+ * (bound=exact), else an upper bound (bound=upper); E_wait = how much
+ * later the reader-limited time is (the block waiting for a root not yet
+ * reading, 0 if it is not later) and E_cong = E - E_wait, the part no
+ * uncontended connection would show: link congestion. */
 static void print_blocks(int c, long s, unsigned long long T,
                          const unsigned long long *ts)
 {
     int w = cfgs[c][0], n = w * cfgs[c][1], k = sg_k[sgv][c];
     long long op = k_tcs("iwarp.gate_op"), wt = k_tcs("iwarp.word_time");
+    long long gin = k_tcs("iwarp.gate_in"), gout = k_tcs("iwarp.gate_out");
     long long nw = s / 4, xfer = nw * wt;
-    char arr[24], key[64], rw[32] = "-";
+    char arr[24], key[64], rw[32] = "-", rwc[32] = "-";
     long wl = 0;
     snprintf(arr, sizeof(arr), "%dx%d", w, cfgs[c][1]);
     if (n == 4 || n == 16 || n == 64) {
@@ -550,36 +562,56 @@ static void print_blocks(int c, long s, unsigned long long T,
         wl = k_tcs(key);
     }
     for (int g = 0; g < sg_groups[sgv][c]; g++) {
-        int j = 1 + g * k, cell = j % w + (j / w) * iwarp_width();
+        int j = 1 + g * k, cell = j % w + (j / w) * iwarp_width(), links;
         unsigned long long h;
-        long long base, ready, late, c0, spent;
+        long long base, ready, late, c0, spent, hold, rlim, wait, cong;
         const char *bound;
         check(tcs_connection_path(ng_ga[sgv][c][g], cell, 0, &h),
               "tcs_connection_path");
-        base = (long long)ts[j] + op + k_tcs("iwarp.gate_in");
+        check(tcs_connection_links(ng_ga[sgv][c][g], cell, 0, &links),
+              "tcs_connection_links");
+        base = (long long)ts[j] + op + gin;
         ready = (long long)(blk_ret[g] - T) - k_tcs("iwarp.block_recv") - op;
         c0 = (long long)(blk_c0[g] - T);
-        late = ready - (base + xfer + (long long)h + k_tcs("iwarp.gate_out"));
-        /* the CPU's own part of the read: rebinding, n gate_op */
-        spent = c0 + 2 * k_tcs("iwarp.gate_bind") + (nw - 1) * op;
+        late = ready - (base + xfer + (long long)h + gout);
+        /* the reader-limited time, only when the path cannot hold it all */
+        hold = (long long)links * k_tcs("iwarp.pct_words");
+        wait = 0;
+        if (nw > hold) {
+            long long d = (long long)h > op + gin ? (long long)h : op + gin;
+            rlim = c0 + d + (nw - hold) * wt + (long long)h + gout;
+            if (rlim > base + xfer + (long long)h + gout)
+                wait = rlim - (base + xfer + (long long)h + gout);
+        }
+        cong = late - wait;
+        /* the CPU's own part of the read: n gate_op */
+        spent = c0 + (nw - 1) * op;
         bound = ready > spent ? "exact" : "upper";
-        if (wl > 0)
+        if (wl > 0) {
             snprintf(rw, sizeof(rw), "%.3f", (double)(wl + late) / wl);
-        app_row("tcs_patterns_tcs_blocks",
-                APP_FIELDS(
-                    APP_S("pattern", "sg"), APP_S("array", arr),
-                    APP_I("cells", n), APP_I("bytes", s),
-                    APP_I("gather", g + 1), APP_I("gathers", sg_groups[sgv][c]),
-                    APP_I("first", j), APP_U("h", h), APP_I("base", base),
-                    APP_I("readable", ready), APP_I("e", late),
-                    APP_S("bound", bound),
-                    APP_F("e_ratio_w", wl > 0 ? (double)(wl + late) / wl : NAN),
-                    APP_F("e_frac", (double)late / (double)xfer)),
-                "%s: blocks pattern=sg array=%s cells=%d bytes=%ld "
-                "gather=%d gathers=%d first=%d h=%llu base=%lld "
-                "readable=%lld e=%lld bound=%s e_ratio_w=%s e_frac=%.4f\n",
-                PROG, arr, n, s, g + 1, sg_groups[sgv][c], j, h, base, ready,
-                late, bound, rw, (double)late / (double)xfer);
+            snprintf(rwc, sizeof(rwc), "%.3f", (double)(wl + cong) / wl);
+        }
+        app_row(
+            "tcs_patterns_tcs_blocks",
+            APP_FIELDS(
+                APP_S("pattern", "sg"), APP_S("array", arr), APP_I("cells", n),
+                APP_I("bytes", s), APP_I("gather", g + 1),
+                APP_I("gathers", sg_groups[sgv][c]), APP_I("first", j),
+                APP_U("h", h), APP_I("links", links), APP_I("base", base),
+                APP_I("read", c0), APP_I("readable", ready), APP_I("e", late),
+                APP_I("e_wait", wait), APP_I("e_cong", cong),
+                APP_S("bound", bound),
+                APP_F("e_ratio_w", wl > 0 ? (double)(wl + late) / wl : NAN),
+                APP_F("e_cong_ratio_w",
+                      wl > 0 ? (double)(wl + cong) / wl : NAN),
+                APP_F("e_frac", (double)late / (double)xfer)),
+            "%s: blocks pattern=sg array=%s cells=%d bytes=%ld "
+            "gather=%d gathers=%d first=%d h=%llu links=%d base=%lld "
+            "read=%lld readable=%lld e=%lld e_wait=%lld e_cong=%lld bound=%s "
+            "e_ratio_w=%s e_cong_ratio_w=%s e_frac=%.4f\n",
+            PROG, arr, n, s, g + 1, sg_groups[sgv][c], j, h, links, base, c0,
+            ready, late, wait, cong, bound, rw, rwc,
+            (double)late / (double)xfer);
     }
 }
 
@@ -621,8 +653,12 @@ static int run_sg(tcs_ctx_t *ctx, int c, size_t bytes, int r)
         if (mi == 0) {
             for (int j = lo; j < hi; j++) {
                 int pt = port(ctx, "f%d", j - lo);
-                if (blocks && j == lo)
+                if (blocks && j == lo) {
+                    /* bind the gate first (the read would, at the same
+                     * clock), so that blk_c0 is when the read starts */
+                    check(tcs_read(ctx, pt, rbuf, 0), "tcs_read");
                     blk_c0[g] = iwarp_vtime();
+                }
                 check(tcs_read(ctx, pt, rbuf + (size_t)j * nw, nw), "tcs_read");
                 if (blocks && j == lo)
                     blk_ret[g] = iwarp_vtime();

@@ -913,21 +913,40 @@ MCE_EXPORT int mce_tcs_netgroup_paths(tcs_ng_t ng, int *count,
     return TCS_OK;
 }
 
+/* The linked route of netgroup @p ng's connection @p src -> @p dst, or
+ * NULL (a bad netgroup, no such connection, before the link). */
+static const mcei_tcs_use_t *conn_use(tcs_ng_t ng, int src, int dst)
+{
+    const mcei_tcs_result_t *r = R();
+    if (r == NULL || ng < 0 || ng >= r->d.nngs)
+        return NULL;
+    for (int i = 0; i < r->nuses; i++) {
+        const mcei_tcs_use_t *u = &r->uses[i];
+        if (u->kind == MCEI_TCS_USE_INT && u->ng == ng && u->src == src &&
+            u->dst == dst)
+            return u;
+    }
+    return NULL;
+}
+
 MCE_EXPORT int mce_tcs_connection_path(tcs_ng_t ng, int src_cell, int dst_cell,
                                        unsigned long long *h)
 {
-    const mcei_tcs_result_t *r = R();
-    if (r == NULL || ng < 0 || ng >= r->d.nngs || h == NULL)
+    const mcei_tcs_use_t *u = conn_use(ng, src_cell, dst_cell);
+    if (u == NULL || h == NULL)
         return TCS_EINVAL;
-    for (int i = 0; i < r->nuses; i++) {
-        const mcei_tcs_use_t *u = &r->uses[i];
-        if (u->kind == MCEI_TCS_USE_INT && u->ng == ng && u->src == src_cell &&
-            u->dst == dst_cell) {
-            *h = u->latency;
-            return TCS_OK;
-        }
-    }
-    return TCS_EINVAL;
+    *h = u->latency;
+    return TCS_OK;
+}
+
+MCE_EXPORT int mce_tcs_connection_links(tcs_ng_t ng, int src_cell, int dst_cell,
+                                        int *links)
+{
+    const mcei_tcs_use_t *u = conn_use(ng, src_cell, dst_cell);
+    if (u == NULL || links == NULL)
+        return TCS_EINVAL;
+    *links = u->n;
+    return TCS_OK;
 }
 
 /* ---- the entry --------------------------------------------------- */
