@@ -214,7 +214,7 @@ if accept sgmax "4|8|16|32|64" 16384 0.97 1.03 && accept sgmax "4|8|16|32|64" 0 
 # and (formula) within W's "one or two percent" of it: a known failure,
 # the emulated phase exposes the last scatter's and the first gather's
 # latency, not the worst (the first gather's read does pay a "latency
-# explosion", 140-614 clocks from 512 B: design 8.9, but once a phase;
+# explosion", 140-738 clocks from 512 B: design 8.9, but once a phase;
 # tcs_sg_transient.sh compares it with W's statement).
 if awk '$1 == "sgmax" { n++; a = $4 - 1; b = $5 - 1; if (a < 0) a = -a; if (b < 0) b = -b; if (b > a) { bad++; print "    " $0 } }
         END { exit !(n > 0 && bad == 0) }' "$TMP/ratios"; then

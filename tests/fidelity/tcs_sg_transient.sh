@@ -31,8 +31,8 @@
 #     latency, 2 < (L + E_cong) / L <= 5 ("quintuple");
 #   moderate, every gather phase: at most quintuple, (L + E_cong) / L <=
 #     5 (known failure: the 8x8 later phases, where the DQ cap adds to
-#     the path filling; the reader wait taken out, 8 of 18 entries still
-#     above, 5.2-10.1 x; E_cong also holds any wait for the route's cells
+#     the path filling; the reader wait taken out, 9 of 18 entries still
+#     above, 7.1-12.1 x, the phases 3-5; E_cong also holds any wait for the route's cells
 #     to configure, which the program cannot see: with --phase-conns=1,
 #     no other sender, E_cong is 0-12 at 4x4 and 0-85 at 8x8 1 KB; user
 #     guide, --blocks);
