@@ -185,10 +185,9 @@ static int set_pct(mcei_vn_t *vn, int pct, int in, int inp, int out, int outp,
          * left the barrier and entered the next before this cell read its
          * last word); they are that use's if the PCT ends their
          * connection again */
-        keep = parked(vn, pct, a, b, c, e) && out == MCEI_IW_PORT_CPU ? end
-                                                                      : -1;
-        if (mcei_iw_pct_release_keep(vn, pct, keep, why, sizeof(why)) !=
-            MCE_OK)
+        keep =
+            parked(vn, pct, a, b, c, e) && out == MCEI_IW_PORT_CPU ? end : -1;
+        if (mcei_iw_pct_release_keep(vn, pct, keep, why, sizeof(why)) != MCE_OK)
             mcei_vn_fatal(vn, "tcs: PCT %d: %s", pct, why);
     }
     mcei_iw_pct_set_throttle(vn, pct, throttle);

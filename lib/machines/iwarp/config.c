@@ -175,8 +175,7 @@ static int unread_from(const iw_pct_t *p, int from)
     return 1;
 }
 
-static int release(mcei_vn_t *vn, int pct, int keep_from, char *why,
-                   size_t len)
+static int release(mcei_vn_t *vn, int pct, int keep_from, char *why, size_t len)
 {
     iw_node_t *nd = node_of(vn);
     iw_pct_t *p;
