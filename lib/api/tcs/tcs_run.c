@@ -157,15 +157,25 @@ static int comp_barrier(int task)
     return task; /* bars[t] is task t's own barrier (tcs_route.c) */
 }
 
+/* The configuration park_slot gives a slot's in PCT: from a PCT numbered
+ * like itself on the X+ side, which no link feeds. */
+static int parked(mcei_vn_t *vn, int pct, int in, int inp, int out, int end)
+{
+    return in == MCEI_IW_PORT_XP && inp == pct && out == MCEI_IW_PORT_CPU &&
+           end == vn->id;
+}
+
 /* Set PCT @p pct of this cell to the given configuration; nothing when it
  * has it already.  Free of charge (the caller charges the switch or the
- * lookup as a whole); a PCT holding unread words ends the run. */
+ * lookup as a whole); a PCT holding unread words ends the run, except a
+ * parked slot PCT configured again for the connection they came on. */
 static int set_pct(mcei_vn_t *vn, int pct, int in, int inp, int out, int outp,
                    int end, int throttle)
 {
     int a, b, c, d, e;
     char why[256];
     if (mcei_iw_pct_state(vn, pct, &a, &b, &c, &d, &e)) {
+        int keep;
         if (a == in && (in == MCEI_IW_PORT_CPU || b == inp) && c == out &&
             (out == MCEI_IW_PORT_CPU || d == outp) && e == end &&
             mcei_iw_pct_throttle(vn, pct) == throttle)
@@ -173,7 +183,14 @@ static int set_pct(mcei_vn_t *vn, int pct, int in, int inp, int out, int outp,
         for (int g = 0; g < MCEI_IW_GATES; g++)
             if (mcei_iw_gate_pct(vn, g) == pct)
                 mcei_iw_gate_unbind(vn, g, why, sizeof(why));
-        if (mcei_iw_pct_release(vn, pct, why, sizeof(why)) != MCE_OK)
+        /* words that reached a parked PCT were on their way when it was
+         * parked: the upstream member's for the barrier's next use (it
+         * left the barrier and entered the next before this cell read its
+         * last word); they are that use's if the PCT ends their
+         * connection again */
+        keep =
+            parked(vn, pct, a, b, c, e) && out == MCEI_IW_PORT_CPU ? end : -1;
+        if (mcei_iw_pct_release_keep(vn, pct, keep, why, sizeof(why)) != MCE_OK)
             mcei_vn_fatal(vn, "tcs: PCT %d: %s", pct, why);
     }
     mcei_iw_pct_set_throttle(vn, pct, throttle);
@@ -349,7 +366,10 @@ static void park_slot(mcei_vn_t *vn, int b, int m)
         int mi = i == b ? -1 : is_member(i, vn->id);
         shared = mi >= 0 && !r->bars[i].ring2d && r->bars[i].slot[mi] == slot;
     }
-    if (!shared)
+    /* a word already here is the upstream member's for this barrier's
+     * next use (it left the barrier and entered the next one before this
+     * cell read its last word): the configuration stays, for that use */
+    if (!shared || mcei_iw_pct_unread(vn, pct) > 0)
         return;
     mcei_iw_cfg_free(vn, 1);
     /* no PCT numbered like a slot's in PCT feeds a link */

@@ -44,6 +44,8 @@ typedef struct iw_pct {
     /* destination side: delivered blocks and unread words */
     mcei_msgq_t rx;
     uint64_t rx_used, rx_words;
+    uint64_t untold; /* unread words kept across a release: reads not posted
+                        (mcei_iw_pct_release_keep) */
     /* source side: words written into this PCT (the connection's word
      * numbers, kept across reconfigurations like the model's) */
     uint64_t words;

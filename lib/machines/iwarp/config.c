@@ -213,7 +213,27 @@ int mcei_iw_pct_throttle(mcei_vn_t *vn, int pct)
     return node_of(vn)->pct[pct].throttle;
 }
 
-int mcei_iw_pct_release(mcei_vn_t *vn, int pct, char *why, size_t len)
+uint64_t mcei_iw_pct_unread(mcei_vn_t *vn, int pct)
+{
+    if (pct < 0 || pct >= iwc()->pcts)
+        return 0;
+    mcei_iw_flush(vn);
+    mcei_sync(vn);
+    return node_of(vn)->pct[pct].rx_words;
+}
+
+/* 1 if every unread block of @p p came from cell @p from (none: 0). */
+static int unread_from(const iw_pct_t *p, int from)
+{
+    if (p->rx_words == 0 || from < 0)
+        return 0;
+    for (const mcei_msg_t *m = p->rx.head; m != NULL; m = m->next)
+        if (m->w.src != from)
+            return 0;
+    return 1;
+}
+
+static int release(mcei_vn_t *vn, int pct, int keep_from, char *why, size_t len)
 {
     iw_node_t *nd = node_of(vn);
     iw_pct_t *p;
@@ -235,7 +255,13 @@ int mcei_iw_pct_release(mcei_vn_t *vn, int pct, char *why, size_t len)
             return MCE_ERR_STATE;
         }
     mcei_sync(vn);
-    if (p->rx_words > 0)
+    if (unread_from(p, keep_from)) {
+        /* the words stay for the next configuration; the model took them
+         * as read when this release reached it (a flow's next block on a
+         * new path starts from all its words taken), so their reads are
+         * not posted again */
+        p->untold = p->rx_words;
+    } else if (p->rx_words > 0)
         mcei_vn_fatal(vn,
                       "iwarp_pct_release: PCT %d holds %" PRIu64
                       " unread word(s); on iWarp these words would be lost",
@@ -249,6 +275,17 @@ int mcei_iw_pct_release(mcei_vn_t *vn, int pct, char *why, size_t len)
     }
     p->state = PCT_FREE;
     return MCE_OK;
+}
+
+int mcei_iw_pct_release(mcei_vn_t *vn, int pct, char *why, size_t len)
+{
+    return release(vn, pct, -1, why, len);
+}
+
+int mcei_iw_pct_release_keep(mcei_vn_t *vn, int pct, int from, char *why,
+                             size_t len)
+{
+    return release(vn, pct, from, why, len);
 }
 
 int mcei_iw_gate_bind(mcei_vn_t *vn, int gate, int pct, char *why, size_t len)

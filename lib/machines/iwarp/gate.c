@@ -171,7 +171,16 @@ int mcei_iw_enough_words(mcei_vn_t *vn, void *arg)
  * they arrive): the model frees their room in the path. */
 static void take_words(mcei_vn_t *vn, int pct, size_t n)
 {
-    uint64_t aux[2] = {(uint64_t)pct, (uint64_t)n};
+    iw_pct_t *p = &node_of(vn)->pct[pct];
+    uint64_t quiet = p->untold < n ? p->untold : n;
+    uint64_t aux[2];
+    /* words kept across a release were counted as taken by the model */
+    p->untold -= quiet;
+    n -= (size_t)quiet;
+    if (n == 0)
+        return;
+    aux[0] = (uint64_t)pct;
+    aux[1] = (uint64_t)n;
     if (mcei_send(vn, vn->id, MCEI_CTX_PROTOCOL, MCEI_IW_READ, NULL, 0, aux,
                   NULL) != MCE_OK)
         mcei_vn_fatal(vn, "iwarp: out of memory");

@@ -73,6 +73,16 @@ int mcei_iw_pct_repoint(mcei_vn_t *vn, int pct, int out_port, int out_pct,
 void mcei_iw_pct_set_throttle(mcei_vn_t *vn, int pct, int throttle);
 int mcei_iw_pct_throttle(mcei_vn_t *vn, int pct);
 int mcei_iw_pct_release(mcei_vn_t *vn, int pct, char *why, size_t len);
+/* As mcei_iw_pct_release, except that unread words which all came from
+ * cell @p from stay in the PCT for its next configuration: the caller
+ * configures it for the connection from @p from again (a TCS barrier slot
+ * PCT pointed at nothing between two uses of its barrier, while the
+ * upstream member's word for the next use was already on its way). */
+int mcei_iw_pct_release_keep(mcei_vn_t *vn, int pct, int from, char *why,
+                             size_t len);
+/* The words destination PCT @p pct holds that its reader has not taken,
+ * by the node's clock. */
+uint64_t mcei_iw_pct_unread(mcei_vn_t *vn, int pct);
 int mcei_iw_gate_bind(mcei_vn_t *vn, int gate, int pct, char *why, size_t len);
 int mcei_iw_gate_unbind(mcei_vn_t *vn, int gate, char *why, size_t len);
 /* @p block: a block call (block_send / block_recv); otherwise n is 1. */
