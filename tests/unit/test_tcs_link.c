@@ -210,11 +210,12 @@ static void test_reservations(void **state)
     tcs_task(&d, "all", TCS_NONE, 0, 0, 8, 8, f0, 0, TCS_RING1D);
     assert_int_equal(tcs_free_pcts(&d, 63), 13);
     tcs_task(&d, "all2d", TCS_NONE, 0, 0, 8, 8, f1, 0, 0);
-    /* a whole-array barrier on 2D rings: the column ring's out and in
-     * PCTs more (W 4.5.4 counts one direction; design 8.8) */
-    assert_int_equal(tcs_free_pcts(&d, 63), 11);
+    /* a whole-array barrier on 2D rings: one PCT more, the column ring's
+     * in PCT (its out PCT is the row's, re-pointed: W 4.5.4's "a single
+     * additional PCT"; design 6.4, 8.8) */
+    assert_int_equal(tcs_free_pcts(&d, 63), 12);
     tcs_uses_deposit(&d);
-    assert_int_equal(tcs_free_pcts(&d, 63), 11 - 9);
+    assert_int_equal(tcs_free_pcts(&d, 63), 12 - 9);
     assert_int_equal(tcs_free_pcts(&d, 64), -1);
     assert_int_equal(tcs_free_pcts(&d, -1), -1);
     mcei_tcs_decl_free(&d);
