@@ -76,13 +76,40 @@ static int check_pct(int pct, char *why, size_t len)
     return MCE_OK;
 }
 
+/* The cell at the other end of a connection that ends in this PCT. */
+static int check_endpoint(int endpoint, char *why, size_t len)
+{
+    if (endpoint < 0 || endpoint >= mcei_nnodes()) {
+        snprintf(why, len,
+                 "an end PCT of a connection needs the cell at the other "
+                 "end (0..%d), not %d",
+                 mcei_nnodes() - 1, endpoint);
+        return MCE_ERR_INVAL;
+    }
+    return MCE_OK;
+}
+
+/* PCT @p pct's configuration, as it now stands, to the network model
+ * (which applies it max(lookahead, pct_config) later); @p what names the
+ * operation for the out-of-memory diagnostic. */
+static void send_cfg(mcei_vn_t *vn, int pct, const iw_pct_t *p,
+                     const char *what)
+{
+    uint64_t aux[2];
+    aux[0] = mcei_iw_cfg_pack(pct, p->in_port, p->in_pct, p->out_port,
+                              p->out_pct, p->endpoint, 0);
+    aux[1] = (uint64_t)p->throttle;
+    if (mcei_send(vn, vn->id, MCEI_CTX_PROTOCOL, MCEI_IW_CFG, NULL, 0, aux,
+                  NULL) != MCE_OK)
+        mcei_vn_fatal(vn, "iwarp: out of memory %s a PCT", what);
+}
+
 int mcei_iw_pct_config(mcei_vn_t *vn, int pct, int in_port, int in_pct,
                        int out_port, int out_pct, int endpoint, char *why,
                        size_t len)
 {
     iw_node_t *nd = node_of(vn);
     iw_pct_t *p;
-    uint64_t aux[2];
     int rc = check_pct(pct, why, len);
     mcei_iw_flush(vn);
     if (rc != MCE_OK)
@@ -106,13 +133,8 @@ int mcei_iw_pct_config(mcei_vn_t *vn, int pct, int in_port, int in_pct,
         (out_port != MCEI_IW_CPU && (rc = check_pct(out_pct, why, len))))
         return rc;
     if ((in_port == MCEI_IW_CPU || out_port == MCEI_IW_CPU) &&
-        (endpoint < 0 || endpoint >= mcei_nnodes())) {
-        snprintf(why, len,
-                 "an end PCT of a connection needs the cell at the other "
-                 "end (0..%d), not %d",
-                 mcei_nnodes() - 1, endpoint);
-        return MCE_ERR_INVAL;
-    }
+        (rc = check_endpoint(endpoint, why, len)) != MCE_OK)
+        return rc;
     if (p->state == PCT_CONFIGURED) {
         snprintf(why, len,
                  "PCT %d is already configured (%s PCT %d -> %s PCT %d): "
@@ -130,14 +152,9 @@ int mcei_iw_pct_config(mcei_vn_t *vn, int pct, int in_port, int in_pct,
     p->out_pct = out_port == MCEI_IW_CPU ? 0 : out_pct;
     p->endpoint =
         in_port == MCEI_IW_CPU || out_port == MCEI_IW_CPU ? endpoint : -1;
-    aux[0] = mcei_iw_cfg_pack(pct, p->in_port, p->in_pct, p->out_port,
-                              p->out_pct, p->endpoint, 0);
     p->throttle = in_port == MCEI_IW_CPU ? p->next_throttle : 0;
     p->next_throttle = 0;
-    aux[1] = (uint64_t)p->throttle;
-    if (mcei_send(vn, vn->id, MCEI_CTX_PROTOCOL, MCEI_IW_CFG, NULL, 0, aux,
-                  NULL) != MCE_OK)
-        mcei_vn_fatal(vn, "iwarp: out of memory configuring a PCT");
+    send_cfg(vn, pct, p, "configuring");
     return MCE_OK;
 }
 
@@ -146,7 +163,6 @@ int mcei_iw_pct_repoint(mcei_vn_t *vn, int pct, int out_port, int out_pct,
 {
     iw_node_t *nd = node_of(vn);
     iw_pct_t *p;
-    uint64_t aux[2];
     char what[96];
     int rc = check_pct(pct, why, len);
     mcei_iw_flush(vn);
@@ -168,13 +184,8 @@ int mcei_iw_pct_repoint(mcei_vn_t *vn, int pct, int out_port, int out_pct,
     }
     if ((rc = check_pct(out_pct, why, len)) != MCE_OK)
         return rc;
-    if (endpoint < 0 || endpoint >= mcei_nnodes()) {
-        snprintf(why, len,
-                 "an end PCT of a connection needs the cell at the other end "
-                 "(0..%d), not %d",
-                 mcei_nnodes() - 1, endpoint);
-        return MCE_ERR_INVAL;
-    }
+    if ((rc = check_endpoint(endpoint, why, len)) != MCE_OK)
+        return rc;
     /* the PCT's words must have left it: wait (idle) until the last word
      * written into it has fully entered its link, as the model knows it
      * (the model refuses a path change while words are on the old one) */
@@ -190,12 +201,7 @@ int mcei_iw_pct_repoint(mcei_vn_t *vn, int pct, int out_port, int out_pct,
     p->out_port = out_port;
     p->out_pct = out_pct;
     p->endpoint = endpoint;
-    aux[0] = mcei_iw_cfg_pack(pct, p->in_port, p->in_pct, p->out_port,
-                              p->out_pct, p->endpoint, 0);
-    aux[1] = (uint64_t)p->throttle;
-    if (mcei_send(vn, vn->id, MCEI_CTX_PROTOCOL, MCEI_IW_CFG, NULL, 0, aux,
-                  NULL) != MCE_OK)
-        mcei_vn_fatal(vn, "iwarp: out of memory re-pointing a PCT");
+    send_cfg(vn, pct, p, "re-pointing");
     return MCE_OK;
 }
 
