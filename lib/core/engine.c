@@ -200,9 +200,13 @@ static void deliver(void *ctx, mcei_msg_t *m, mce_time_t arrival)
     eng->delivered_all++;
     vn_of(eng, m->w.dst, &vn);
     if (vn == NULL) {
+        if (eng->rank_got != NULL)
+            eng->rank_got[mcei_place_rank_of(&eng->place, m->w.dst)] = 1;
         mcei_msg_release(m); /* another rank's node: it accounts for it */
         return;
     }
+    if (eng->rank_got != NULL)
+        eng->rank_got[eng->rank] = 1;
     m->arrival = arrival;
     h = vn->digest;
     h = mcei_mix64(h, (uint64_t)m->w.src);
@@ -1304,7 +1308,11 @@ int mcei_engine_boot(int *argc, char ***argv, char **envp)
     eng->local_of = malloc((size_t)eng->nodes * sizeof(*eng->local_of));
     eng->staged_nodes =
         malloc(((size_t)eng->nlocal + 1) * sizeof(*eng->staged_nodes));
-    if (eng->local_of == NULL || eng->staged_nodes == NULL)
+    if (eng->use_mpi && eng->nranks > 1 && !eng->net.ops->partitioned)
+        eng->rank_got = calloc((size_t)eng->nranks, 1);
+    if (eng->local_of == NULL || eng->staged_nodes == NULL ||
+        (eng->use_mpi && eng->nranks > 1 && !eng->net.ops->partitioned &&
+         eng->rank_got == NULL))
         boot_exit(eng, 1, "out of memory allocating virtual nodes");
     for (int n = 0; n < eng->nodes; n++)
         eng->local_of[n] = mcei_place_rank_of(&eng->place, n) == eng->rank
@@ -1627,10 +1635,11 @@ static int finish(mcei_engine_t *eng)
             mcei_transport_get_stats(&xs);
             printf("mcemu: rank 0: windows=%" PRIu64 " deliveries=%" PRIu64
                    " context_switches=%" PRIu64 " collectives=%" PRIu64
-                   " p2p_msgs=%" PRIu64 " p2p_bytes=%" PRIu64
+                   " quiet_windows=%" PRIu64 " p2p_msgs=%" PRIu64
+                   " p2p_bytes=%" PRIu64
                    " model_s=%.6f wall_s=%.6f peak_rss_kib=%ld\n",
                    eng->windows, eng->msgs_total, eng->switches, xs.collectives,
-                   xs.p2p, xs.p2p_bytes, 1e-9 * (double)eng->model_ns,
+                   xs.quiet, xs.p2p, xs.p2p_bytes, 1e-9 * (double)eng->model_ns,
                    (double)(now.tv_sec - eng->wall_start.tv_sec) +
                        1e-9 * (double)(now.tv_nsec - eng->wall_start.tv_nsec),
                    ru.ru_maxrss);
@@ -1692,6 +1701,8 @@ static void cleanup(mcei_engine_t *eng)
     eng->local_of = NULL;
     free(eng->staged_nodes);
     eng->staged_nodes = NULL;
+    free(eng->rank_got);
+    eng->rank_got = NULL;
     mcei_heap_fini(&eng->timers);
     mcei_fiber_destroy(&eng->sched);
     mcei_machine_free(&eng->machine);

@@ -286,6 +286,13 @@ struct mcei_engine {
     /* Deliveries the model made, to any rank's nodes (equal on every rank
      * for a replicated model): ends the model's run ahead of a window. */
     uint64_t delivered_all;
+    /* Replicated models on several ranks: which ranks' nodes got a
+     * delivery since the last window exchange (one flag a rank, set by
+     * every rank's model alike; the exchange clears them); with each
+     * rank's last published next event it tells every rank which ranks
+     * will do nothing in the window and need not be waited for
+     * (transport.c, quiet ranks). */
+    uint8_t *rank_got;
     int nblocked, ndone; /* local nodes in those states (no scan per window) */
     struct timespec wall_start;
     mcei_personality_t personality;

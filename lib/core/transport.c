@@ -3,6 +3,8 @@
  * (or no launcher) none of these functions calls MPI. */
 #include "transport.h"
 
+#include "hwinfo.h"
+
 #include <mpi.h>
 #include <stdatomic.h>
 #include <stddef.h>
@@ -27,20 +29,28 @@ static int oversubscribed;
 
 /* The window summaries through shared memory, when every working rank is
  * on one host (--mce-exchange=auto): each rank has a slot of a window
- * MPI_Win_allocate_shared made, a generation counter and two buffers
- * (generation parity), so that a rank already writing the next window
- * never overwrites what a slower rank is still reading; a rank cannot
- * get two generations ahead, since it waits for everyone's previous one.
- * An exchange is a store, a release of the counter and n acquires:
- * about a microsecond where an MPI collective costs several. */
-#define SHM_HDR 64
+ * MPI_Win_allocate_shared made, holding a generation counter (the last
+ * exchange it published), a read counter (the last exchange it finished
+ * reading) and a ring of SHM_RING buffers, so that a rank may publish
+ * while slower ranks still read its earlier buffers.  An exchange is a
+ * store, a release of the counter and an acquire per rank read: about a
+ * microsecond where an MPI collective costs several.  A rank that will do
+ * nothing in a window (a quiet rank, mcei_transport_window) publishes
+ * nothing and the others do not wait for it: it follows behind, reading
+ * what they published; a writer waits only when the ring is full. */
+#define SHM_HDR  128 /* the generation's cache line, the read counter's */
+#define SHM_RING 64
 static struct {
     int state; /* 0 not tried, 1 on, -1 off */
     MPI_Win win;
     char **base; /* each rank's slot */
     size_t max;  /* bytes of one buffer */
     uint64_t gen;
+    uint64_t min_read; /* every other rank's read counter was at least this */
 } shm = {.win = MPI_WIN_NULL};
+
+#define SHM_GEN(r)  ((_Atomic uint64_t *)(void *)shm.base[r])
+#define SHM_READ(r) ((_Atomic uint64_t *)(void *)(shm.base[r] + 64))
 
 /* The replicated window's buffers of a fixed size (per rank): kept from
  * window to window (a window costs about a microsecond; seven
@@ -48,6 +58,8 @@ static struct {
 static struct {
     struct window_block *blocks, *mb;
     int *counts, *displs;
+    uint8_t *active; /* the ranks that publish in this exchange */
+    int primed;      /* blocks hold every rank's last summary */
 } scratch;
 
 static void scratch_free(void)
@@ -56,6 +68,7 @@ static void scratch_free(void)
     free(scratch.mb);
     free(scratch.counts);
     free(scratch.displs);
+    free(scratch.active);
     memset(&scratch, 0, sizeof(scratch));
 }
 
@@ -213,6 +226,9 @@ int mcei_transport_init(int *argc, char ***argv, int *rank, int *nranks,
         *use_mpi = 0;
         return MCE_OK;
     }
+    /* Before MPI starts its threads: hwloc's discovery may set an
+     * environment variable for its own duration (hwinfo.c). */
+    (void)mcei_hw_cores();
     if (MPI_Init(argc, argv) != MPI_SUCCESS)
         return MCE_ERR_MPI;
     comm = MPI_COMM_WORLD;
@@ -331,7 +347,7 @@ static void shm_setup(const mcei_engine_t *eng)
         return;
     shm.max = sizeof(window_block_t) > part ? sizeof(window_block_t) : part;
     shm.max = (shm.max + 63) / 64 * 64;
-    size = (MPI_Aint)(SHM_HDR + 2 * shm.max);
+    size = (MPI_Aint)(SHM_HDR + SHM_RING * shm.max);
     shm.base = calloc((size_t)n_ranks, sizeof(*shm.base));
     if (shm.base == NULL ||
         MPI_Win_allocate_shared(size, 64, MPI_INFO_NULL, comm, &mine,
@@ -345,47 +361,86 @@ static void shm_setup(const mcei_engine_t *eng)
             mcei_fatal("cannot map rank %d's window-exchange slot", r);
     }
     atomic_init((_Atomic uint64_t *)(void *)mine, 0);
+    atomic_init((_Atomic uint64_t *)(void *)(mine + 64), 0);
     MPI_Win_lock_all(MPI_MODE_NOCHECK, shm.win);
     MPI_Barrier(comm); /* every slot initialised before the first use */
     shm.state = 1;
 }
 
-/* Allgather of @p bytes (<= shm.max) from every rank into @p all; of
- * each rank's block only used(block) bytes are copied (NULL: all of
- * them): most windows carry no descriptor, and copying the unused ones
- * moved a kilobyte of cache lines between cores per rank and window. */
+/* Keep MPI progressing while we wait: a payload receive that completed
+ * here may still owe its sender an acknowledgement queued in our
+ * transport (a rendezvous's FIN when the shared-memory FIFO was full);
+ * without progress the sender waits for it and never publishes. */
+static void shm_progress(const backoff_t *b)
+{
+    int flag;
+    if (b->slept || b->it % 64 == 0) /* a probe: 64 spins */
+        MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, comm, &flag, MPI_STATUS_IGNORE);
+}
+
+/* Before writing exchange @p g into ring buffer g % SHM_RING: every other
+ * rank has finished reading exchange g - SHM_RING, the buffer's last use
+ * (read counters only grow, so a minimum seen once holds). */
+static void shm_wait_ring(uint64_t g)
+{
+    if (g <= SHM_RING || shm.min_read >= g - SHM_RING)
+        return;
+    for (backoff_t b = backoff_start();; backoff_pause(&b)) {
+        uint64_t lo = UINT64_MAX;
+        for (int r = 0; r < n_ranks; r++) {
+            uint64_t v;
+            if (r == my_rank)
+                continue;
+            v = atomic_load_explicit(SHM_READ(r), memory_order_acquire);
+            lo = v < lo ? v : lo;
+        }
+        if (lo >= g - SHM_RING) {
+            shm.min_read = lo;
+            return;
+        }
+        shm_progress(&b);
+    }
+}
+
+/* Allgather of @p bytes (<= shm.max) from the ranks @p active marks
+ * (NULL: all) into @p all; a rank not marked publishes nothing and its
+ * block in @p all is left as it was.  Of each block only used(block)
+ * bytes are copied (NULL: all of them): most windows carry no
+ * descriptor, and copying the unused ones moved a kilobyte of cache
+ * lines between cores per rank and window. */
 static void shm_allgather(const void *mine, size_t bytes, void *all,
-                          size_t (*used)(const void *))
+                          size_t (*used)(const void *), const uint8_t *active)
 {
     uint64_t g = ++shm.gen;
-    size_t off = SHM_HDR + (g & 1) * shm.max;
-    memcpy(shm.base[my_rank] + off, mine, used ? used(mine) : bytes);
-    atomic_store_explicit((_Atomic uint64_t *)(void *)shm.base[my_rank], g,
-                          memory_order_release);
+    size_t off = SHM_HDR + (size_t)(g % SHM_RING) * shm.max;
+    if (active == NULL || active[my_rank]) {
+        shm_wait_ring(g);
+        memcpy(shm.base[my_rank] + off, mine, used ? used(mine) : bytes);
+        atomic_store_explicit(SHM_GEN(my_rank), g, memory_order_release);
+    }
     for (int r = 0; r < n_ranks; r++) {
-        _Atomic uint64_t *c = (_Atomic uint64_t *)(void *)shm.base[r];
-        for (backoff_t b = backoff_start();
-             atomic_load_explicit(c, memory_order_acquire) < g;
-             backoff_pause(&b)) {
-            /* Keep MPI progressing while we wait: a payload receive that
-             * completed here may still owe its sender an acknowledgement
-             * queued in our transport (a rendezvous's FIN when the
-             * shared-memory FIFO was full); without progress the sender
-             * waits for it and never publishes. */
-            int flag;
-            if (b.slept || b.it % 64 == 0) /* a probe: 64 spins */
-                MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, comm, &flag,
-                           MPI_STATUS_IGNORE);
+        char *dst = (char *)all + (size_t)r * bytes;
+        if (active != NULL && !active[r])
+            continue;
+        if (r == my_rank) { /* from @p mine: reading the slot back cost */
+            memcpy(dst, mine, used ? used(mine) : bytes);
+            continue;
         }
+        /* Usually published already: no clock read for the backoff. */
+        if (atomic_load_explicit(SHM_GEN(r), memory_order_acquire) < g)
+            for (backoff_t b = backoff_start();
+                 atomic_load_explicit(SHM_GEN(r), memory_order_acquire) < g;
+                 backoff_pause(&b))
+                shm_progress(&b);
         if (used != NULL) {
             size_t head = used(NULL); /* the part that says how much */
-            char *dst = (char *)all + (size_t)r * bytes;
             memcpy(dst, shm.base[r] + off, head);
             memcpy(dst + head, shm.base[r] + off + head, used(dst) - head);
         } else {
-            memcpy((char *)all + (size_t)r * bytes, shm.base[r] + off, bytes);
+            memcpy(dst, shm.base[r] + off, bytes);
         }
     }
+    atomic_store_explicit(SHM_READ(my_rank), g, memory_order_release);
 }
 
 /* A window block's used bytes: its summary and its inline descriptors
@@ -433,8 +488,9 @@ int mcei_transport_window(mcei_engine_t *eng, const mcei_window_info_t *mine,
         scratch.mb = calloc(1, sizeof(*scratch.mb));
         scratch.counts = calloc((size_t)n_ranks, sizeof(int));
         scratch.displs = calloc((size_t)n_ranks, sizeof(int));
+        scratch.active = calloc((size_t)n_ranks, 1);
         if (!scratch.blocks || !scratch.mb || !scratch.counts ||
-            !scratch.displs) {
+            !scratch.displs || !scratch.active) {
             scratch_free();
             goto out;
         }
@@ -464,17 +520,45 @@ int mcei_transport_window(mcei_engine_t *eng, const mcei_window_info_t *mine,
     mb->info = *mine;
     for (size_t i = 0; i < eng->ninj && i < INLINE_WIRES; i++)
         mb->w[i] = wmine[i];
-    xstats.collectives++;
     if (shm.state == 0)
         shm_setup(eng);
-    if (shm.state > 0)
-        shm_allgather(mb, sizeof(*mb), blocks, block_used);
-    else if (MPI_Iallgather(mb, (int)sizeof(*mb), MPI_BYTE, blocks,
-                            (int)sizeof(*mb), MPI_BYTE, comm,
-                            &coll) != MPI_SUCCESS ||
-             wait_all(1, &coll) != MCE_OK) {
-        rc = MCE_ERR_MPI;
-        goto out;
+    if (shm.state > 0) {
+        uint8_t *act = scratch.active;
+        /* Quiet ranks: a rank whose nodes got no delivery staged for the
+         * window just run and whose last published next event (earliest
+         * runnable node or timer) was at or after its horizon ran nothing
+         * in it; its state, hence its summary, is what it last published,
+         * and it injected nothing.  Every rank decides this alike from
+         * the replicated model's deliveries (rank_got) and the summaries
+         * it read, so nobody waits for a quiet rank's block: it keeps its
+         * last one, with no descriptors. */
+        for (int r = 0; r < n_ranks; r++) {
+            act[r] = !scratch.primed || eng->rank_got == NULL ||
+                     eng->rank_got[r] || blocks[r].info.next < eng->horizon;
+            if (!act[r])
+                blocks[r].info.ninj = 0;
+        }
+        scratch.primed = 1;
+        if (eng->rank_got != NULL) /* marked anew until the next exchange */
+            memset(eng->rank_got, 0, (size_t)n_ranks);
+        if (!act[my_rank] && eng->ninj != 0)
+            mcei_fatal("window exchange: this rank was to be quiet but "
+                       "sent %zu messages (engine bug)",
+                       eng->ninj);
+        if (act[my_rank])
+            xstats.collectives++;
+        else
+            xstats.quiet++;
+        shm_allgather(mb, sizeof(*mb), blocks, block_used, act);
+    } else {
+        xstats.collectives++;
+        if (MPI_Iallgather(mb, (int)sizeof(*mb), MPI_BYTE, blocks,
+                           (int)sizeof(*mb), MPI_BYTE, comm,
+                           &coll) != MPI_SUCCESS ||
+            wait_all(1, &coll) != MCE_OK) {
+            rc = MCE_ERR_MPI;
+            goto out;
+        }
     }
     memset(global, 0, sizeof(*global));
     global->next = global->model_next = MCEI_TIME_INF;
@@ -677,7 +761,7 @@ int mcei_transport_window_part(mcei_engine_t *eng,
         int len = (int)nvec;
         if (allv == NULL)
             goto out;
-        shm_allgather(vec, nvec * sizeof(*vec), allv, NULL);
+        shm_allgather(vec, nvec * sizeof(*vec), allv, NULL, NULL);
         memcpy(vec, allv, nvec * sizeof(*vec));
         for (int r = 1; r < n_ranks; r++)
             summary_reduce(allv + (size_t)r * nvec, vec, &len, NULL);

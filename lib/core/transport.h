@@ -50,6 +50,7 @@ int mcei_transport_window_part(mcei_engine_t *eng,
 /* What crossed ranks so far (for --mce-verbose and the benchmarks). */
 typedef struct mcei_transport_stats {
     uint64_t collectives; /* collective calls in windows */
+    uint64_t quiet;       /* windows in which this rank published nothing */
     uint64_t p2p;         /* point-to-point messages sent in windows */
     uint64_t p2p_bytes;
 } mcei_transport_stats_t;

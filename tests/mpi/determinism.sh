@@ -107,6 +107,36 @@ p=$(sed -n 's/.* p2p_msgs=\([0-9]*\).*/\1/p' "$TMP/out")
 expect_eq "ring on 2 ranks: one collective per window" "$c" "$w"
 expect_eq "ring on 2 ranks: one packed message per window with traffic" "$p" 5
 
+# Quiet ranks (replicated models over shared memory): a rank whose nodes
+# have nothing to do in a window publishes nothing and nobody waits for
+# it.  Which windows those are follows from virtual time alone, so rank 0's
+# count is the same in every run; the summary stays the one-process one;
+# each window is either a collective or quiet for a rank; and
+# --mce-exchange=mpi, whose collectives wait for every rank, has none.
+md=$B/apps/tcs/motion_detect
+run 0 "$md" --mce-summary > "$TMP/ref" 2>&1
+for place in block cyclic; do
+    run 2 "$md" --mce-summary --mce-verbose --mce-placement=$place \
+        > "$TMP/out" 2>&1
+    expect_eq "motion_detect on 2 ranks, $place: summary" \
+        "$(summary_sans_ranks "$TMP/out")" "$(summary_sans_ranks "$TMP/ref")"
+    w=$(sed -n 's/.* windows=\([0-9]*\).*/\1/p' "$TMP/out")
+    c=$(sed -n 's/.* collectives=\([0-9]*\).*/\1/p' "$TMP/out")
+    q=$(sed -n 's/.* quiet_windows=\([0-9]*\).*/\1/p' "$TMP/out")
+    if [ -n "$q" ] && [ "$q" -gt 0 ] && [ $((c + q)) -ge "$w" ]; then
+        pass "motion_detect on 2 ranks, $place: $q quiet windows of $w"
+    else
+        fail "motion_detect on 2 ranks, $place: quiet=$q collectives=$c windows=$w"
+    fi
+    run 2 "$md" --mce-summary --mce-verbose --mce-placement=$place \
+        > "$TMP/again" 2>&1
+    expect_eq "motion_detect on 2 ranks, $place: quiet windows again" \
+        "$(sed -n 's/.* quiet_windows=\([0-9]*\).*/\1/p' "$TMP/again")" "$q"
+done
+run 2 "$md" --mce-verbose --mce-exchange=mpi > "$TMP/out" 2>&1
+expect_eq "motion_detect on 2 ranks, --mce-exchange=mpi: no quiet window" \
+    "$(sed -n 's/.* quiet_windows=\([0-9]*\).*/\1/p' "$TMP/out")" 0
+
 # Digest sensitivity: a different size must change the digest.
 run 0 "$ring" --mce-nodes=64 --rounds=5 --bytes=9 --mce-summary > "$TMP/a" 2>&1
 run 0 "$ring" --mce-nodes=64 --rounds=5 --bytes=8 --mce-summary > "$TMP/b" 2>&1
