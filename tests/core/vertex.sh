@@ -71,8 +71,8 @@ for cfg in "tests/progs/vx_routes --mce-nodes=16" \
     run 2 "$B/$prog" "$@" --mce-summary --mce-windows=narrow > "$TMP/n2" 2>&1
     expect_eq "$name: narrow windows on 2 ranks, same digest" \
         "$(summary_sans_ranks "$TMP/n2")" "$(summary_sans_ranks "$TMP/n")"
-    wn=$(sed -n 's/.*windows=\([0-9]*\).*/\1/p' "$TMP/n" | head -1)
-    ww=$(sed -n 's/.*windows=\([0-9]*\).*/\1/p' "$TMP/w" | head -1)
+    wn=$(sed -n 's/.* windows=\([0-9]*\).*/\1/p' "$TMP/n" | head -1)
+    ww=$(sed -n 's/.* windows=\([0-9]*\).*/\1/p' "$TMP/w" | head -1)
     [ -n "$wn" ] && [ -n "$ww" ] && [ "$ww" -lt "$wn" ] &&
         pass "$name: fewer wide windows ($ww against $wn)" ||
         fail "$name: wide windows $ww, narrow $wn"
