@@ -5,7 +5,9 @@
 # For each program: wall time in one process, on 2 ranks and on 4 ranks
 # (every rank hosting nodes: --mce-oversubscribed=spread, so 4 ranks share
 # this machine's cores when it has fewer), with the windows, collectives,
-# point-to-point messages and bytes per run and the network model's own
+# quiet windows (windows of a replicated model in which rank 0 had nothing
+# to do and published nothing), point-to-point messages and bytes per run
+# and the network model's own
 # time (--mce-verbose's rank line; wall_s is the engine's, after MPI's
 # start-up).  Then 'mpirun -np 64 ./sobel_edge' (packed by default onto
 # one rank per core) against an empty 64-rank MPI job.
@@ -41,16 +43,17 @@ one() {
         MCE_OVERSUBSCRIBED=spread $MPIEXEC -np "$np" "$@" --mce-verbose < /dev/null \
             > "$T/out" 2>&1
     fi || { echo "$label: run failed"; sed 's/^/  | /' "$T/out" | tail -5; return 1; }
-    printf '%-22s %5s %9s %8s %9s %9s %11s %8s\n' "$label" "$np" \
+    printf '%-22s %5s %9s %8s %9s %7s %9s %11s %8s\n' "$label" "$np" \
         "$(stat wall_s "$T/out")" "$(stat windows "$T/out")" \
-        "$(stat collectives "$T/out")" "$(stat p2p_msgs "$T/out")" \
+        "$(stat collectives "$T/out")" "$(stat quiet_windows "$T/out")" \
+        "$(stat p2p_msgs "$T/out")" \
         "$(stat p2p_bytes "$T/out")" "$(stat model_s "$T/out")"
     cp "$T/out" "$T/$label.$np"
 }
 
 echo "== mcemu distributed scaling ($(nproc) cores, load $(cut -d' ' -f1 /proc/loadavg)) =="
-printf '%-22s %5s %9s %8s %9s %9s %11s %8s\n' program ranks wall_s windows \
-    colls p2p_msgs p2p_bytes model_s
+printf '%-22s %5s %9s %8s %9s %7s %9s %11s %8s\n' program ranks wall_s windows \
+    colls quiet p2p_msgs p2p_bytes model_s
 progs="ring4096|$B/apps/ring --mce-nodes=4096 --rounds=200 --bytes=8
 cx12naive|$B/apps/complete_exchange --mce-machine=paragon --mce-nodes=144 --mce-set=paragon.width=12 --alg=naive --sizes=15232
 sobel64|$B/apps/sobel_edge --mce-nodes=64 --output=$T/s.pgm
