@@ -32,21 +32,28 @@ static int oversubscribed;
  * on one host (--mce-exchange=auto): each rank has a slot of a window
  * MPI_Win_allocate_shared made, holding a generation counter (the last
  * exchange it published), a read counter (the last exchange it finished
- * reading) and a ring of SHM_RING buffers, so that a rank may publish
+ * reading) and a ring of buffers, so that a rank may publish
  * while slower ranks still read its earlier buffers.  An exchange is a
  * store, a release of the counter and an acquire per rank read: about a
  * microsecond where an MPI collective costs several.  A rank that will do
  * nothing in a window (a quiet rank, mcei_transport_window) publishes
  * nothing and the others do not wait for it: it follows behind, reading
  * what they published; a writer waits only when the ring is full. */
-#define SHM_HDR  128 /* the generation's cache line, the read counter's */
-#define SHM_RING 64
+#define SHM_HDR 128 /* the generation's cache line, the read counter's */
+/* The ring's depth: 64 buffers, fewer when a buffer is large (it holds a
+ * count per rank for the partitioned reduction), so that a slot stays
+ * within SHM_RING_BYTES: 1024 ranks on one host would otherwise map 540
+ * MB.  Any depth is correct (a writer waits for the readers); depth only
+ * bounds how far a quiet rank may trail. */
+#define SHM_RING_MAX   64
+#define SHM_RING_BYTES (64 * 1024)
 static struct {
     int state; /* 0 not tried, 1 on, -1 off */
     MPI_Win win;
     char **base; /* each rank's slot */
     size_t max;  /* bytes of one buffer */
     uint64_t gen;
+    uint64_t ring;     /* buffers in a slot */
     uint64_t min_read; /* every other rank's read counter was at least this */
 } shm = {.win = MPI_WIN_NULL};
 
@@ -358,7 +365,11 @@ static void shm_setup(const mcei_engine_t *eng)
         return;
     shm.max = sizeof(window_block_t) > part ? sizeof(window_block_t) : part;
     shm.max = (shm.max + 63) / 64 * 64;
-    size = (MPI_Aint)(SHM_HDR + SHM_RING * shm.max);
+    shm.ring = SHM_RING_BYTES / shm.max;
+    shm.ring = shm.ring < 2              ? 2
+               : shm.ring > SHM_RING_MAX ? SHM_RING_MAX
+                                         : shm.ring;
+    size = (MPI_Aint)(SHM_HDR + shm.ring * shm.max);
     shm.base = calloc((size_t)n_ranks, sizeof(*shm.base));
     if (shm.base == NULL ||
         MPI_Win_allocate_shared(size, 64, MPI_INFO_NULL, comm, &mine,
@@ -389,12 +400,12 @@ static void shm_progress(const backoff_t *b)
         MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, comm, &flag, MPI_STATUS_IGNORE);
 }
 
-/* Before writing exchange @p g into ring buffer g % SHM_RING: every other
- * rank has finished reading exchange g - SHM_RING, the buffer's last use
+/* Before writing exchange @p g into ring buffer g % ring: every other
+ * rank has finished reading exchange g - ring, the buffer's last use
  * (read counters only grow, so a minimum seen once holds). */
 static void shm_wait_ring(uint64_t g)
 {
-    if (g <= SHM_RING || shm.min_read >= g - SHM_RING)
+    if (g <= shm.ring || shm.min_read >= g - shm.ring)
         return;
     for (backoff_t b = backoff_start();; backoff_pause(&b)) {
         uint64_t lo = UINT64_MAX;
@@ -405,7 +416,7 @@ static void shm_wait_ring(uint64_t g)
             v = atomic_load_explicit(SHM_READ(r), memory_order_acquire);
             lo = v < lo ? v : lo;
         }
-        if (lo >= g - SHM_RING) {
+        if (lo >= g - shm.ring) {
             shm.min_read = lo;
             return;
         }
@@ -423,7 +434,7 @@ static void shm_allgather(const void *mine, size_t bytes, void *all,
                           size_t (*used)(const void *), const uint8_t *active)
 {
     uint64_t g = ++shm.gen;
-    size_t off = SHM_HDR + (size_t)(g % SHM_RING) * shm.max;
+    size_t off = SHM_HDR + (size_t)(g % shm.ring) * shm.max;
     if (active == NULL || active[my_rank]) {
         shm_wait_ring(g);
         memcpy(shm.base[my_rank] + off, mine, used ? used(mine) : bytes);
