@@ -435,9 +435,10 @@ static void shm_allgather(const void *mine, size_t bytes, void *all,
 {
     uint64_t g = ++shm.gen;
     size_t off = SHM_HDR + (size_t)(g % shm.ring) * shm.max;
+    size_t mine_bytes = used ? used(mine) : bytes;
     if (active == NULL || active[my_rank]) {
         shm_wait_ring(g);
-        memcpy(shm.base[my_rank] + off, mine, used ? used(mine) : bytes);
+        memcpy(shm.base[my_rank] + off, mine, mine_bytes);
         atomic_store_explicit(SHM_GEN(my_rank), g, memory_order_release);
     }
     for (int r = 0; r < n_ranks; r++) {
@@ -445,7 +446,7 @@ static void shm_allgather(const void *mine, size_t bytes, void *all,
         if (active != NULL && !active[r])
             continue;
         if (r == my_rank) { /* from @p mine: reading the slot back cost */
-            memcpy(dst, mine, used ? used(mine) : bytes);
+            memcpy(dst, mine, mine_bytes);
             continue;
         }
         /* Usually published already: no clock read for the backoff. */
