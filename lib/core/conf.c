@@ -367,7 +367,7 @@ static const char *const placement_choices[] = {"block", "cyclic", "one",
 static const char *const privatize_choices[] = {"auto", "on", "off", NULL};
 static const char *const windows_choices[] = {"wide", "narrow", NULL};
 static const char *const progress_choices[] = {"auto", "on", "off", NULL};
-static const char *const exchange_choices[] = {"auto", "mpi", NULL};
+static const char *const exchange_choices[] = {"auto", "mpi", "shm", NULL};
 static const char *const oversub_choices[] = {"pack", "spread", NULL};
 
 #define OFF(f) offsetof(mcei_config_t, f)
@@ -434,10 +434,12 @@ static const opt_desc_t options[] = {
      "when a host's MPI ranks outnumber its cores: pack (default) runs the "
      "virtual nodes on one rank per core while the others wait asleep; "
      "spread runs nodes on every rank"},
-    {"exchange", OPT_ENUM, OFF(exchange), exchange_choices, "auto|mpi",
-     "how ranks exchange each window's summary: auto (default: through "
-     "shared memory when every rank runs on one host, else MPI "
-     "collectives) or mpi (MPI collectives always)"},
+    {"exchange", OPT_ENUM, OFF(exchange), exchange_choices, "auto|mpi|shm",
+     "how ranks exchange each window's summary and payloads: auto "
+     "(default: summaries through shared memory when every rank runs on "
+     "one host, payloads then read from the sender's memory at delivery "
+     "where the kernel allows it; else MPI), shm (shared memory, payloads "
+     "as MPI messages) or mpi (MPI collectives and messages always)"},
     {"windows", OPT_ENUM, OFF(windows), windows_choices, "wide|narrow",
      "synchronisation windows: wide (default: the network's least latency "
      "plus the protocol's least send delay) or narrow (the network's "

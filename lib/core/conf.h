@@ -60,6 +60,10 @@ typedef enum mcei_privatize {
 /* --mce-windows: whether windows include the protocol's send delay. */
 #define MCEI_WINDOWS_WIDE   0
 #define MCEI_WINDOWS_NARROW 1
+/* --mce-exchange: how ranks exchange windows' summaries and payloads. */
+#define MCEI_EXCHANGE_AUTO 0 /* shared memory on one host, payloads read */
+#define MCEI_EXCHANGE_MPI  1 /* MPI collectives and messages */
+#define MCEI_EXCHANGE_SHM  2 /* shared memory, payloads as MPI messages */
 /* --mce-compute not given: counted for an instrumented program, explicit
  * otherwise (mcei_engine_boot decides). */
 #define MCEI_COMPUTE_DEFAULT ((mce_compute_mode_t)-1)
@@ -88,7 +92,7 @@ typedef struct mcei_config {
     int windows;             /* MCEI_WINDOWS_WIDE or MCEI_WINDOWS_NARROW */
     int progress;            /* 0 auto, 1 on, 2 off */
     int oversub;             /* 0 pack, 1 spread */
-    int exchange;            /* 0 auto (shared memory on one host), 1 mpi */
+    int exchange;            /* MCEI_EXCHANGE_* */
     mce_time_t livelock;     /* polling with no progress this long: livelock */
     mce_time_t max_vtime;    /* 0 or the virtual time at which a run stops */
     mce_time_t max_wall;     /* 0 or the wall-clock time (ps) it may take */

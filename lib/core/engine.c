@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/time.h>
 #include <time.h>
@@ -78,6 +79,8 @@ static mcei_msg_t *msg_alloc(mcei_engine_t *eng)
     memset(m, 0, offsetof(mcei_msg_t, w.data));
     m->arrival = 0;
     m->payload = NULL;
+    m->raddr = 0;
+    m->rrank = 0;
     m->prev = m->next = NULL;
     m->net_state = NULL;
     m->cookie = NULL;
@@ -202,11 +205,18 @@ static void deliver(void *ctx, mcei_msg_t *m, mce_time_t arrival)
     if (vn == NULL) {
         if (eng->rank_got != NULL)
             eng->rank_got[mcei_place_rank_of(&eng->place, m->w.dst)] = 1;
+        /* Our node's payload stays until that rank has read it. */
+        mcei_transport_retire(eng, m);
         mcei_msg_release(m); /* another rank's node: it accounts for it */
         return;
     }
     if (eng->rank_got != NULL)
         eng->rank_got[eng->rank] = 1;
+    if (m->raddr != 0 && mcei_transport_fetch(m) != MCE_OK)
+        mcei_vn_fatal(vn,
+                      "cannot read a %" PRIu64 "-byte payload from rank "
+                      "%d's memory",
+                      (uint64_t)m->w.size, (int)m->rrank);
     m->arrival = arrival;
     h = vn->digest;
     h = mcei_mix64(h, (uint64_t)m->w.src);
@@ -318,6 +328,68 @@ int mcei_timer_at(mcei_vn_t *vn, mce_time_t t, int64_t kind,
 void mcei_vn_memory(mcei_vn_t *vn)
 {
     mcei_priv_switch((size_t)vn->local);
+}
+
+#define MCEI_PREFAULT_RANGES 16
+
+/* Whether [a, e) lies in one of @p vn's recorded ranges; if not, record
+ * it, merged with the ranges it touches (when there is room). */
+static int prefault_seen(mcei_vn_t *vn, uintptr_t a, uintptr_t e)
+{
+    uintptr_t *r = vn->prefaulted;
+    int n = vn->nprefaulted, j = 0;
+    if (r == NULL && (r = vn->prefaulted =
+                          calloc(2 * MCEI_PREFAULT_RANGES, sizeof(*r))) == NULL)
+        return 0;
+    for (int i = 0; i < n; i++)
+        if (r[2 * i] <= a && e <= r[2 * i + 1])
+            return 1;
+    /* Merge: keep the ranges apart from [a, e), widen it by the rest. */
+    for (int i = 0; i < n; i++) {
+        if (r[2 * i + 1] < a || e < r[2 * i]) {
+            r[2 * j] = r[2 * i];
+            r[2 * j + 1] = r[2 * i + 1];
+            j++;
+        } else {
+            a = r[2 * i] < a ? r[2 * i] : a;
+            e = r[2 * i + 1] > e ? r[2 * i + 1] : e;
+        }
+    }
+    if (j < MCEI_PREFAULT_RANGES) {
+        r[2 * j] = a;
+        r[2 * j + 1] = e;
+        j++;
+    }
+    vn->nprefaulted = j;
+    return 0;
+}
+
+void mcei_vn_prefault(mcei_vn_t *vn, void *buf, size_t n)
+{
+#ifdef MADV_POPULATE_WRITE
+    mcei_engine_t *eng = mcei_eng;
+    size_t ps = mcei_fiber_page_size();
+    uintptr_t a, e;
+    if (eng->prefault_off || n < 2 * ps || n > UINTPTR_MAX - ps ||
+        (uintptr_t)buf > UINTPTR_MAX - ps - n)
+        return;
+    a = (uintptr_t)buf & ~(uintptr_t)(ps - 1);
+    e = ((uintptr_t)buf + n + ps - 1) & ~(uintptr_t)(ps - 1);
+    /* A range seen before stays mapped unless the program unmapped it
+     * since: then its first touches come at the delivery, as without
+     * this. */
+    if (prefault_seen(vn, a, e))
+        return;
+    /* Kernels before 5.14 do not know the advice: asked once.  Other
+     * failures (memory that cannot be written) are the receive's to
+     * report when it copies. */
+    if (madvise((void *)a, e - a, MADV_POPULATE_WRITE) != 0 && errno == EINVAL)
+        eng->prefault_off = 1;
+#else
+    (void)vn;
+    (void)buf;
+    (void)n;
+#endif
 }
 
 mce_time_t mcei_vn_steal(mcei_vn_t *vn, mce_time_t at, mce_time_t dur)
@@ -1686,6 +1758,7 @@ static void cleanup(mcei_engine_t *eng)
         mcei_fiber_destroy(&vn->fiber);
         free(vn->argv);
         free(vn->flow_in);
+        free(vn->prefaulted);
     }
     eng->proto->fini(eng);
     eng->net.ops->fini(&eng->net);

@@ -48,6 +48,11 @@ struct mcei_vn {
     size_t runq_pos;
     int in_runq;
     int staged; /* has arrivals staged at a window's start (engine.c) */
+    /* Page ranges of receive buffers already mapped (mcei_vn_prefault):
+     * up to MCEI_PREFAULT_RANGES [start, end) pairs, merged, so that a
+     * buffer received into again costs no system call. */
+    uintptr_t *prefaulted;
+    int nprefaulted;
     /* wait state, for blocking and for the deadlock report */
     mcei_ready_fn ready;
     void *ready_arg;
@@ -293,6 +298,7 @@ struct mcei_engine {
      * will do nothing in the window and need not be waited for
      * (transport.c, quiet ranks). */
     uint8_t *rank_got;
+    int prefault_off; /* the kernel cannot populate pages (mcei_vn_prefault) */
     int nblocked, ndone; /* local nodes in those states (no scan per window) */
     struct timespec wall_start;
     mcei_personality_t personality;
@@ -493,6 +499,13 @@ int mcei_timer_at(mcei_vn_t *vn, mce_time_t t, int64_t kind,
 /* Make @p vn's private globals live before a protocol handler or a wait
  * condition touches the node's memory (flags, receive buffers). */
 void mcei_vn_memory(mcei_vn_t *vn);
+/* A receive of @p n bytes into @p buf was posted on @p vn: map its pages
+ * for writing now, without changing them (MADV_POPULATE_WRITE), so that
+ * their first-touch cost falls in the window that posts, where every rank
+ * works, rather than at the delivery.  Buffers under two pages are left
+ * alone (a system call would cost more than their faults), and so are
+ * pages this node's receives mapped before. */
+void mcei_vn_prefault(mcei_vn_t *vn, void *buf, size_t n);
 /* A protocol handler on @p vn wants the CPU at @p at for @p dur: it runs
  * once earlier handlers finish; the time is stolen from the user program
  * if that was computing.  Returns when the handler ends. */

@@ -35,7 +35,11 @@ typedef struct mcei_msg mcei_msg_t;
 struct mcei_msg {
     mcei_wire_t w;
     mce_time_t arrival;
-    void *payload;           /* NULL when size <= MCEI_INLINE */
+    void *payload; /* NULL when size <= MCEI_INLINE */
+    /* A payload still in the sending rank's memory (the shared-memory
+     * exchange): its address there, fetched at delivery; 0 otherwise. */
+    uint64_t raddr;
+    int32_t rrank;
     mcei_msg_t *prev, *next; /* queue links */
     void *net_state;         /* owned by the network model */
     void *cookie;            /* owned by the machine protocol (local) */

@@ -36,6 +36,19 @@ int mcei_transport_window(mcei_engine_t *eng, const mcei_window_info_t *mine,
                           size_t *nall);
 
 /*
+ * Payloads between ranks of one host (the shared-memory exchange, where
+ * the kernel allows one process to read another's memory): the
+ * destination's rank reads each payload from the sender's memory when the
+ * message is delivered (mcei_transport_fetch), instead of receiving a copy
+ * at the window's end; the sender keeps it until then
+ * (mcei_transport_retire, called for every delivery to another rank's
+ * node, takes a payload this rank must keep and frees it once the
+ * destination's rank has passed the delivery).
+ */
+void mcei_transport_retire(mcei_engine_t *eng, mcei_msg_t *m);
+int mcei_transport_fetch(mcei_msg_t *m);
+
+/*
  * The same for a partitioned network model: one reduction of the
  * summaries (with the number of descriptors bound for each rank), then
  * each rank's injections for another rank travel to it alone, with their

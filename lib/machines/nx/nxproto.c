@@ -569,6 +569,8 @@ int mcei_nx_irecv(mcei_vn_t *vn, uint32_t ctx, long typesel, void *buf,
     else
         nd->posted = r;
     nd->posted_tail = r;
+    if (count > 0)
+        mcei_vn_prefault(vn, buf, (size_t)count);
     nd->nposted++;
     nd->posted_bytes += (uint64_t)count;
     *id = r->id;
