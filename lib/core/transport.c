@@ -410,7 +410,6 @@ static void cma_setup(void)
     for (int r = 0; r < n_ranks; r++)
         cma.pids[r] = (pid_t)all[r].pid;
     free(all);
-    (void)probe;
     cma.on = all_ok;
 #endif
 }
