@@ -55,15 +55,28 @@ configure() {
 # run_check DIR LABEL: make check; on failure print the failing logs and
 # remember the failure (the summary comes at the end either way)
 failed_runs=""
+failed_tests=""
 run_check() {
     if ! make -C "$1" -j"$jobs" check; then
         echo "build.sh: $2: test failures; logs follow" >&2
         for f in $(find "$1/tests" -name '*.trs'); do
-            grep -q '^:test-result: \(FAIL\|ERROR\|XPASS\)' "$f" &&
-                { echo "== ${f%.trs}.log"; cat "${f%.trs}.log"; }
+            grep -q '^:test-result: \(FAIL\|ERROR\|XPASS\)' "$f" || continue
+            echo "== ${f%.trs}.log"
+            cat "${f%.trs}.log"
+            failed_tests="$failed_tests ${f%.trs}.log"
         done
         failed_runs="$failed_runs, $2"
     fi
+}
+
+# failure_digest: after the summary, each failed test's name and the lines
+# that say what failed (a CI record may keep only the end of the output)
+failure_digest() {
+    for l in $failed_tests; do
+        echo "build.sh: failed: $l"
+        grep -E '^(not ok|FAIL|ERROR|XPASS)|[Aa]ssert|[Ee]rror|expected' "$l" |
+            grep -v '# TODO' | head -n 12 | sed 's/^/    /'
+    done
 }
 
 # fuzz_quick DIR: the libFuzzer harnesses of tests/fuzz, 10 s each (about
@@ -153,6 +166,7 @@ check)
     echo "build.sh check: $((t3 - t0)) s in all; $skipped checks skipped"
     if [ -n "$failed_runs" ]; then
         echo "build.sh check: FAILED in ${failed_runs#, }"
+        failure_digest
         # a run that failed without a failed check (a build error) counts
         [ "$failed" -gt 0 ] || failed=1
         echo "$passed passed, $failed failed"
