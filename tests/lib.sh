@@ -23,6 +23,12 @@ MPIRUN="env ASAN_OPTIONS=${ASAN_OPTIONS:-}:detect_leaks=0 $MPIEXEC"
 [ -n "${MCE_OVERSUBSCRIBED:-}" ] || export MCE_OVERSUBSCRIBED=spread
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export OMPI_MCA_rmaps_base_oversubscribe=1
+# HANG: the prefix that bounds a run which could hang (a deadlock the
+# engine must report, a program that must end).  It guards against a
+# hang only and never times anything: a run on a loaded machine (a
+# 64-rank test beside it, the sanitizers, valgrind) may take many times
+# its usual seconds.  TEST_HANG_SECONDS changes it.
+HANG="timeout ${TEST_HANG_SECONDS:-600}"
 B=$top_builddir
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/mcemu-test.XXXXXX")
 exec 3>&1 > "$TMP/.output" 2>&1

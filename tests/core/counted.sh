@@ -27,7 +27,7 @@ export MCECC_INCLUDEDIR="$top_srcdir/include" MCECC_LIBDIR="$B/lib/.libs"
 MCECC=$B/tools/mcecc
 MCEF77=$B/tools/mcef77
 COV=$B/tools/mce-cov
-T="timeout 120"
+T=$HANG
 
 case "$(cc -dumpmachine 2>/dev/null)" in
 x86_64*) ;;

@@ -21,7 +21,7 @@ nx_api_ok() {
 }
 
 for n in 4 8; do
-    timeout 120 "$P/nx_api" --mce-nodes=$n --mce-summary > "$TMP/o" 2>&1
+    $HANG "$P/nx_api" --mce-nodes=$n --mce-summary > "$TMP/o" 2>&1
     expect_eq "nx_api $n nodes status" $? 0
     nx_api_ok "nx_api $n nodes" $n "$TMP/o"
     expect_eq "nx_api $n nodes: default machine" \
@@ -34,13 +34,13 @@ for n in 4 8; do
         "NX mynode: called outside a node program" "$TMP/o"
 done
 cp "$TMP/o" "$TMP/ref"
-timeout 120 $MPIRUN -np 2 "$P/nx_api" --mce-nodes=8 --mce-summary > "$TMP/o" 2>&1
+$HANG $MPIRUN -np 2 "$P/nx_api" --mce-nodes=8 --mce-summary > "$TMP/o" 2>&1
 expect_eq "nx_api on 2 ranks status" $? 0
 nx_api_ok "nx_api on 2 ranks" 8 "$TMP/o"
 expect_eq "nx_api digest on 2 ranks" "$(summary_sans_ranks "$TMP/o")" \
     "$(summary_sans_ranks "$TMP/ref")"
 
-NX_API_EARLY=1 timeout 60 "$P/nx_api" --mce-nodes=4 > "$TMP/o" 2>&1
+NX_API_EARLY=1 $HANG "$P/nx_api" --mce-nodes=4 > "$TMP/o" 2>&1
 expect_eq "hwclock before the start: status" $? 0
 nx_api_ok "hwclock before the start" 4 "$TMP/o"
 expect_grep "hwclock before the start is named" \
@@ -48,7 +48,7 @@ expect_grep "hwclock before the start is named" \
 
 # Plain forms: a diagnostic naming the call and the node ends the run.
 fatal() { # CASE PATTERN
-    timeout 60 "$P/nx_api" "$1" --mce-nodes=4 > "$TMP/o" 2>&1
+    $HANG "$P/nx_api" "$1" --mce-nodes=4 > "$TMP/o" 2>&1
     expect_eq "plain form, $1: status" $? 1
     expect_grep "plain form, $1: diagnostic" "$2" "$TMP/o"
     if grep -q 'did not end the run' "$TMP/o"; then
@@ -63,7 +63,7 @@ fatal badid 'node 3 at virtual time .*: NX msgwait: unknown or already completed
 fatal toomany 'node 0 at virtual time .*: NX irecv: too many outstanding'
 
 # A collective called wrongly on every node fails on every node.
-timeout 60 "$P/nx_api" gcolshort --mce-nodes=4 > "$TMP/o" 2>&1
+$HANG "$P/nx_api" gcolshort --mce-nodes=4 > "$TMP/o" 2>&1
 expect_eq "_gcol into a short buffer: status" $? 0
 expect_eq "_gcol into a short buffer fails on every node" \
     "$(grep -c 'gcol short ok' "$TMP/o")" 4

@@ -21,7 +21,7 @@
 S=$top_srcdir
 export MCECC_INCLUDEDIR="$S/include" MCECC_LIBDIR="$B/lib/.libs"
 MCECC=$B/tools/mcecc
-T="timeout 120"
+T=$HANG
 
 # build NAME ARGS...: mcecc -mce-privatize=dlopen ARGS -o $TMP/NAME
 build() {

@@ -12,7 +12,7 @@
 . "$top_srcdir/tests/lib.sh"
 
 P=$B/tests/progs
-T="timeout 60"
+T=$HANG
 RUN="$P/nx_robust compute_forever --mce-nodes=2 --mce-max-wall=3s"
 
 # on_tty OUT COMMAND: COMMAND (a shell command line) with its standard

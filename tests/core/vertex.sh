@@ -34,7 +34,7 @@ expect_grep "unposted message named" "node 1 at virtual time .*: Vertex send: ex
 "$B/tests/progs/vx_misuse" length --mce-nodes=4 > "$TMP/o" 2>&1
 [ $? -ne 0 ] && pass "length mismatch fails" || fail "length mismatch exit 0"
 expect_grep "length mismatch named" "Vertex rcvreq: posted 20 bytes of type 1, but node 0 sent 10 bytes" "$TMP/o"
-timeout 20 "$B/tests/progs/vx_misuse" pool --mce-nodes=4 > "$TMP/o" 2>&1
+$HANG "$B/tests/progs/vx_misuse" pool --mce-nodes=4 > "$TMP/o" 2>&1
 expect_eq "exhausted pools deadlock" $? 3
 expect_grep "sender waits for a buffer" "node 1: blocked in nwrite waiting for a 4000-byte communication buffer" "$TMP/o"
 expect_grep "receiver waits in nread" "node 0: blocked in nread waiting for a message from any node of type 99" "$TMP/o"

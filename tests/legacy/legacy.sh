@@ -12,7 +12,7 @@
 S=$top_srcdir/tests/legacy
 export MCECC_INCLUDEDIR="$top_srcdir/include" MCECC_LIBDIR="$B/lib/.libs"
 MCECC=$B/tools/mcecc
-T="timeout 60"
+T=$HANG
 
 # build NAME ARGS...: mcecc ARGS -o $TMP/NAME, compiler output shown
 build() {

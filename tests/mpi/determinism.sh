@@ -70,7 +70,7 @@ done
 # timeout guards against a hang only (the run takes about a second).
 cx12="$B/apps/complete_exchange --mce-nodes=144 --mce-machine=paragon --mce-set=paragon.width=12 --alg=naive --sizes=15232 --mce-summary"
 run 0 $cx12 > "$TMP/ref" 2>&1
-TO=""; command -v timeout > /dev/null && TO="timeout 300"
+TO=$HANG
 $TO $MPIRUN -np 2 $cx12 > "$TMP/out" 2>&1
 expect_eq "12 x 12 naive exchange on 2 ranks (10,000 payloads a window)" \
     "$(summary_sans_ranks "$TMP/out")" "$(summary_sans_ranks "$TMP/ref")"
