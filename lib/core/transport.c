@@ -379,12 +379,13 @@ typedef struct window_block {
  * word of the next rank's memory.  Yama's default policy lets a process
  * read only its descendants': each rank allows its peers first, as Open
  * MPI's shared-memory transport does. */
+#define CMA_PROBE(rank) (UINT64_C(0x6d63656d75000000) | (uint64_t)(rank))
 static void cma_setup(void)
 {
 #if defined(__linux__) && defined(PR_SET_PTRACER)
     /* A word each rank reads from the next one (alive until the
      * reduction: every read is over by then). */
-    volatile uint64_t probe = UINT64_C(0x6d63656d75000000) | (uint64_t)my_rank;
+    volatile uint64_t probe = CMA_PROBE(my_rank);
     struct {
         int64_t pid;
         uint64_t addr;
@@ -404,7 +405,7 @@ static void cma_setup(void)
         struct iovec r = {(void *)(uintptr_t)all[peer].addr, sizeof(got)};
         ok = process_vm_readv((pid_t)all[peer].pid, &l, 1, &r, 1, 0) ==
                  (ssize_t)sizeof(got) &&
-             got == (UINT64_C(0x6d63656d75000000) | (uint64_t)peer);
+             got == CMA_PROBE(peer);
     }
     MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, comm);
     for (int r = 0; r < n_ranks; r++)
