@@ -81,6 +81,7 @@ static mcei_msg_t *msg_alloc(mcei_engine_t *eng)
     m->payload = NULL;
     m->raddr = 0;
     m->rrank = 0;
+    m->fetch_slot = -1;
     m->prev = m->next = NULL;
     m->net_state = NULL;
     m->cookie = NULL;
@@ -108,10 +109,52 @@ static mcei_msg_t *msg_with_payload(mcei_engine_t *eng, const void *buf,
 
 void mcei_msg_release(mcei_msg_t *m)
 {
+    if (m->fetch_slot >= 0) { /* consumed unread, or read straight */
+        mcei_eng->unread[m->fetch_slot] = NULL;
+        m->fetch_slot = -1;
+    }
+    m->raddr = 0;
     free(m->payload);
     m->payload = NULL;
     m->next = mcei_eng->free_msgs;
     mcei_eng->free_msgs = m;
+}
+
+const void *mcei_msg_fetch(mcei_msg_t *m)
+{
+    int rc = mcei_transport_fetch(m);
+    if (rc != MCE_OK)
+        mcei_fatal("cannot read a %" PRIu64
+                   "-byte payload from rank %d's memory: %s",
+                   (uint64_t)m->w.size, (int)m->rrank, mce_strerror(rc));
+    return m->payload;
+}
+
+void mcei_msg_copy(const mcei_msg_t *m, void *dst, size_t n)
+{
+    if (n == 0)
+        return;
+    /* A refused read (a bad buffer: EFAULT) falls back to the copy, which
+     * then fails as it would in one process. */
+    if (m->w.size > MCEI_INLINE && m->raddr != 0 &&
+        mcei_transport_read(m, dst, n) == MCE_OK)
+        return;
+    memcpy(dst, mcei_msg_data(m), n);
+}
+
+/* Before the window exchange: read what the nodes did not take straight
+ * (unexpected messages, arrivals a busy node has not processed yet). */
+static void read_unread(mcei_engine_t *eng)
+{
+    for (size_t i = 0; i < eng->nunread; i++) {
+        mcei_msg_t *m = eng->unread[i];
+        if (m == NULL)
+            continue;
+        m->fetch_slot = -1;
+        if (m->raddr != 0)
+            (void)mcei_msg_fetch(m);
+    }
+    eng->nunread = 0;
 }
 
 /* A descriptor-only message (remote injections, model notifications). */
@@ -212,11 +255,21 @@ static void deliver(void *ctx, mcei_msg_t *m, mce_time_t arrival)
     }
     if (eng->rank_got != NULL)
         eng->rank_got[eng->rank] = 1;
-    if (m->raddr != 0 && mcei_transport_fetch(m) != MCE_OK)
-        mcei_vn_fatal(vn,
-                      "cannot read a %" PRIu64 "-byte payload from rank "
-                      "%d's memory",
-                      (uint64_t)m->w.size, (int)m->rrank);
+    if (m->raddr != 0) { /* read by its consumer, or before the exchange */
+        if (eng->nunread == eng->unread_cap) {
+            size_t nc;
+            if (eng->unread_cap > (size_t)INT32_MAX / 2)
+                mcei_vn_fatal(vn, "too many unread payloads");
+            nc = eng->unread_cap ? 2 * eng->unread_cap : 64;
+            mcei_msg_t **u = realloc(eng->unread, nc * sizeof(*u));
+            if (u == NULL)
+                mcei_vn_fatal(vn, "out of memory");
+            eng->unread = u;
+            eng->unread_cap = nc;
+        }
+        m->fetch_slot = (int32_t)eng->nunread;
+        eng->unread[eng->nunread++] = m;
+    }
     m->arrival = arrival;
     h = vn->digest;
     h = mcei_mix64(h, (uint64_t)m->w.src);
@@ -1776,6 +1829,9 @@ static void cleanup(mcei_engine_t *eng)
     eng->staged_nodes = NULL;
     free(eng->rank_got);
     eng->rank_got = NULL;
+    free(eng->unread);
+    eng->unread = NULL;
+    eng->nunread = eng->unread_cap = 0;
     mcei_heap_fini(&eng->timers);
     mcei_fiber_destroy(&eng->sched);
     mcei_machine_free(&eng->machine);
@@ -1966,6 +2022,8 @@ int mcei_engine_run(void)
                 MCE_OK)
                 mcei_fatal("window exchange failed");
         } else if (eng->use_mpi && eng->nranks > 1) {
+            if (eng->nunread > 0)
+                read_unread(eng);
             if (mcei_transport_window(eng, &mine, &all, &msgs, &nmsgs) !=
                 MCE_OK)
                 mcei_fatal("window exchange failed");

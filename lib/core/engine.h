@@ -298,6 +298,11 @@ struct mcei_engine {
      * will do nothing in the window and need not be waited for
      * (transport.c, quiet ranks). */
     uint8_t *rank_got;
+    /* Delivered messages whose payload is still in another rank's memory
+     * (NULL: read or released since): read before the next exchange, so
+     * that the sender may free it two exchanges after the delivery. */
+    mcei_msg_t **unread;
+    size_t nunread, unread_cap;
     int prefault_off; /* the kernel cannot populate pages (mcei_vn_prefault) */
     int nblocked, ndone; /* local nodes in those states (no scan per window) */
     struct timespec wall_start;

@@ -40,15 +40,32 @@ struct mcei_msg {
      * exchange): its address there, fetched at delivery; 0 otherwise. */
     uint64_t raddr;
     int32_t rrank;
+    /* Its place in the engine's list of payloads to read before the next
+     * window exchange (delivered, not yet read), or -1. */
+    int32_t fetch_slot;
     mcei_msg_t *prev, *next; /* queue links */
     void *net_state;         /* owned by the network model */
     void *cookie;            /* owned by the machine protocol (local) */
 };
 
+/* Reads a delivered payload that is still in another rank's memory into
+ * a buffer of the message's own (fatal if the kernel refuses). */
+const void *mcei_msg_fetch(mcei_msg_t *m);
+
 static inline const void *mcei_msg_data(const mcei_msg_t *m)
 {
-    return m->w.size <= MCEI_INLINE ? (const void *)m->w.data : m->payload;
+    if (m->w.size <= MCEI_INLINE)
+        return m->w.data;
+    /* Read on first look: the message's contents do not change, only
+     * where they are held, so a const message may be fetched. */
+    if (m->raddr != 0)
+        return mcei_msg_fetch((mcei_msg_t *)(uintptr_t)m);
+    return m->payload;
 }
+
+/* Copy the first @p n bytes of @p m's payload to @p dst: a payload still
+ * in another rank's memory goes straight there, in one copy. */
+void mcei_msg_copy(const mcei_msg_t *m, void *dst, size_t n);
 
 /* (time, source, sequence): the fixed tie-break of the contract. */
 static inline int mcei_order_less(mce_time_t ta, const mcei_wire_t *a,

@@ -597,32 +597,45 @@ void mcei_transport_retire(mcei_engine_t *eng, mcei_msg_t *m)
     m->payload = NULL;
 }
 
-int mcei_transport_fetch(mcei_msg_t *m)
+int mcei_transport_read(const mcei_msg_t *m, void *dst, size_t bytes)
 {
 #if defined(__linux__) && defined(PR_SET_PTRACER)
-    size_t size = (size_t)m->w.size, done = 0;
-    char *buf = malloc(size);
-    if (buf == NULL)
-        return MCE_ERR_NOMEM;
-    while (done < size) { /* a read may stop short */
-        struct iovec l = {buf + done, size - done};
-        struct iovec r = {(void *)(uintptr_t)(m->raddr + done), size - done};
+    size_t done = 0;
+    if (bytes > m->w.size)
+        return MCE_ERR_INVAL;
+    while (done < bytes) { /* a read may stop short */
+        struct iovec l = {(char *)dst + done, bytes - done};
+        struct iovec r = {(void *)(uintptr_t)(m->raddr + done), bytes - done};
         ssize_t n = process_vm_readv(cma.pids[m->rrank], &l, 1, &r, 1, 0);
-        if (n <= 0) {
-            free(buf);
+        if (n <= 0)
             return MCE_ERR_MPI;
-        }
         done += (size_t)n;
     }
     xstats.p2p++;
-    xstats.p2p_bytes += size;
-    m->payload = buf;
-    m->raddr = 0;
+    xstats.p2p_bytes += bytes;
     return MCE_OK;
 #else
     (void)m;
+    (void)dst;
+    (void)bytes;
     return MCE_ERR_MPI;
 #endif
+}
+
+int mcei_transport_fetch(mcei_msg_t *m)
+{
+    size_t size = (size_t)m->w.size;
+    char *buf = malloc(size);
+    int rc;
+    if (buf == NULL)
+        return MCE_ERR_NOMEM;
+    if ((rc = mcei_transport_read(m, buf, size)) != MCE_OK) {
+        free(buf);
+        return rc;
+    }
+    m->payload = buf;
+    m->raddr = 0;
+    return MCE_OK;
 }
 
 static void combine(mcei_window_info_t *g, const mcei_window_info_t *r)

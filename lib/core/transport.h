@@ -39,13 +39,16 @@ int mcei_transport_window(mcei_engine_t *eng, const mcei_window_info_t *mine,
  * Payloads between ranks of one host (the shared-memory exchange, where
  * the kernel allows one process to read another's memory): the
  * destination's rank reads each payload from the sender's memory when the
- * message is delivered (mcei_transport_fetch), instead of receiving a copy
- * at the window's end; the sender keeps it until then
+ * message is delivered, instead of receiving a copy at the window's end:
+ * straight into the receiving buffer (mcei_transport_read) or into a
+ * buffer of the message's own (mcei_transport_fetch), at the latest
+ * before the next window exchange; the sender keeps it until then
  * (mcei_transport_retire, called for every delivery to another rank's
  * node, takes a payload this rank must keep and frees it once the
  * destination's rank has passed the delivery).
  */
 void mcei_transport_retire(mcei_engine_t *eng, mcei_msg_t *m);
+int mcei_transport_read(const mcei_msg_t *m, void *dst, size_t bytes);
 int mcei_transport_fetch(mcei_msg_t *m);
 
 /*

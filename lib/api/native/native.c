@@ -126,7 +126,7 @@ static int recv_common(int source, long type, void *buf, size_t cap,
     fill_info(m, info);
     if (consume) {
         if (m->w.size > 0)
-            memcpy(buf, mcei_msg_data(m), m->w.size);
+            mcei_msg_copy(m, buf, m->w.size);
         mcei_charge_comm(vn, mcei_recv_overhead());
         mcei_trace_recv(vn, m, call, t0, vn->clock);
         mcei_consume(vn, m);

@@ -243,7 +243,7 @@ static void complete_recv(mcei_vn_t *vn, nx_req_t *r, const mcei_msg_t *m,
         n = r->count;
     }
     if (n > 0)
-        memcpy(r->buf, mcei_msg_data(m), (size_t)n);
+        mcei_msg_copy(m, r->buf, (size_t)n);
     r->done = 1;
     r->done_at = at;
     /* The program received it, whether it waits for the id, tests it,
