@@ -15,7 +15,9 @@ done
 # is delivered, and the sender frees it once that rank is past the
 # delivery; shm sends it as an MPI message at the window's end.  The ring
 # fills each round's message differently, so a payload read after the
-# sender reused its memory would show as a corrupt message.
+# sender reused its memory would show as a corrupt message.  bigmsg's
+# late receives leave messages unread across exchanges: their payloads
+# must be read before the next exchange, or they show as corrupt.
 for ex in auto shm; do
     for np in 2 3; do
         run "$np" "$B/tests/progs/bigmsg" --mce-nodes=8 --mce-machine=paragon \

@@ -1,4 +1,5 @@
-/* Sizes 0 B .. 64 MiB between every pair of neighbours, contents checked. */
+/* Sizes 0 B .. 64 MiB between every pair of neighbours, then messages
+ * received late, contents checked. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,6 +28,33 @@ int main(void)
             if (in[i] != (unsigned char)(i * 13 + (size_t)left)) {
                 printf("bigmsg: node %d size %zu byte %zu corrupt\n", me,
                        sizes[s], i);
+                return 1;
+            }
+    }
+    /* Late receives: each round's message is received two rounds later,
+     * after the next two are sent and long computations, so it waits
+     * unread across window exchanges (between ranks: read from the
+     * sender's memory before the next exchange, while the sender frees
+     * that copy and reuses the memory for the next round's). */
+    for (int r = 0; r <= 9; r++) {
+        for (size_t i = 0; i < 20000; i++)
+            buf[i] = (unsigned char)(i * 7 + (size_t)(r * 31 + me));
+        if (r < 8 && mce_send(right, 100 + r, buf, 20000) != MCE_OK)
+            return 1;
+        if (mce_compute((mce_time_t)500000000) != MCE_OK) /* 500 us */
+            return 1;
+        if (r < 2)
+            continue;
+        if (mce_recv(left, 100 + r - 2, in, 20000, &info) != MCE_OK ||
+            info.bytes != 20000) {
+            printf("bigmsg: node %d late round %d failed\n", me, r - 2);
+            return 1;
+        }
+        for (size_t i = 0; i < 20000; i++)
+            if (in[i] !=
+                (unsigned char)(i * 7 + (size_t)((r - 2) * 31 + left))) {
+                printf("bigmsg: node %d late round %d byte %zu corrupt\n", me,
+                       r - 2, i);
                 return 1;
             }
     }
