@@ -37,7 +37,8 @@ struct mcei_msg {
     mce_time_t arrival;
     void *payload; /* NULL when size <= MCEI_INLINE */
     /* A payload still in the sending rank's memory (the shared-memory
-     * exchange): its address there, fetched at delivery; 0 otherwise. */
+     * exchange): its address there, read once delivered (by its receive,
+     * on first look, or before the next exchange); 0 otherwise. */
     uint64_t raddr;
     int32_t rrank;
     /* Its place in the engine's list of payloads to read before the next
