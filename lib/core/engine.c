@@ -81,7 +81,7 @@ static mcei_msg_t *msg_alloc(mcei_engine_t *eng)
     m->payload = NULL;
     m->raddr = 0;
     m->rrank = 0;
-    m->fetch_slot = -1;
+    m->unread_slot = 0;
     m->prev = m->next = NULL;
     m->net_state = NULL;
     m->cookie = NULL;
@@ -109,9 +109,9 @@ static mcei_msg_t *msg_with_payload(mcei_engine_t *eng, const void *buf,
 
 void mcei_msg_release(mcei_msg_t *m)
 {
-    if (m->fetch_slot >= 0) { /* consumed unread, or read straight */
-        mcei_eng->unread[m->fetch_slot] = NULL;
-        m->fetch_slot = -1;
+    if (m->unread_slot != 0) { /* consumed unread, or read straight */
+        mcei_eng->unread[m->unread_slot - 1] = NULL;
+        m->unread_slot = 0;
     }
     m->raddr = 0;
     free(m->payload);
@@ -150,7 +150,7 @@ static void read_unread(mcei_engine_t *eng)
         mcei_msg_t *m = eng->unread[i];
         if (m == NULL)
             continue;
-        m->fetch_slot = -1;
+        m->unread_slot = 0;
         if (m->raddr != 0)
             (void)mcei_msg_fetch(m);
     }
@@ -258,7 +258,7 @@ static void deliver(void *ctx, mcei_msg_t *m, mce_time_t arrival)
     if (m->raddr != 0) { /* read by its consumer, or before the exchange */
         if (eng->nunread == eng->unread_cap) {
             size_t nc;
-            if (eng->unread_cap > (size_t)INT32_MAX / 2)
+            if (eng->unread_cap >= (size_t)INT32_MAX / 2)
                 mcei_vn_fatal(vn, "too many unread payloads");
             nc = eng->unread_cap ? 2 * eng->unread_cap : 64;
             mcei_msg_t **u = realloc(eng->unread, nc * sizeof(*u));
@@ -267,8 +267,8 @@ static void deliver(void *ctx, mcei_msg_t *m, mce_time_t arrival)
             eng->unread = u;
             eng->unread_cap = nc;
         }
-        m->fetch_slot = (int32_t)eng->nunread;
         eng->unread[eng->nunread++] = m;
+        m->unread_slot = (int32_t)eng->nunread;
     }
     m->arrival = arrival;
     h = vn->digest;

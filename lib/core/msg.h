@@ -41,9 +41,10 @@ struct mcei_msg {
      * on first look, or before the next exchange); 0 otherwise. */
     uint64_t raddr;
     int32_t rrank;
-    /* Its place in the engine's list of payloads to read before the next
-     * window exchange (delivered, not yet read), or -1. */
-    int32_t fetch_slot;
+    /* Its place + 1 in the engine's list of payloads to read before the
+     * next window exchange (delivered, not yet read); 0, as in a zeroed
+     * message: not listed. */
+    int32_t unread_slot;
     mcei_msg_t *prev, *next; /* queue links */
     void *net_state;         /* owned by the network model */
     void *cookie;            /* owned by the machine protocol (local) */
