@@ -365,7 +365,8 @@ static const char *const compute_choices[] = {"none", "explicit", "measured",
 static const char *const placement_choices[] = {"block", "cyclic", "one",
                                                 "topology", NULL};
 static const char *const privatize_choices[] = {"auto", "on", "off", NULL};
-static const char *const windows_choices[] = {"wide", "narrow", NULL};
+static const char *const windows_choices[] = {"committed", "narrow", "wide",
+                                              NULL};
 static const char *const progress_choices[] = {"auto", "on", "off", NULL};
 static const char *const exchange_choices[] = {"auto", "mpi", "shm", NULL};
 static const char *const oversub_choices[] = {"pack", "spread", NULL};
@@ -440,10 +441,14 @@ static const opt_desc_t options[] = {
      "one host, payloads then read from the sender's memory at delivery "
      "where the kernel allows it; else MPI), shm (shared memory, payloads "
      "as MPI messages) or mpi (MPI collectives and messages always)"},
-    {"windows", OPT_ENUM, OFF(windows), windows_choices, "wide|narrow",
-     "synchronisation windows: wide (default: the network's least latency "
-     "plus the protocol's least send delay) or narrow (the network's "
-     "alone); virtual times are the same, only the windows differ"},
+    {"windows", OPT_ENUM, OFF(windows), windows_choices,
+     "committed|wide|narrow",
+     "synchronisation windows: wide (the network's least latency plus the "
+     "protocol's least send delay), committed (default: wide, and a node "
+     "whose next arrival the network model has already fixed beyond the "
+     "window, e.g. on the Paragon's co-processor, takes it and runs on to "
+     "it) or narrow (the network's latency alone); virtual times are the "
+     "same, only the windows differ"},
     {"livelock", OPT_TIME, OFF(livelock), NULL, "TIME",
      "report a livelock after TIME of only polling, nothing in flight "
      "(default: 10 s; 0: never)"},

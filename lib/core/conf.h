@@ -57,9 +57,11 @@ typedef enum mcei_privatize {
     MCEI_PRIV_OFF = 2 /* the program declares itself reentrant */
 } mcei_privatize_t;
 
-/* --mce-windows: whether windows include the protocol's send delay. */
-#define MCEI_WINDOWS_WIDE   0
-#define MCEI_WINDOWS_NARROW 1
+/* --mce-windows: whether windows include the protocol's send delay and
+ * the deliveries the network model has committed beyond them. */
+#define MCEI_WINDOWS_COMMITTED 0
+#define MCEI_WINDOWS_NARROW    1
+#define MCEI_WINDOWS_WIDE      2
 /* --mce-exchange: how ranks exchange windows' summaries and payloads. */
 #define MCEI_EXCHANGE_AUTO 0 /* shared memory on one host, payloads read */
 #define MCEI_EXCHANGE_MPI  1 /* MPI collectives and messages */
@@ -89,7 +91,7 @@ typedef struct mcei_config {
     int help;
     int version; /* --mce-version */
     int verbose;
-    int windows;             /* MCEI_WINDOWS_WIDE or MCEI_WINDOWS_NARROW */
+    int windows;             /* MCEI_WINDOWS_* */
     int progress;            /* 0 auto, 1 on, 2 off */
     int oversub;             /* 0 pack, 1 spread */
     int exchange;            /* MCEI_EXCHANGE_* */

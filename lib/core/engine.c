@@ -175,11 +175,24 @@ static void runq_push(mcei_engine_t *eng, mcei_vn_t *vn)
 {
     if (vn->in_runq)
         return;
+    if (vn->clock >= eng->horizon && vn->clock < vn->ahead) {
+        /* woken by a committed delivery: runs in this window */
+        eng->aheadq[eng->naheadq++] = vn->local;
+        vn->in_runq = 1;
+        return;
+    }
     vn->runq_key = vn->clock;
     if (mcei_runq_push(&eng->runq, vn->clock, (uint32_t)vn->id,
                        (uint32_t)vn->local) != MCE_OK)
         mcei_fatal("out of memory in the scheduler");
     vn->in_runq = 1;
+}
+
+/* How far @p vn may run in this window: the horizon, or beyond it up to
+ * the limit of the committed deliveries it was handed. */
+static mce_time_t vn_horizon(const mcei_engine_t *eng, const mcei_vn_t *vn)
+{
+    return mcei_time_max(eng->horizon, vn->ahead);
 }
 
 /* ---- arrivals in node time ----------------------------------------------- */
@@ -283,6 +296,19 @@ static void deliver(void *ctx, mcei_msg_t *m, mce_time_t arrival)
     accept_arrival(eng, vn, m);
 }
 
+/* A delivery the model committed before its time (ops->commit): the node
+ * may run on to @p until, before which nothing else reaches it. */
+static void deliver_committed(void *ctx, mcei_msg_t *m, mce_time_t arrival,
+                              mce_time_t until)
+{
+    mcei_engine_t *eng = ctx;
+    mcei_vn_t *vn;
+    vn_of(eng, m->w.dst, &vn);
+    if (vn != NULL && until > vn->ahead)
+        vn->ahead = until;
+    deliver(ctx, m, arrival);
+}
+
 /* Queue an arrival (or timer) in (time, source, sequence) order and
  * process it at once when the node's state allows. */
 static void accept_arrival(mcei_engine_t *eng, mcei_vn_t *vn, mcei_msg_t *m)
@@ -370,8 +396,9 @@ int mcei_timer_at(mcei_vn_t *vn, mce_time_t t, int64_t kind,
     }
     m->arrival = t;
     m->cookie = cookie;
-    /* Before the horizon it belongs to this window's node-time order. */
-    if (t < eng->horizon) {
+    /* Before the horizon (the node's) it belongs to this window's
+     * node-time order. */
+    if (t < vn_horizon(eng, vn)) {
         accept_arrival(eng, vn, m);
         return MCE_OK;
     }
@@ -644,10 +671,10 @@ void mcei_sync(mcei_vn_t *vn)
 {
     mcei_engine_t *eng = mcei_eng;
     do {
-        while (vn->clock >= eng->horizon) {
-            /* Everything delivered so far is before the horizon, hence
-             * before our clock: process it with the state of our last
-             * action. */
+        while (vn->clock >= vn_horizon(eng, vn)) {
+            /* Everything delivered so far is before the horizon (ours),
+             * hence before our clock: process it with the state of our
+             * last action. */
             while (vn->arrivals.head)
                 process_arrival(eng, vn, vn->arrivals.head);
             runq_push(eng, vn);
@@ -656,7 +683,7 @@ void mcei_sync(mcei_vn_t *vn)
         process_until_clock(eng, vn);
         /* A handler may have pushed the clock to the horizon or past it:
          * then arrivals not delivered yet may be due before it. */
-    } while (vn->clock >= eng->horizon);
+    } while (vn->clock >= vn_horizon(eng, vn));
 }
 
 void mcei_poll_begin(mcei_vn_t *vn, const char *call)
@@ -1345,6 +1372,7 @@ int mcei_engine_boot(int *argc, char ***argv, char **envp)
     eng->net.ops = ops;
     eng->net.nodes = eng->nodes;
     eng->net.deliver = deliver;
+    eng->net.committed = deliver_committed;
     eng->net.deliver_ctx = eng;
     if (ops->init(&eng->net, &eng->machine, err, sizeof(err)) != MCE_OK ||
         eng->proto->init(eng, &eng->machine, err, sizeof(err)) != MCE_OK ||
@@ -1372,7 +1400,7 @@ int mcei_engine_boot(int *argc, char ***argv, char **envp)
      * at every send); windows never change a timestamp (section 5.2 of
      * doc/ARCHITECTURE.md), only how often ranks meet. */
     if (eng->personality.ops->protocol_sends &&
-        eng->cfg.windows == MCEI_WINDOWS_WIDE)
+        eng->cfg.windows != MCEI_WINDOWS_NARROW)
         eng->send_delay = eng->proto->send_delay(eng);
     if (mcei_time_add(eng->lookahead, eng->send_delay, &eng->lookahead) !=
         MCE_OK)
@@ -1433,9 +1461,11 @@ int mcei_engine_boot(int *argc, char ***argv, char **envp)
     eng->local_of = malloc((size_t)eng->nodes * sizeof(*eng->local_of));
     eng->staged_nodes =
         malloc(((size_t)eng->nlocal + 1) * sizeof(*eng->staged_nodes));
+    eng->aheadq = malloc(((size_t)eng->nlocal + 1) * sizeof(*eng->aheadq));
     if (eng->use_mpi && eng->nranks > 1 && !eng->net.ops->partitioned)
         eng->rank_got = calloc((size_t)eng->nranks, 1);
     if (eng->local_of == NULL || eng->staged_nodes == NULL ||
+        eng->aheadq == NULL ||
         (eng->use_mpi && eng->nranks > 1 && !eng->net.ops->partitioned &&
          eng->rank_got == NULL))
         boot_exit(eng, 1, "out of memory allocating virtual nodes");
@@ -1588,6 +1618,25 @@ static int inj_sorted(mcei_msg_t *const *m, size_t n)
     return 1;
 }
 
+static void run_node(mcei_engine_t *eng, mcei_vn_t *vn)
+{
+    mcei_priv_switch((size_t)vn->local);
+    eng->current = vn;
+    crash_node = crash_last = vn->id;
+    eng->switches++;
+    eng->personality.ops->on_resume(vn);
+    if (eng->cov_acc != NULL) /* the scheduler's counts are no node's */
+        memset(eng->cov_acc, 0, MCEI_COV_N * sizeof(uint64_t));
+    mcei_fiber_switch(&eng->sched, &vn->fiber);
+    if (!mcei_fiber_intact(&vn->fiber))
+        stack_overflow(vn);
+    if (eng->cov_acc != NULL) /* charged at the node's next call */
+        cov_take(eng, vn);
+    eng->current = NULL;
+    crash_node = -1;
+    crash_last_clock = vn->clock;
+}
+
 static void run_window(mcei_engine_t *eng)
 {
     const mcei_rentry_t *e;
@@ -1595,21 +1644,15 @@ static void run_window(mcei_engine_t *eng)
         mcei_vn_t *vn = &eng->vns[e->local];
         mcei_runq_pop(&eng->runq);
         vn->in_runq = 0;
-        mcei_priv_switch((size_t)vn->local);
-        eng->current = vn;
-        crash_node = crash_last = vn->id;
-        eng->switches++;
-        eng->personality.ops->on_resume(vn);
-        if (eng->cov_acc != NULL) /* the scheduler's counts are no node's */
-            memset(eng->cov_acc, 0, MCEI_COV_N * sizeof(uint64_t));
-        mcei_fiber_switch(&eng->sched, &vn->fiber);
-        if (!mcei_fiber_intact(&vn->fiber))
-            stack_overflow(vn);
-        if (eng->cov_acc != NULL) /* charged at the node's next call */
-            cov_take(eng, vn);
-        eng->current = NULL;
-        crash_node = -1;
-        crash_last_clock = vn->clock;
+        run_node(eng, vn);
+    }
+    /* Nodes woken beyond the horizon by committed deliveries: nodes
+     * interact only through the model, so their order does not matter.
+     * Each runs until it blocks or passes its limit. */
+    while (eng->naheadq > 0) {
+        mcei_vn_t *vn = &eng->vns[eng->aheadq[--eng->naheadq]];
+        vn->in_runq = 0;
+        run_node(eng, vn);
     }
 }
 
@@ -1827,6 +1870,8 @@ static void cleanup(mcei_engine_t *eng)
     eng->local_of = NULL;
     free(eng->staged_nodes);
     eng->staged_nodes = NULL;
+    free(eng->aheadq);
+    eng->aheadq = NULL;
     free(eng->rank_got);
     eng->rank_got = NULL;
     free(eng->unread);
@@ -2096,6 +2141,13 @@ int mcei_engine_run(void)
             vn_of(eng, tm->w.dst, &tv);
             accept_arrival(eng, tv, tm);
         }
+        /* Committed deliveries beyond the horizon, except while timers
+         * wait in the heap (a node's committed arrival must not overtake
+         * its own timer there). */
+        if (!part && eng->cfg.windows == MCEI_WINDOWS_COMMITTED &&
+            eng->timers.count == 0 &&
+            eng->net.ops->commit(&eng->net, eng->horizon) != MCE_OK)
+            mcei_fatal("network model '%s' failed", eng->net.ops->name);
         eng->staging = 0;
         for (size_t i = 0; i < eng->nstaged; i++) {
             mcei_vn_t *sv = &eng->vns[eng->staged_nodes[i]];

@@ -46,7 +46,11 @@ struct mcei_vn {
     mcei_msgq_t arrivals; /* delivered, not yet processed in node time */
     mcei_msgq_t inbox;    /* processed, matchable */
     size_t runq_pos;
-    int in_runq;
+    int in_runq; /* in the run queue or the ahead queue */
+    /* Committed deliveries (--mce-windows=committed): nothing reaches the
+     * node before this time but what it was handed already, so it may
+     * run up to it whatever the window's horizon. */
+    mce_time_t ahead;
     int staged; /* has arrivals staged at a window's start (engine.c) */
     /* Page ranges of receive buffers already mapped (mcei_vn_prefault):
      * up to MCEI_PREFAULT_RANGES [start, end) pairs, merged, so that a
@@ -273,6 +277,11 @@ struct mcei_engine {
     int staging;
     int32_t *staged_nodes;
     size_t nstaged;
+    /* Nodes woken beyond the horizon by a committed delivery, to run up
+     * to their own limit (vn->ahead) in this window; per node at most
+     * once, so nlocal entries. */
+    int32_t *aheadq;
+    size_t naheadq;
     /* --mce-progress: the last report (wall seconds, windows, deliveries) */
     double progress_at;
     uint64_t model_ns; /* wall time in the network model (the benchmarks) */

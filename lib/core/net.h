@@ -14,6 +14,11 @@ typedef struct mcei_net mcei_net_t;
  * sequence) order, with the virtual arrival time. */
 typedef void (*mcei_net_deliver_fn)(void *ctx, mcei_msg_t *msg,
                                     mce_time_t arrival);
+/* Called by a model's commit for a delivery (or sender notice) it hands
+ * over before its time: @p arrival is at or after the horizon, and
+ * nothing else reaches the message's node before @p until (> arrival). */
+typedef void (*mcei_net_commit_fn)(void *ctx, mcei_msg_t *msg,
+                                   mce_time_t arrival, mce_time_t until);
 
 typedef struct mcei_net_ops {
     const char *name;
@@ -51,11 +56,22 @@ typedef struct mcei_net_ops {
     /* The interconnect the model's nodes form, for topology placement
      * (called after init); mcei_net_no_topology when it knows none. */
     void (*topology)(const mcei_net_t *net, mcei_topo_t *out);
+    /* Committed deliveries (called after advance(@p horizon), with no
+     * injection since): hand over through net->committed every delivery
+     * or sender notice at or after @p horizon whose time no injection or
+     * event to come can change, with the time before which nothing else
+     * can reach its node, each once.  Its node may then run beyond the
+     * window, and the model must not deliver it again; later injections
+     * may then carry send times beyond the horizon, in any order.
+     * mcei_net_commit_none for models that commit nothing. */
+    int (*commit)(mcei_net_t *net, mce_time_t horizon);
 } mcei_net_ops_t;
 
 /* A topology slot for models whose nodes have no neighbourhood (kind
  * MCEI_TOPO_NONE): the protocol may know one. */
 void mcei_net_no_topology(const mcei_net_t *net, mcei_topo_t *out);
+/* A commit slot for models that hand over nothing ahead of time. */
+int mcei_net_commit_none(mcei_net_t *net, mce_time_t horizon);
 /* A first_event slot: the send time plus the model's lookahead. */
 mce_time_t mcei_net_first_event_lookahead(const mcei_net_t *net,
                                           const mcei_wire_t *w);
@@ -81,6 +97,7 @@ struct mcei_net {
     void *priv;
     int nodes;
     mcei_net_deliver_fn deliver;
+    mcei_net_commit_fn committed; /* same ctx */
     void *deliver_ctx;
 };
 

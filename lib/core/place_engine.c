@@ -23,6 +23,13 @@ void mcei_net_no_topology(const mcei_net_t *net, mcei_topo_t *out)
     out->kind = MCEI_TOPO_NONE;
 }
 
+int mcei_net_commit_none(mcei_net_t *net, mce_time_t horizon)
+{
+    (void)net;
+    (void)horizon;
+    return MCE_OK;
+}
+
 mce_time_t mcei_net_first_event_lookahead(const mcei_net_t *net,
                                           const mcei_wire_t *w)
 {

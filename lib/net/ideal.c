@@ -137,4 +137,5 @@ const mcei_net_ops_t mcei_net_ideal_ops = {
     .first_event = ideal_first_event,
     .keys = &mcei_net_ideal_keytab,
     .topology = mcei_net_no_topology,
+    .commit = mcei_net_commit_none,
 };

@@ -607,4 +607,5 @@ const mcei_net_ops_t mcei_net_ipsc_ops = {
     .first_event = mcei_net_first_event_lookahead,
     .keys = &mcei_net_ipsc_keytab,
     .topology = ipsc_topology,
+    .commit = mcei_net_commit_none,
 };

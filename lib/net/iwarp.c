@@ -1245,4 +1245,5 @@ const mcei_net_ops_t mcei_net_iwarp_ops = {
     .first_event = mcei_net_first_event_lookahead,
     .keys = &mcei_net_iwarp_keytab,
     .topology = iw_topology,
+    .commit = mcei_net_commit_none,
 };

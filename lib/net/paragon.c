@@ -90,7 +90,9 @@ typedef struct pmsg {
     struct pmsg *next; /* in the wait queue of res[at] */
     uint64_t left;     /* bytes of the worm phase not yet streamed */
     uint64_t cur;      /* bytes of the packet streaming (or waiting) */
+    mce_time_t end;    /* the end of the phase holding its lanes */
     int kind, phase;
+    int early;      /* EARLY_*: handed over by paragon_commit */
     int nres;       /* the worm's route length */
     int lo, at, hi; /* this phase's lanes: res[lo..hi-1], held below at */
     uint32_t res[]; /* co-processor, links in route order, ejection, and
@@ -105,10 +107,14 @@ typedef struct pev {
     pmsg_t *pm;      /* NULL for EV_SENT */
 } pev_t;
 
-/* A resource: free lanes and the worms waiting for one, in arrival order. */
+enum { EARLY_SENT = 1, EARLY_DELIVER = 2 };
+
+/* A resource: free lanes and the worms waiting for one, in arrival order;
+ * a co-processor's (one lane) holder. */
 typedef struct lane {
     uint32_t free;
     pmsg_t *head, *tail;
+    pmsg_t *holder;
 } lane_t;
 
 typedef struct paragon {
@@ -120,7 +126,11 @@ typedef struct paragon {
     int width, height, nodes;
     uint32_t nres;       /* 6 x nodes: injection, ejection, 4 links per node */
     uint32_t link_lanes; /* worms a link carries at once */
-    lane_t *lanes;       /* per resource */
+    /* The least time from the end of a co-processor's phase to the end
+     * of a later phase that reaches its node (paragon_commit); 0: the
+     * model commits nothing. */
+    mce_time_t gap;
+    lane_t *lanes; /* per resource */
     mcei_heap_t events;
     size_t in_flight;
 } paragon_t;
@@ -165,7 +175,7 @@ static int push_ev(paragon_t *st, mce_time_t t, int kind, pmsg_t *pm)
     return mcei_heap_push(&st->events, e);
 }
 
-static int notify_sender(mcei_net_t *net, const pev_t *e)
+static int notify_sender(mcei_net_t *net, const pev_t *e, int early)
 {
     mcei_wire_t w;
     mcei_msg_t *n;
@@ -180,7 +190,11 @@ static int notify_sender(mcei_net_t *net, const pev_t *e)
     w.aux[1] = e->ctx;
     if ((n = mcei_msg_from_wire(&w)) == NULL)
         return MCE_ERR_NOMEM;
-    net->deliver(net->deliver_ctx, n, e->t);
+    if (early)
+        net->committed(net->deliver_ctx, n, e->t,
+                       sat_add(e->t, ((const paragon_t *)net->priv)->gap));
+    else
+        net->deliver(net->deliver_ctx, n, e->t);
     return MCE_OK;
 }
 
@@ -238,6 +252,8 @@ static int take_lanes(paragon_t *st, pmsg_t *pm, mce_time_t t)
             return MCE_OK;
         }
         l->free--;
+        if (pm->res[pm->at] < (uint32_t)st->nodes)
+            l->holder = pm; /* a co-processor */
         pm->at++;
     }
     switch (pm->phase) {
@@ -254,7 +270,8 @@ static int take_lanes(paragon_t *st, pmsg_t *pm, mce_time_t t)
         d = tail_of(st, pm);
         break;
     }
-    return push_ev(st, sat_add(t, d), EV_FREE, pm);
+    pm->end = sat_add(t, d);
+    return push_ev(st, pm->end, EV_FREE, pm);
 }
 
 static int begin_phase(paragon_t *st, pmsg_t *pm, int phase, mce_time_t t)
@@ -274,8 +291,11 @@ static int free_range(paragon_t *st, const pmsg_t *pm, int from, int to,
                       mce_time_t t)
 {
     int rc = MCE_OK;
-    for (int k = from; k < to; k++)
+    for (int k = from; k < to; k++) {
         st->lanes[pm->res[k]].free++;
+        if (st->lanes[pm->res[k]].holder == pm)
+            st->lanes[pm->res[k]].holder = NULL;
+    }
     for (int k = from; k < to && rc == MCE_OK; k++) {
         lane_t *l = &st->lanes[pm->res[k]];
         while (rc == MCE_OK && l->free > 0 && l->head != NULL) {
@@ -283,6 +303,8 @@ static int free_range(paragon_t *st, const pmsg_t *pm, int from, int to,
             if ((l->head = w->next) == NULL)
                 l->tail = NULL;
             l->free--;
+            if (pm->res[k] < (uint32_t)st->nodes)
+                l->holder = w; /* a co-processor */
             w->at++;
             rc = take_lanes(st, w, t);
         }
@@ -475,6 +497,23 @@ static int paragon_init(mcei_net_t *net, mcei_machine_t *m, char *err,
         st->lanes[r].free = lanes_of(st->stream_pb, pb);
     }
     st->link_lanes = lanes_of(st->stream_pb, link_pb);
+    /* paragon_commit's gap: what can reach a node once its co-processor's
+     * phase ends is a later phase on it: a short or FORCED send's start
+     * and worm (at least coproc_start), a long send's worm (at least
+     * short_max + 1 bytes), a tail (short or long).  A co-processor with
+     * more than one lane has no single holder: no commitments then. */
+    st->gap = st->coproc;
+    {
+        pmsg_t probe = {.kind = K_SHORT};
+        mce_time_t worm;
+        st->gap = mcei_time_min(st->gap, tail_of(st, &probe));
+        probe.kind = K_LONG;
+        st->gap = mcei_time_min(st->gap, tail_of(st, &probe));
+        if (mcei_time_mul(st->stream_pb, st->short_max + 1, &worm) == MCE_OK)
+            st->gap = mcei_time_min(st->gap, worm);
+    }
+    if (lanes_of(st->stream_pb, inject_pb) != 1)
+        st->gap = 0;
     mcei_heap_init(&st->events, ev_less);
     net->priv = st;
     return MCE_OK;
@@ -554,14 +593,19 @@ static int on_event(mcei_net_t *net, paragon_t *st, pev_t *e)
         case PH_START: /* it waits for the answer to its control message */
             return push_ev(st, sat_add(e->t, 2 * st->control), EV_WORM, pm);
         case PH_WORM:
-            if ((rc = push_ev(st, e->t, EV_SENT, pm)) != MCE_OK)
+            if (!(pm->early & EARLY_SENT) &&
+                (rc = push_ev(st, e->t, EV_SENT, pm)) != MCE_OK)
                 return rc;
             return begin_phase(st, pm, PH_TAIL, e->t);
         default:
+            if (pm->early & EARLY_DELIVER) { /* handed over before */
+                free(pm);
+                return MCE_OK;
+            }
             return push_ev(st, e->t, EV_DELIVER, pm);
         }
     case EV_SENT:
-        return notify_sender(net, e);
+        return notify_sender(net, e, 0);
     case EV_DELIVER: {
         mcei_msg_t *m = pm->msg;
         free(pm);
@@ -587,6 +631,46 @@ static int paragon_advance(mcei_net_t *net, mce_time_t horizon)
         if (rc != MCE_OK)
             return rc;
     }
+}
+
+/* Committed deliveries.  A node hears of the network only when a phase on
+ * its co-processor ends (its send's worm: the sender notice; a tail: the
+ * delivery), and the co-processor serves one phase at a time, first come
+ * first served.  So a phase that holds it with a fixed end (a tail, or
+ * the last packet of a worm that holds its whole route: it streams at
+ * the fixed rate) ends when it is scheduled to whatever is injected
+ * later, and nothing else reaches that node before the end plus the
+ * least time of a later phase (st->gap).  Hand those ends over now. */
+static int paragon_commit(mcei_net_t *net, mce_time_t horizon)
+{
+    paragon_t *st = net->priv;
+    int rc = MCE_OK;
+    if (st->gap == 0)
+        return MCE_OK;
+    for (int n = 0; n < st->nodes && rc == MCE_OK; n++) {
+        pmsg_t *pm = st->lanes[n].holder;
+        if (pm == NULL || pm->at != pm->hi || pm->end < horizon)
+            continue;
+        if (pm->phase == PH_TAIL && !(pm->early & EARLY_DELIVER)) {
+            mcei_msg_t *m = pm->msg;
+            pm->early |= EARLY_DELIVER;
+            pm->msg = NULL; /* the engine's from now on */
+            st->in_flight--;
+            net->committed(net->deliver_ctx, m, pm->end,
+                           sat_add(pm->end, st->gap));
+        } else if (pm->phase == PH_WORM && pm->left == pm->cur &&
+                   !(pm->early & EARLY_SENT)) {
+            pev_t e = {.t = pm->end,
+                       .cls = 1,
+                       .kind = EV_SENT,
+                       .k1 = (uint64_t)(uint32_t)pm->msg->w.src,
+                       .k2 = pm->msg->w.seq,
+                       .ctx = pm->msg->w.ctx};
+            pm->early |= EARLY_SENT;
+            rc = notify_sender(net, &e, 1);
+        }
+    }
+    return rc;
 }
 
 static size_t paragon_in_flight(const mcei_net_t *net)
@@ -621,4 +705,5 @@ const mcei_net_ops_t mcei_net_paragon_ops = {
     .first_event = mcei_net_first_event_lookahead,
     .keys = &mcei_net_paragon_keytab,
     .topology = paragon_topology,
+    .commit = paragon_commit,
 };

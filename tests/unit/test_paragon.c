@@ -327,6 +327,172 @@ static void test_packets_take_turns_on_a_link(void **state)
     close_net(f);
 }
 
+/* ---- committed deliveries ----------------------------------------------- */
+
+/* One event a node hears of: a delivery (kind 0) or a sender notice (1). */
+typedef struct cev {
+    int node, kind;
+    int src;
+    uint64_t seq;
+    mce_time_t t, until; /* until: committed events only */
+    int committed;
+} cev_t;
+
+#define MAXE 2048
+typedef struct clog {
+    fx_t *f;
+    cev_t ev[MAXE];
+    size_t n;
+    const struct clog *ref; /* the run without commitments */
+    mce_time_t horizon;     /* of the last commit call */
+} clog_t;
+
+static clog_t *clog_of; /* the callbacks' context is the fixture */
+
+static void clog_add(clog_t *c, mcei_msg_t *m, mce_time_t t, int committed,
+                     mce_time_t until)
+{
+    cev_t *e;
+    int sent = m->w.ctx == MCEI_CTX_PROTOCOL && m->w.type == MCEI_NET_SENT;
+    assert_true(c->n < MAXE);
+    e = &c->ev[c->n++];
+    e->kind = sent;
+    e->node = m->w.dst;
+    e->src = m->w.src;
+    e->seq = sent ? m->w.aux[0] : m->w.seq;
+    e->t = t;
+    e->committed = committed;
+    e->until = until;
+    mcei_msg_release(m);
+}
+
+static void clog_deliver(void *ctx, mcei_msg_t *m, mce_time_t t)
+{
+    (void)ctx;
+    clog_add(clog_of, m, t, 0, 0);
+}
+
+/* A committed event: at or after the horizon, and every event of the
+ * reference run at its node before @p until has been reported already
+ * (counting this one). */
+static void clog_committed(void *ctx, mcei_msg_t *m, mce_time_t t,
+                           mce_time_t until)
+{
+    clog_t *c = clog_of;
+    (void)ctx;
+    assert_true(t >= c->horizon);
+    assert_true(until > t);
+    clog_add(c, m, t, 1, until);
+    for (size_t i = 0; i < c->ref->n; i++) {
+        const cev_t *r = &c->ref->ev[i];
+        size_t j;
+        if (r->node != c->ev[c->n - 1].node || r->t >= until)
+            continue;
+        for (j = 0; j < c->n; j++)
+            if (c->ev[j].kind == r->kind && c->ev[j].src == r->src &&
+                c->ev[j].seq == r->seq)
+                break;
+        if (j == c->n)
+            fail_msg("node %d: an event at %llu ps (from %d) not reported "
+                     "before a commitment until %llu ps",
+                     r->node, (unsigned long long)r->t, r->src,
+                     (unsigned long long)until);
+    }
+}
+
+/* A mixed load on 4 x 4: a hot spot, random pairs, self messages, short,
+ * long and FORCED messages of several packets, sent over 2 ms; message i
+ * is sent at i x 9 us. */
+#define NLOAD 400
+static void load_msg(int i, mcei_msg_t *m)
+{
+    static const uint64_t sizes[] = {0, 100, 8192, 8193, M, 40000};
+    uint64_t x = (uint64_t)i * 6364136223846793005ULL + 1442695040888963407ULL;
+    memset(m, 0, sizeof(*m));
+    m->w.ts = (uint64_t)i * 9 * US;
+    m->w.src = (int)((x >> 33) % 16);
+    m->w.dst = i % 5 == 0 ? 0 : i % 17 == 0 ? m->w.src : (int)((x >> 45) % 16);
+    m->w.seq = (uint64_t)i;
+    m->w.size = sizes[(x >> 20) % 6];
+    m->w.flags = (x >> 50) % 3 == 0 ? MCEI_MSG_FORCED : 0;
+    m->w.ctx = MCEI_CTX_USER;
+}
+
+static void inject_load(fx_t *f, int from, int to)
+{
+    for (int i = from; i < to; i++) {
+        mcei_msg_t *m = calloc(1, sizeof(*m));
+        assert_non_null(m);
+        load_msg(i, m);
+        assert_int_equal(f->net.ops->inject(&f->net, m), MCE_OK);
+    }
+}
+
+static int cev_same(const cev_t *a, const cev_t *b)
+{
+    return a->kind == b->kind && a->src == b->src && a->seq == b->seq;
+}
+
+/* Committing changes no time: the same events at the same times as a run
+ * that never commits, each once, although messages are still injected
+ * (with later send times) after commitments; and nothing reaches a node
+ * before a commitment's limit that it was not handed already. */
+static void test_commit_changes_no_time(void **state)
+{
+    static clog_t ref, got;
+    fx_t *f;
+    int next = 0, commits = 0;
+    (void)state;
+    memset(&ref, 0, sizeof(ref));
+    memset(&got, 0, sizeof(got));
+
+    clog_of = &ref;
+    f = open_net(16, "4", NULL);
+    f->net.deliver = clog_deliver;
+    inject_load(f, 0, NLOAD);
+    run(f);
+    close_net(f);
+    assert_true(ref.n == 2 * NLOAD);
+
+    clog_of = &got;
+    got.ref = &ref;
+    f = open_net(16, "4", NULL);
+    f->net.deliver = clog_deliver;
+    f->net.committed = clog_committed;
+    /* Windows of 4 us (the engine's lookahead): each injects what is sent
+     * in it, advances, commits. */
+    for (mce_time_t h = 4 * US;; h += 4 * US) {
+        int upto = next;
+        while (upto < NLOAD && (mce_time_t)upto * 9 * US < h)
+            upto++;
+        inject_load(f, next, upto);
+        next = upto;
+        assert_int_equal(f->net.ops->advance(&f->net, h), MCE_OK);
+        got.horizon = h;
+        assert_int_equal(f->net.ops->commit(&f->net, h), MCE_OK);
+        if (next == NLOAD && f->net.ops->next_event(&f->net) == MCEI_TIME_INF)
+            break;
+    }
+    assert_int_equal(f->net.ops->in_flight(&f->net), 0);
+    close_net(f);
+
+    assert_int_equal(got.n, ref.n);
+    for (size_t i = 0; i < ref.n; i++) {
+        size_t hits = 0;
+        for (size_t j = 0; j < got.n; j++)
+            if (cev_same(&ref.ev[i], &got.ev[j])) {
+                hits++;
+                assert_int_equal(got.ev[j].t, ref.ev[i].t);
+                assert_int_equal(got.ev[j].node, ref.ev[i].node);
+            }
+        assert_int_equal(hits, 1);
+    }
+    for (size_t j = 0; j < got.n; j++)
+        commits += got.ev[j].committed;
+    /* The load keeps co-processors busy: most events are committed. */
+    assert_true(commits > (int)got.n / 2);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -338,6 +504,7 @@ int main(void)
         cmocka_unit_test(test_unblocked_control),
         cmocka_unit_test(test_null_passes_between_packets),
         cmocka_unit_test(test_packets_take_turns_on_a_link),
+        cmocka_unit_test(test_commit_changes_no_time),
     };
     /* The core knows only the models registered into it: this one. */
     if (mcei_register_net(&mcei_net_paragon_ops) != MCE_OK)
