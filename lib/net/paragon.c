@@ -175,7 +175,9 @@ static int push_ev(paragon_t *st, mce_time_t t, int kind, pmsg_t *pm)
     return mcei_heap_push(&st->events, e);
 }
 
-static int notify_sender(mcei_net_t *net, const pev_t *e, int early)
+/* The sender's notice of @p e; handed over as committed until @p until
+ * when that is not 0 (paragon_commit). */
+static int notify_sender(mcei_net_t *net, const pev_t *e, mce_time_t until)
 {
     mcei_wire_t w;
     mcei_msg_t *n;
@@ -190,9 +192,8 @@ static int notify_sender(mcei_net_t *net, const pev_t *e, int early)
     w.aux[1] = e->ctx;
     if ((n = mcei_msg_from_wire(&w)) == NULL)
         return MCE_ERR_NOMEM;
-    if (early)
-        net->committed(net->deliver_ctx, n, e->t,
-                       sat_add(e->t, ((const paragon_t *)net->priv)->gap));
+    if (until != 0)
+        net->committed(net->deliver_ctx, n, e->t, until);
     else
         net->deliver(net->deliver_ctx, n, e->t);
     return MCE_OK;
@@ -200,9 +201,9 @@ static int notify_sender(mcei_net_t *net, const pev_t *e, int early)
 
 /* ---- worms -------------------------------------------------------------- */
 
-static mce_time_t tail_of(const paragon_t *st, const pmsg_t *pm)
+static mce_time_t tail_of(const paragon_t *st, int kind)
 {
-    if (pm->kind == K_SHORT)
+    if (kind == K_SHORT)
         return st->bs - st->start_up - st->coproc;
     return st->bl - st->start_up - st->coproc - 2 * st->control;
 }
@@ -267,7 +268,7 @@ static int take_lanes(paragon_t *st, pmsg_t *pm, mce_time_t t)
             trace_worm(st, pm, t, d);
         break;
     default:
-        d = tail_of(st, pm);
+        d = tail_of(st, pm->kind);
         break;
     }
     pm->end = sat_add(t, d);
@@ -397,7 +398,7 @@ static int paragon_init(mcei_net_t *net, mcei_machine_t *m, char *err,
 {
     paragon_t *st = calloc(1, sizeof(*st));
     uint64_t w, h;
-    mce_time_t inject_pb, eject_pb, link_pb;
+    mce_time_t inject_pb, eject_pb, link_pb, worm;
     int rc;
     if (st == NULL)
         return MCE_ERR_NOMEM;
@@ -502,16 +503,10 @@ static int paragon_init(mcei_net_t *net, mcei_machine_t *m, char *err,
      * and worm (at least coproc_start), a long send's worm (at least
      * short_max + 1 bytes), a tail (short or long).  A co-processor with
      * more than one lane has no single holder: no commitments then. */
-    st->gap = st->coproc;
-    {
-        pmsg_t probe = {.kind = K_SHORT};
-        mce_time_t worm;
-        st->gap = mcei_time_min(st->gap, tail_of(st, &probe));
-        probe.kind = K_LONG;
-        st->gap = mcei_time_min(st->gap, tail_of(st, &probe));
-        if (mcei_time_mul(st->stream_pb, st->short_max + 1, &worm) == MCE_OK)
-            st->gap = mcei_time_min(st->gap, worm);
-    }
+    st->gap = mcei_time_min(
+        st->coproc, mcei_time_min(tail_of(st, K_SHORT), tail_of(st, K_LONG)));
+    if (mcei_time_mul(st->stream_pb, st->short_max + 1, &worm) == MCE_OK)
+        st->gap = mcei_time_min(st->gap, worm);
     if (lanes_of(st->stream_pb, inject_pb) != 1)
         st->gap = 0;
     mcei_heap_init(&st->events, ev_less);
@@ -667,7 +662,7 @@ static int paragon_commit(mcei_net_t *net, mce_time_t horizon)
                        .k2 = pm->msg->w.seq,
                        .ctx = pm->msg->w.ctx};
             pm->early |= EARLY_SENT;
-            rc = notify_sender(net, &e, 1);
+            rc = notify_sender(net, &e, sat_add(pm->end, st->gap));
         }
     }
     return rc;
