@@ -99,13 +99,13 @@ typedef struct pmsg {
                        the destination's co-processor */
 } pmsg_t;
 
-typedef struct pev {
-    mce_time_t t;
-    int cls, kind;
-    uint64_t k1, k2; /* source node, sequence */
-    uint32_t ctx;    /* EV_SENT: the message's context */
-    pmsg_t *pm;      /* NULL for EV_SENT */
-} pev_t;
+/* Events live in a keyed heap, ordered by (time, class, source node,
+ * sequence, kind): k0 = time, k1 = class << 32 | source, k2 = sequence
+ * << 3 | kind (EV_SENT's item is the message's context, the others' the
+ * worm).  Keys in the entries: no call or load through an item per
+ * comparison (the model's hottest loop on large meshes). */
+#define EV_KIND_BITS 3
+#define EV_SEQ_MAX   (UINT64_MAX >> EV_KIND_BITS)
 
 enum { EARLY_SENT = 1, EARLY_DELIVER = 2 };
 
@@ -131,7 +131,7 @@ typedef struct paragon {
      * model commits nothing. */
     mce_time_t gap;
     lane_t *lanes; /* per resource */
-    mcei_heap_t events;
+    mcei_kheap_t events;
     size_t in_flight;
 } paragon_t;
 
@@ -145,57 +145,41 @@ static mce_time_t sat_add(mce_time_t a, mce_time_t b)
 
 /* ---- events ------------------------------------------------------------- */
 
-static int ev_less(const void *x, const void *y)
-{
-    const pev_t *a = x, *b = y;
-    if (a->t != b->t)
-        return a->t < b->t;
-    if (a->cls != b->cls)
-        return a->cls < b->cls;
-    if (a->k1 != b->k1)
-        return a->k1 < b->k1;
-    if (a->k2 != b->k2)
-        return a->k2 < b->k2;
-    return a->kind < b->kind;
-}
-
 static int push_ev(paragon_t *st, mce_time_t t, int kind, pmsg_t *pm)
 {
     const mcei_msg_t *m = pm->msg;
-    pev_t *e = malloc(sizeof(*e));
-    if (e == NULL)
-        return MCE_ERR_NOMEM;
-    e->t = t;
-    e->kind = kind;
-    e->cls = kind >= EV_SENT;
-    e->k1 = (uint64_t)(uint32_t)m->w.src;
-    e->k2 = m->w.seq;
-    e->ctx = m->w.ctx;
-    e->pm = kind == EV_SENT ? NULL : pm;
-    return mcei_heap_push(&st->events, e);
+    uint64_t cls = kind >= EV_SENT;
+    if (m->w.seq > EV_SEQ_MAX)
+        return MCE_ERR_OVERFLOW;
+    return mcei_kheap_push(
+        &st->events, t, cls << 32 | (uint64_t)(uint32_t)m->w.src,
+        m->w.seq << EV_KIND_BITS | (uint64_t)kind,
+        kind == EV_SENT ? (void *)(uintptr_t)m->w.ctx : (void *)pm);
 }
 
-/* The sender's notice of @p e; handed over as committed until @p until
- * when that is not 0 (paragon_commit). */
-static int notify_sender(mcei_net_t *net, const pev_t *e, mce_time_t until)
+/* The notice to node @p src that its send @p seq (context @p ctx) ended
+ * at @p t; handed over as committed until @p until when that is not 0
+ * (paragon_commit). */
+static int notify_sender(mcei_net_t *net, mce_time_t t, int32_t src,
+                         uint64_t seq, uint32_t ctx, mce_time_t until)
 {
     mcei_wire_t w;
     mcei_msg_t *n;
     memset(&w, 0, sizeof(w));
-    w.ts = e->t;
-    w.seq = e->k2;
-    w.src = (int32_t)e->k1;
-    w.dst = (int32_t)e->k1;
+    w.ts = t;
+    w.seq = seq;
+    w.src = src;
+    w.dst = src;
     w.ctx = MCEI_CTX_PROTOCOL;
     w.type = MCEI_NET_SENT;
-    w.aux[0] = e->k2;
-    w.aux[1] = e->ctx;
+    w.aux[0] = seq;
+    w.aux[1] = ctx;
     if ((n = mcei_msg_from_wire(&w)) == NULL)
         return MCE_ERR_NOMEM;
     if (until != 0)
-        net->committed(net->deliver_ctx, n, e->t, until);
+        net->committed(net->deliver_ctx, n, t, until);
     else
-        net->deliver(net->deliver_ctx, n, e->t);
+        net->deliver(net->deliver_ctx, n, t);
     return MCE_OK;
 }
 
@@ -365,17 +349,13 @@ static pmsg_t *pmsg_new(paragon_t *st, mcei_msg_t *m)
 
 static void paragon_free(paragon_t *st)
 {
-    pev_t *e;
     if (st == NULL)
         return;
-    if (st->events.items != NULL) {
-        /* a worm is in exactly one event or one wait queue */
-        while ((e = mcei_heap_pop(&st->events)) != NULL) {
-            free(e->pm); /* NULL for EV_SENT */
-            free(e);
-        }
-        mcei_heap_fini(&st->events);
-    }
+    /* a worm is in exactly one event or one wait queue */
+    for (size_t i = 0; i < st->events.count; i++)
+        if ((st->events.e[i].k2 & ((1u << EV_KIND_BITS) - 1)) != EV_SENT)
+            free(st->events.e[i].item);
+    mcei_kheap_fini(&st->events);
     for (uint32_t r = 0; st->lanes != NULL && r < st->nres; r++)
         for (pmsg_t *w = st->lanes[r].head, *n; w != NULL; w = n) {
             n = w->next;
@@ -509,7 +489,7 @@ static int paragon_init(mcei_net_t *net, mcei_machine_t *m, char *err,
         st->gap = mcei_time_min(st->gap, worm);
     if (lanes_of(st->stream_pb, inject_pb) != 1)
         st->gap = 0;
-    mcei_heap_init(&st->events, ev_less);
+    mcei_kheap_init(&st->events);
     net->priv = st;
     return MCE_OK;
 fail:
@@ -551,61 +531,65 @@ static int paragon_inject(mcei_net_t *net, mcei_msg_t *m)
 static mce_time_t paragon_next_event(const mcei_net_t *net)
 {
     const paragon_t *st = net->priv;
-    const pev_t *e = mcei_heap_top(&st->events);
-    return e ? e->t : MCEI_TIME_INF;
+    const mcei_kentry_t *e = mcei_kheap_top(&st->events);
+    return e ? e->k0 : MCEI_TIME_INF;
 }
 
-static int on_event(mcei_net_t *net, paragon_t *st, pev_t *e)
+static int on_event(mcei_net_t *net, paragon_t *st, const mcei_kentry_t *e)
 {
-    pmsg_t *pm = e->pm;
+    mce_time_t t = e->k0;
+    int kind = (int)(e->k2 & ((1u << EV_KIND_BITS) - 1));
+    pmsg_t *pm = e->item;
     int rc;
-    switch (e->kind) {
+    switch (kind) {
     case EV_ENTER:
-        return begin_phase(st, pm, PH_START, e->t);
+        return begin_phase(st, pm, PH_START, t);
     case EV_WORM:
-        return begin_phase(st, pm, PH_WORM, e->t);
+        return begin_phase(st, pm, PH_WORM, t);
     case EV_FREE:
         if (pm->phase == PH_START && pm->kind != K_LONG) {
             /* the co-processor goes on with the worm it started */
             pm->phase = PH_WORM;
             pm->hi = pm->nres;
             next_packet(st, pm);
-            return take_lanes(st, pm, e->t);
+            return take_lanes(st, pm, t);
         }
         if (pm->phase == PH_WORM && (pm->left -= pm->cur) > 0) {
             /* Another packet: the co-processor stays with this message;
              * the links and the ejection are taken again, behind the
              * worms waiting for them. */
-            if ((rc = free_range(st, pm, 1, pm->nres, e->t)) != MCE_OK)
+            if ((rc = free_range(st, pm, 1, pm->nres, t)) != MCE_OK)
                 return rc;
             pm->at = 1;
             next_packet(st, pm);
-            return take_lanes(st, pm, e->t);
+            return take_lanes(st, pm, t);
         }
-        if ((rc = free_lanes(st, pm, e->t)) != MCE_OK)
+        if ((rc = free_lanes(st, pm, t)) != MCE_OK)
             return rc;
         switch (pm->phase) {
         case PH_START: /* it waits for the answer to its control message */
-            return push_ev(st, sat_add(e->t, 2 * st->control), EV_WORM, pm);
+            return push_ev(st, sat_add(t, 2 * st->control), EV_WORM, pm);
         case PH_WORM:
             if (!(pm->early & EARLY_SENT) &&
-                (rc = push_ev(st, e->t, EV_SENT, pm)) != MCE_OK)
+                (rc = push_ev(st, t, EV_SENT, pm)) != MCE_OK)
                 return rc;
-            return begin_phase(st, pm, PH_TAIL, e->t);
+            return begin_phase(st, pm, PH_TAIL, t);
         default:
             if (pm->early & EARLY_DELIVER) { /* handed over before */
                 free(pm);
                 return MCE_OK;
             }
-            return push_ev(st, e->t, EV_DELIVER, pm);
+            return push_ev(st, t, EV_DELIVER, pm);
         }
     case EV_SENT:
-        return notify_sender(net, e, 0);
+        return notify_sender(net, t, (int32_t)(uint32_t)e->k1,
+                             e->k2 >> EV_KIND_BITS,
+                             (uint32_t)(uintptr_t)e->item, 0);
     case EV_DELIVER: {
         mcei_msg_t *m = pm->msg;
         free(pm);
         st->in_flight--;
-        net->deliver(net->deliver_ctx, m, e->t);
+        net->deliver(net->deliver_ctx, m, t);
         return MCE_OK;
     }
     }
@@ -616,14 +600,14 @@ static int paragon_advance(mcei_net_t *net, mce_time_t horizon)
 {
     paragon_t *st = net->priv;
     for (;;) {
-        pev_t *e = mcei_heap_top(&st->events);
+        const mcei_kentry_t *top = mcei_kheap_top(&st->events);
+        mcei_kentry_t e;
         int rc;
-        if (e == NULL || e->t >= horizon)
+        if (top == NULL || top->k0 >= horizon)
             return MCE_OK;
-        mcei_heap_pop(&st->events);
-        rc = on_event(net, st, e);
-        free(e);
-        if (rc != MCE_OK)
+        e = *top; /* on_event pushes: the heap may move */
+        mcei_kheap_pop(&st->events);
+        if ((rc = on_event(net, st, &e)) != MCE_OK)
             return rc;
     }
 }
@@ -655,14 +639,9 @@ static int paragon_commit(mcei_net_t *net, mce_time_t horizon)
                            sat_add(pm->end, st->gap));
         } else if (pm->phase == PH_WORM && pm->left == pm->cur &&
                    !(pm->early & EARLY_SENT)) {
-            pev_t e = {.t = pm->end,
-                       .cls = 1,
-                       .kind = EV_SENT,
-                       .k1 = (uint64_t)(uint32_t)pm->msg->w.src,
-                       .k2 = pm->msg->w.seq,
-                       .ctx = pm->msg->w.ctx};
             pm->early |= EARLY_SENT;
-            rc = notify_sender(net, &e, sat_add(pm->end, st->gap));
+            rc = notify_sender(net, pm->end, pm->msg->w.src, pm->msg->w.seq,
+                               pm->msg->w.ctx, sat_add(pm->end, st->gap));
         }
     }
     return rc;
