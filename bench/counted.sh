@@ -54,3 +54,36 @@ one "matmul.c 200 x 200, 200 times" "$B/tools/mcecc" "$SRC/tests/legacy/matmul.c
 if "$B/tools/mcef77" --showme -o x x.f > /dev/null 2>&1; then
     one "force.f 2048 particles, 100 times" "$B/tools/mcef77" "$SRC/tests/legacy/force.f" 2048 100
 fi
+
+# Counted time against the host's measured time of the same kernel across
+# sizes (issue 15's comparison; tests/core/counted.sh asserts it against
+# the host's instruction counts instead, which do not vary from run to
+# run): the counted build's virtual time in counted mode and the plain
+# build's own dclock in --mce-compute=measured (best of five), each as a
+# ratio to the first size.  Wall-clock figures: on a loaded or virtual
+# machine they vary by tens of percent.
+# scale LABEL COMPILER SOURCE "SIZES" ARGS...
+scale() {
+    label=$1 comp=$2 src=$3 sizes=$4; shift 4
+    if ! "$comp" -w -O2 -o "$T/plain" "$src" > "$T/cc" 2>&1 ||
+        ! "$comp" -w -O2 -mce-compute=counted -o "$T/counted" "$src" \
+            > "$T/cc" 2>&1; then
+        echo "  $label: does not build"; return
+    fi
+    for n in $sizes; do
+        c=$("$T/counted" "$n" "$@" --mce-nodes=1 2>&1 |
+            sed -n 's/.* [Tt][Ii][Mm][Ee] *\([0-9.]*\)$/\1/p')
+        m=$(for r in 1 2 3 4 5; do "$T/plain" "$n" "$@" --mce-nodes=1 \
+                --mce-compute=measured 2>&1; done |
+            sed -n 's/.* [Tt][Ii][Mm][Ee] *\([0-9.]*\)$/\1/p' | sort -g | head -1)
+        echo "$n $c $m"
+    done | awk -v l="$label" 'NR == 1 { n0 = $1; c0 = $2; m0 = $3; next }
+        { rc = $2 / c0; rm = $3 / m0
+          printf "  %-22s %4s/%s: counted ratio %7.3f, measured ratio %7.3f (%+.1f %%)\n",
+              l, $1, n0, rc, rm, 100 * (rc / rm - 1) }'
+}
+echo "counted time against measured time across sizes (ratios to the first size; measured: best of 5):"
+scale "matmul.c" "$B/tools/mcecc" "$SRC/tests/legacy/matmul.c" "60 90 120" 40
+if "$B/tools/mcef77" --showme -o x x.f > /dev/null 2>&1; then
+    scale "force.f" "$B/tools/mcef77" "$SRC/tests/legacy/force.f" "128 256 512" 40
+fi

