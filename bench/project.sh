@@ -53,7 +53,14 @@ FNR == NR { if ($1 != "w") next
 FNR == 1 { # pass 2 starts
     if (nw == 0 || A == 0) { print "no windows in the log" > "/dev/stderr"; bad = 1; exit 1 }
     sub(/.*nodes=/, ""); N = $1 + 0; np = split(Ps, PP, " ")
-    for (k = 1; k <= np; k++) if (PP[k] + 0 > N) PP[k] = N
+    # rank counts past the node count are capped, and each projected once
+    m = 0
+    for (k = 1; k <= np; k++) {
+        p = PP[k] + 0 > N ? N : PP[k] + 0; dup = 0
+        for (j = 1; j <= m; j++) if (Q[j] == p) dup = 1
+        if (!dup) Q[++m] = p
+    }
+    np = m; for (k = 1; k <= np; k++) PP[k] = Q[k]
     tact = (W - M) / A; tmsg = MSG ? M / MSG : 0
     c *= 1e-6; a *= 1e-6; bw *= 1e9; next }
 $1 != "w" { next }
