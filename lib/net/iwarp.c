@@ -118,9 +118,11 @@ typedef struct block {
     struct block *next;
 } block_t;
 
+/* The fields every event scans (the live flows' rates, heads, progress)
+ * first, the 4 KB route last: the scans touch one or two cache lines of a
+ * flow instead of lines 4 KB apart. */
 typedef struct flow {
     int key, dkey, src, spct;
-    chain_t ch;
     block_t *head, *tail; /* first word not yet readable */
     uint64_t assigned;    /* words of all blocks so far */
     uint64_t offered;     /* words whose block reached its base time */
@@ -129,6 +131,7 @@ typedef struct flow {
     uint64_t rate, told;
     int told_valid, force, full;
     mce_time_t last_base;
+    chain_t ch;
 } flow_t;
 
 typedef struct iwnet {
