@@ -148,6 +148,11 @@ typedef struct iwnet {
     flow_t **flows;      /* by source key, NULL until used */
     flow_t **live;       /* flows in key order */
     int nlive;
+    /* the live flows with a rate, in key order: rates change only in
+     * recompute, which rebuilds it; what scans for progress and the next
+     * crossing (every event) need, where most flows idle */
+    flow_t **moving;
+    int nmoving;
     uint64_t *pend;   /* by destination key: reads before any flow */
     int *dflow;       /* by destination key: the flow ending there, -1 */
     mce_time_t *dq_h; /* by destination key: path latency of its chain */
@@ -321,6 +326,23 @@ static int same_path(const chain_t *a, const chain_t *b)
            memcmp(a->link, b->link, (size_t)a->nlinks * sizeof(int)) == 0;
 }
 
+/* *dst = *src, but only the used part of the arrays (a chain is 4 KB, a
+ * path a few links; start_block copies one for every block it queues). */
+static void chain_copy(chain_t *dst, const chain_t *src)
+{
+    dst->nlinks = src->nlinks;
+    dst->end_cell = src->end_cell;
+    dst->end_pct = src->end_pct;
+    dst->ncells = src->ncells;
+    dst->H = src->H;
+    dst->ready = src->ready;
+    memcpy(dst->link, src->link, (size_t)src->nlinks * sizeof(*dst->link));
+    memcpy(dst->group, src->group, (size_t)src->nlinks * sizeof(*dst->group));
+    memcpy(dst->pct, src->pct, (size_t)(src->nlinks + 1) * sizeof(*dst->pct));
+    memcpy(dst->cell, src->cell, (size_t)src->ncells * sizeof(*dst->cell));
+    memcpy(dst->turn, src->turn, (size_t)src->ncells * sizeof(*dst->turn));
+}
+
 /* ---- flows ------------------------------------------------------------ */
 
 static uint64_t path_words(const iwnet_t *st, const flow_t *f)
@@ -437,14 +459,15 @@ static int start_block(iwnet_t *st, mcei_msg_t *m, const chain_t *ch,
         if (f->dkey >= 0 && st->dflow[f->dkey] == key)
             st->dflow[f->dkey] = -1;
         /* a new path: what went before is not the new reader's to take */
-        f->ch = *ch;
+        chain_copy(&f->ch, ch);
         f->dkey = dkey;
         f->freed = f->assigned + st->pend[dkey];
         st->pend[dkey] = 0;
         st->dflow[dkey] = key;
         st->dq_h[dkey] = ch->H;
     } else if (f->entered == (u128)f->assigned * st->unit) {
-        f->ch = *ch; /* the same links; its PCTs (groups) may differ */
+        chain_copy(&f->ch,
+                   ch); /* the same links; its PCTs (groups) may differ */
     }
     if (base < f->last_base)
         base = f->last_base;
@@ -503,12 +526,10 @@ static mce_time_t ceil_div_time(u128 num, uint64_t rate)
 static mce_time_t next_crossing(const iwnet_t *st)
 {
     mce_time_t best = MCEI_TIME_INF;
-    for (int i = 0; i < st->nlive; i++) {
-        const flow_t *f = st->live[i];
+    for (int i = 0; i < st->nmoving; i++) {
+        const flow_t *f = st->moving[i];
         u128 stop, x;
         mce_time_t t;
-        if (f->rate == 0)
-            continue;
         stop = stop_of(st, f);
         x = stop;
         if (f->head != NULL && (u128)f->head->first * st->unit < x)
@@ -525,11 +546,9 @@ static mce_time_t next_crossing(const iwnet_t *st)
 static void progress(iwnet_t *st, mce_time_t t)
 {
     mce_time_t dt = t - st->now;
-    for (int i = 0; i < st->nlive && dt > 0; i++) {
-        flow_t *f = st->live[i];
+    for (int i = 0; i < st->nmoving && dt > 0; i++) {
+        flow_t *f = st->moving[i];
         u128 stop, e;
-        if (f->rate == 0)
-            continue;
         stop = stop_of(st, f);
         e = f->entered + (u128)f->rate * dt;
         if (e > stop) {
@@ -723,12 +742,16 @@ static int recompute(iwnet_t *st)
     int *idx, n = 0, rc;
     if (st->ff_cap < st->nlive + 1) {
         int nc = 2 * st->nlive + 16;
+        flow_t **mv;
         if ((ff = realloc(st->ff, (size_t)nc * sizeof(*ff))) == NULL)
             return MCE_ERR_NOMEM;
         st->ff = ff;
         if ((idx = realloc(st->ff_idx, (size_t)nc * sizeof(*idx))) == NULL)
             return MCE_ERR_NOMEM;
         st->ff_idx = idx;
+        if ((mv = realloc(st->moving, (size_t)nc * sizeof(*mv))) == NULL)
+            return MCE_ERR_NOMEM;
+        st->moving = mv;
         st->ff_cap = nc;
     }
     ff = st->ff;
@@ -757,8 +780,10 @@ static int recompute(iwnet_t *st)
     }
     rc = mcei_iwf_rates(ff, n, &st->fp, &st->ws);
     st->fp.epoch++;
+    st->nmoving = 0;
     for (int j = 0; j < n && rc == MCE_OK; j++)
-        st->live[idx[j]]->rate = ff[j].rate;
+        if ((st->live[idx[j]]->rate = ff[j].rate) > 0)
+            st->moving[st->nmoving++] = st->live[idx[j]];
     if (rc == MCE_OK && mcei_trace_net_on()) {
         trace_links(st);
         trace_pcts(st);
@@ -777,12 +802,15 @@ static int recompute(iwnet_t *st)
     return rc;
 }
 
-/* Blocks whose first word has entered: delivered when it is readable. */
+/* Blocks whose first word has entered: delivered when it is readable.
+ * Only a moving flow's words enter (progress), and a block queued since
+ * starts past every word assigned before it (first = assigned + 1), so the
+ * flows that moved up to now are the only ones to look at. */
 static int crossings(iwnet_t *st)
 {
     int rc;
-    for (int i = 0; i < st->nlive; i++) {
-        flow_t *f = st->live[i];
+    for (int i = 0; i < st->nmoving; i++) {
+        flow_t *f = st->moving[i];
         block_t *b;
         while ((b = f->head) != NULL &&
                f->entered >= (u128)b->first * st->unit) {
@@ -1045,6 +1073,7 @@ static void iw_fini(mcei_net_t *net)
         free(f);
     }
     free(st->live);
+    free(st->moving);
     mcei_iwf_ws_free(&st->ws);
     free(st->ff);
     free(st->ff_idx);
