@@ -45,6 +45,14 @@ void iwapp_check_sizes(const char *prog, const long *sizes, int n)
             iwapp_die(prog, "--sizes: multiples of 4 from 4 to 16384");
 }
 
+iwapp_conn_t *iwapp_conn_table(const char *prog, int cap)
+{
+    iwapp_conn_t *t = calloc((size_t)cap, sizeof(*t));
+    if (t == NULL)
+        iwapp_die(prog, "out of memory for the connection table");
+    return t;
+}
+
 void iwapp_check(const char *prog, int rc, const char *what)
 {
     if (rc < 0) {

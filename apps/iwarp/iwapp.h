@@ -42,6 +42,11 @@ typedef struct iwapp_conns {
     const char *prog;
 } iwapp_conns_t;
 
+/* A zeroed table of @p cap connections on the heap, for a cell's own use
+ * (exits with a message when memory is short): a program's globals are
+ * copied for every cell at each context switch, so large per-cell tables
+ * belong on the heap. */
+iwapp_conn_t *iwapp_conn_table(const char *prog, int cap);
 int iwapp_log2(int v); /* ceil(log2 v) */
 /* The neighbour of @p cell in direction @p dir (torus). */
 int iwapp_step(const iwapp_conns_t *s, int cell, int dir);

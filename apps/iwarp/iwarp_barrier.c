@@ -79,8 +79,8 @@ static long startup, loop_;
 static int64_t clock_ps, mt_ps[3];
 static int npcts;
 
-static iwapp_conn_t con[MAXCON];
-static iwapp_conns_t cs;                             /* the PCT configuration */
+static iwapp_conn_t *con; /* this cell's, MAXCON (iwapp_conn_table) */
+static iwapp_conns_t cs;  /* the PCT configuration */
 static int wgate[2] = {-1, -1}, rgate[2] = {-1, -1}; /* bound PCTs */
 static int outdim; /* ring2d: the dimension the shared out PCT serves */
 
@@ -360,6 +360,7 @@ int main(int argc, char **argv)
     unsigned long long t0 = 2000;
     aw = iwarp_width();
     ah = iwarp_height();
+    con = iwapp_conn_table(PROG, MAXCON);
     cs = (iwapp_conns_t){
         .con = con, .cap = MAXCON, .aw = aw, .ah = ah, .prog = PROG};
     me = cell = iwarp_cell();

@@ -73,8 +73,8 @@ static int id_cell[MAXC];   /* member id -> cell */
 static int snake[MAXCELLS]; /* ring position -> cell */
 static int ring_n, ri = -1; /* ring length, my position */
 static int ring2d;          /* the barrier: 2-D rings over the array */
-static iwapp_conn_t con[MAXCON];
-static iwapp_conns_t cs; /* the barrier rings */
+static iwapp_conn_t *con;   /* this cell's, MAXCON (iwapp_conn_table) */
+static iwapp_conns_t cs;    /* the barrier rings */
 static int pct_base, npcts;
 static long k_const, k_iter, k_startup, k_loop;
 static int h_ctl, h_data, h_slot[2 * 6];
@@ -426,6 +426,7 @@ int main(int argc, char **argv)
     unsigned long long T;
     aw = iwarp_width();
     ah = iwarp_height();
+    con = iwapp_conn_table(PROG, MAXCON);
     cs = (iwapp_conns_t){
         .con = con, .cap = MAXCON, .aw = aw, .ah = ah, .prog = PROG};
     me = iwarp_cell();

@@ -99,14 +99,20 @@ static const int cfgs[NCFG][2] = {{2, 2}, {4, 2}, {4, 4}, {8, 4}, {8, 8},
  * PCTs); v = 1, one connection per netgroup (every transfer a phase) */
 static tcs_task_t t_whole, t_sg[2][NCFG], t_rb[NCFG], t_a2a[NCFG];
 /* a2a, shifts: netgroup s - 1 = the torus shift s (dx, dy) = (s mod W,
- * s / W); aapc: netgroup p = phase p of the AAPC schedule (a2a_to) */
+ * s / W); aapc: netgroup p = phase p of the AAPC schedule (aapc) */
 static tcs_ng_t ng_sh[NCFG][MAXG];
 static tcs_task_t t_aapc[NCFG];
 static tcs_ng_t ng_ap[NCFG][MAXG];
 static int ap_phases[NCFG];
-/* a2a_to[c][p][m]: the member m sends to in phase p (m: itself, no
- * transfer); a2a_from: the member it receives from */
-static signed char a2a_to[NCFG][MAXG][MAXC], a2a_from[NCFG][MAXG][MAXC];
+/* aapc[c]->to[p][m]: the member m sends to in phase p (m: itself, no
+ * transfer); from: the member it receives from.  On the heap, built once
+ * by the declaration and only read after: in the data segment these 72 KB
+ * would be copied for every cell (privatised globals), and a segment over
+ * 64 KB is switched by remapping it at every context switch. */
+typedef struct aapc_sched {
+    signed char to[MAXG][MAXC], from[MAXG][MAXC];
+} aapc_sched_t;
+static aapc_sched_t *aapc[NCFG];
 static tcs_ng_t ng_sc[2][NCFG][MAXG], ng_ga[2][NCFG][MAXG], ng_red[NCFG],
     ng_bc[NCFG];
 static int sg_k[2][NCFG], sg_groups[2][NCFG];
@@ -239,30 +245,34 @@ static int aapc_1d(int n, int ring, int dst[8][8])
     return 8;
 }
 
-/* The schedule of rectangle @p c into a2a_to / a2a_from; the number of
- * phases (all-stay phases left out), or -1 (no schedule, or a check
+/* The schedule of rectangle @p c into aapc[c]; the number of phases
+ * (all-stay phases left out), or -1 (no schedule, no memory, or a check
  * failed: every phase a permutation, every pair once). */
 static int aapc_build(int c)
 {
     int w = cfgs[c][0], h = cfgs[c][1], n = w * h, px, py, np = 0;
     int X[8][8], Y[8][8];
-    static unsigned char seen[MAXC][MAXC];
+    unsigned char seen[MAXC][MAXC];
+    aapc_sched_t *a;
     px = aapc_1d(w, w == 8, X);
     py = aapc_1d(h, h == 8, Y);
     if (px < 0 || py < 0 || px * py > MAXG)
         return -1;
+    if (aapc[c] == NULL && (aapc[c] = calloc(1, sizeof(*aapc[c]))) == NULL)
+        return -1;
+    a = aapc[c];
     memset(seen, 0, sizeof(seen));
     for (int p = 0; p < px; p++)
         for (int q = 0; q < py; q++) {
             int moves = 0;
             for (int m = 0; m < n; m++)
-                a2a_from[c][np][m] = -1;
+                a->from[np][m] = -1;
             for (int m = 0; m < n; m++) {
                 int t = Y[q][m / w] * w + X[p][m % w];
-                if (a2a_from[c][np][t] >= 0 || seen[m][t])
+                if (a->from[np][t] >= 0 || seen[m][t])
                     return -1;
-                a2a_to[c][np][m] = (signed char)t;
-                a2a_from[c][np][t] = (signed char)m;
+                a->to[np][m] = (signed char)t;
+                a->from[np][t] = (signed char)m;
                 seen[m][t] = 1;
                 moves += t != m;
             }
@@ -791,9 +801,9 @@ static int run_aapc(tcs_ctx_t *ctx, int c, size_t bytes, int r)
         int to, from, hs;
         check(tcs_barrier(ctx), "tcs_barrier");
         check(tcs_switch_fast(ctx, ng_ap[c][p]), "tcs_switch_fast");
-        if (mi < 0 || (to = a2a_to[c][p][mi]) == mi)
+        if (mi < 0 || (to = aapc[c]->to[p][mi]) == mi)
             continue;
-        from = a2a_from[c][p][mi];
+        from = aapc[c]->from[p][mi];
         /* W's 459 is "Spool_setup + Other_overhead": tcs_spool_in charges
          * the spool set-up itself (iwarp.spool_setup) */
         iwarp_compute((unsigned long)(k_tcs("app.tcs_a2a_other") -
@@ -996,9 +1006,9 @@ static void declare_aapc(tcs_decl_t *d, int c)
         snprintf(name, sizeof(name), "ap%dx%d_%d", w, h, p);
         a = tcs_network(d, t_aapc[c], name);
         for (int m = 0; m < n; m++)
-            if (a2a_to[c][p][m] != m)
+            if (aapc[c]->to[p][m] != m)
                 tcs_connect(d, a, ap_rank(c, m), "o",
-                            ap_rank(c, a2a_to[c][p][m]), "i", 0, 0);
+                            ap_rank(c, aapc[c]->to[p][m]), "i", 0, 0);
         snprintf(name, sizeof(name), "gap%dx%d_%d", w, h, p);
         ng_ap[c][p] = tcs_netgroup(d, t_aapc[c], name, &a, 1);
     }
