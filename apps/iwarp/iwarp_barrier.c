@@ -360,7 +360,6 @@ int main(int argc, char **argv)
     unsigned long long t0 = 2000;
     aw = iwarp_width();
     ah = iwarp_height();
-    con = iwapp_conn_table(PROG, MAXCON);
     cs = (iwapp_conns_t){
         .con = con, .cap = MAXCON, .aw = aw, .ah = ah, .prog = PROG};
     me = cell = iwarp_cell();
@@ -390,6 +389,7 @@ int main(int argc, char **argv)
                         argc, argv, opts);
     if (prc != APP_PARSE_OK)
         return APP_PARSE_EXIT(prc);
+    cs.con = con = iwapp_conn_table(PROG, MAXCON);
     if (delay > 1000000)
         iwapp_die(PROG, "--straggler: a delay of 0 .. 1000000 clocks");
     runs = lruns > 1000000 ? 1000000 : (int)lruns;
@@ -553,6 +553,7 @@ int main(int argc, char **argv)
             iwapp_conn_configure(&cs, me, 1);
         }
     }
+    free(con);
     if (cell == 0)
         app_finish();
     return 0;

@@ -426,7 +426,6 @@ int main(int argc, char **argv)
     unsigned long long T;
     aw = iwarp_width();
     ah = iwarp_height();
-    con = iwapp_conn_table(PROG, MAXCON);
     cs = (iwapp_conns_t){
         .con = con, .cap = MAXCON, .aw = aw, .ah = ah, .prog = PROG};
     me = iwarp_cell();
@@ -459,6 +458,7 @@ int main(int argc, char **argv)
                         argc, argv, opts);
     if (prc != APP_PARSE_OK)
         return APP_PARSE_EXIT(prc);
+    cs.con = con = iwapp_conn_table(PROG, MAXCON);
     runs = lruns > 1000000 ? 1000000 : (int)lruns;
     if (o_pattern != NULL) {
         for (int k = 0; k < 3; k++)
@@ -636,6 +636,7 @@ int main(int argc, char **argv)
     free(rbuf);
     free(sbuf);
     free(acc);
+    free(con);
     if (me == 0)
         app_finish();
     return 0;
