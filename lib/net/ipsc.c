@@ -65,20 +65,19 @@ typedef struct leg {
     struct leg *next; /* waiting list */
 } leg_t;
 
-typedef struct event {
-    mce_time_t t;
-    int kind;
-    uint64_t k1, k2; /* tie-break: source node, sequence x 8 + leg */
-    leg_t *leg;
-    mcei_msg_t *msg; /* EV_SENT */
-} event_t;
+/* Events live in a keyed heap, ordered by (time, kind, source node,
+ * sequence x 8 + leg kind): k0 = time, k1 = kind << 32 | source, k2 the
+ * rest; the item is the leg (EV_END, EV_SENDFREE, EV_REQ) or the message
+ * (EV_SENT).  Keys in the entries: no call or load through an item per
+ * comparison, no allocation per event. */
+#define EV_SEQ_MAX (UINT64_MAX / 8)
 
 typedef struct ipsc {
     mce_time_t a, bs, bl, s, start_up, hop_setup;
     uint64_t short_max;
     int nodes, dim;
     unsigned char *busy; /* resources: ports then links */
-    mcei_heap_t events;
+    mcei_kheap_t events;
     leg_t *waiting; /* by (request time, source, sequence, leg) */
     size_t in_flight;
     /* flow control: credit[x][y] buffers x may still use at y; owed[y][x]
@@ -87,32 +86,21 @@ typedef struct ipsc {
     uint32_t **credit, **owed;
 } ipsc_t;
 
-static int ev_less(const void *x, const void *y)
-{
-    const event_t *a = x, *b = y;
-    if (a->t != b->t)
-        return a->t < b->t;
-    if (a->kind != b->kind)
-        return a->kind < b->kind;
-    if (a->k1 != b->k1)
-        return a->k1 < b->k1;
-    return a->k2 < b->k2;
-}
-
 static int push_event(ipsc_t *st, mce_time_t t, int kind, leg_t *leg,
                       mcei_msg_t *msg)
 {
-    event_t *e = malloc(sizeof(*e));
     const mcei_msg_t *m = leg ? leg->msg : msg;
-    if (e == NULL)
-        return MCE_ERR_NOMEM;
-    e->t = t;
-    e->kind = kind;
-    e->k1 = (uint64_t)(uint32_t)m->w.src;
-    e->k2 = m->w.seq * 8 + (leg ? (uint64_t)leg->kind : 7);
-    e->leg = leg;
-    e->msg = msg;
-    return mcei_heap_push(&st->events, e);
+    if (m->w.seq > EV_SEQ_MAX)
+        return MCE_ERR_OVERFLOW;
+    return mcei_kheap_push(&st->events, t,
+                           (uint64_t)kind << 32 | (uint64_t)(uint32_t)m->w.src,
+                           m->w.seq * 8 + (leg ? (uint64_t)leg->kind : 7),
+                           leg ? (void *)leg : (void *)msg);
+}
+
+static int ev_kind(const mcei_kentry_t *e)
+{
+    return (int)(e->k1 >> 32);
 }
 
 static uint32_t send_port(int node)
@@ -472,7 +460,7 @@ static int ipsc_init(mcei_net_t *net, mcei_machine_t *m, char *err,
         rc = MCE_ERR_NOMEM;
         goto fail;
     }
-    mcei_heap_init(&st->events, ev_less);
+    mcei_kheap_init(&st->events);
     net->priv = st;
     return MCE_OK;
 fail:
@@ -483,15 +471,15 @@ fail:
 static void ipsc_fini(mcei_net_t *net)
 {
     ipsc_t *st = net->priv;
-    event_t *e;
     if (st == NULL)
         return;
-    while ((e = mcei_heap_pop(&st->events)) != NULL) {
-        if (e->kind == EV_END || e->kind == EV_REQ) {
-            free(e->leg->retry);
-            free(e->leg);
+    for (size_t i = 0; i < st->events.count; i++) {
+        const mcei_kentry_t *e = &st->events.e[i];
+        if (ev_kind(e) == EV_END || ev_kind(e) == EV_REQ) {
+            leg_t *l = e->item;
+            free(l->retry);
+            free(l);
         }
-        free(e);
     }
     while (st->waiting) {
         leg_t *l = st->waiting;
@@ -499,7 +487,7 @@ static void ipsc_fini(mcei_net_t *net)
         free(l->retry);
         free(l);
     }
-    mcei_heap_fini(&st->events);
+    mcei_kheap_fini(&st->events);
     for (int i = 0; i < st->nodes; i++) {
         free(st->credit[i]);
         free(st->owed[i]);
@@ -542,38 +530,39 @@ static int ipsc_inject(mcei_net_t *net, mcei_msg_t *m)
 static mce_time_t ipsc_next_event(const mcei_net_t *net)
 {
     const ipsc_t *st = net->priv;
-    const event_t *e = mcei_heap_top(&st->events);
-    return e ? e->t : MCEI_TIME_INF;
+    const mcei_kentry_t *e = mcei_kheap_top(&st->events);
+    return e ? e->k0 : MCEI_TIME_INF;
 }
 
 static int ipsc_advance(mcei_net_t *net, mce_time_t horizon)
 {
     ipsc_t *st = net->priv;
-    event_t *e;
+    const mcei_kentry_t *top;
     int rc = MCE_OK;
-    while (rc == MCE_OK && (e = mcei_heap_top(&st->events)) != NULL &&
-           e->t < horizon) {
-        mcei_heap_pop(&st->events);
-        switch (e->kind) {
+    while (rc == MCE_OK && (top = mcei_kheap_top(&st->events)) != NULL &&
+           top->k0 < horizon) {
+        mcei_kentry_t e = *top; /* handlers push: the heap may move */
+        leg_t *l = e.item;
+        mcei_kheap_pop(&st->events);
+        switch (ev_kind(&e)) {
         case EV_END:
-            rc = on_end(net, st, e->leg, e->t);
+            rc = on_end(net, st, l, e.k0);
             break;
         case EV_SENT:
             /* A short csend is the sender's own work from call to
              * return. */
-            rc = notify_sender(net, e->msg, e->t, MCEI_MSG_SENDER_CPU);
+            rc = notify_sender(net, e.item, e.k0, MCEI_MSG_SENDER_CPU);
             break;
         case EV_SENDFREE:
-            st->busy[e->leg->res[0]] = 0;
-            e->leg->send_freed = 1;
+            st->busy[l->res[0]] = 0;
+            l->send_freed = 1;
             break;
         case EV_REQ:
-            rc = admit(st, e->leg, e->t);
+            rc = admit(st, l, e.k0);
             break;
         }
         if (rc == MCE_OK)
-            rc = try_start(st, e->t);
-        free(e);
+            rc = try_start(st, e.k0);
     }
     return rc;
 }
