@@ -1256,7 +1256,7 @@ int mcei_engine_boot(int *argc, char ***argv, char **envp)
             if (r < 0)
                 boot_exit(eng, 1, "cannot split the MPI ranks");
             if (r > 0)
-                boot_exit(eng, 0, NULL); /* asleep in MPI_Finalize */
+                boot_exit(eng, 0, NULL); /* the run is over: they slept */
         }
         if (here > cores && eng->rank == 0 && pack)
             fprintf(stderr,
