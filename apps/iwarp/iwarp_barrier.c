@@ -389,7 +389,6 @@ int main(int argc, char **argv)
                         argc, argv, opts);
     if (prc != APP_PARSE_OK)
         return APP_PARSE_EXIT(prc);
-    cs.con = con = iwapp_conn_table(PROG, MAXCON);
     if (delay > 1000000)
         iwapp_die(PROG, "--straggler: a delay of 0 .. 1000000 clocks");
     runs = lruns > 1000000 ? 1000000 : (int)lruns;
@@ -415,6 +414,9 @@ int main(int argc, char **argv)
     npcts = (int)iwapp_param(PROG, "iwarp.pcts");
     if (clock_ps <= 0)
         iwapp_die(PROG, "iwarp.clock must be positive");
+    /* once the options and keys are checked: a refusal exits with nothing
+     * allocated */
+    cs.con = con = iwapp_conn_table(PROG, MAXCON);
     if (signal_ == DEP) {
         iwapp_check(PROG, iwarp_dep_init(), "iwarp_dep_init");
         for (int t = 0; t < NTAG; t++)

@@ -458,7 +458,6 @@ int main(int argc, char **argv)
                         argc, argv, opts);
     if (prc != APP_PARSE_OK)
         return APP_PARSE_EXIT(prc);
-    cs.con = con = iwapp_conn_table(PROG, MAXCON);
     runs = lruns > 1000000 ? 1000000 : (int)lruns;
     if (o_pattern != NULL) {
         for (int k = 0; k < 3; k++)
@@ -536,8 +535,11 @@ int main(int argc, char **argv)
     pct_base = (int)iwapp_param(PROG, "dep.pcts");
     npcts = (int)iwapp_param(PROG, "iwarp.pcts");
 
-    /* buffers: the received blocks (N slots, or 2 log2 N stages), the
-     * block being sent and the reduction's accumulator */
+    /* buffers (once the options and keys are checked: a refusal exits
+     * with nothing allocated): the connection table, the received blocks
+     * (N slots, or 2 log2 N stages), the block being sent and the
+     * reduction's accumulator */
+    cs.con = con = iwapp_conn_table(PROG, MAXCON);
     rbuf = calloc(maxn * maxbytes / 4, 4);
     sbuf = calloc(maxbytes / 4, 4);
     acc = calloc(maxbytes / 4, 4);
