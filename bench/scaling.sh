@@ -4,13 +4,15 @@
 #
 # For each program: wall time in one process, on 2 ranks and on 4 ranks
 # (every rank hosting nodes: --mce-oversubscribed=spread, so 4 ranks share
-# this machine's cores when it has fewer), with the windows, collectives,
+# this machine's cores when it has fewer), the median of REPS runs (5)
+# with its range, with the windows, collectives,
 # quiet windows (windows of a replicated model in which rank 0 had nothing
 # to do and published nothing), point-to-point messages and bytes per run
 # and the network model's own
 # time (--mce-verbose's rank line; wall_s is the engine's, after MPI's
 # start-up).  Then 'mpirun -np 64 ./sobel_edge' (packed by default onto
-# one rank per core) against an empty 64-rank MPI job.
+# one rank per core) against an empty 64-rank MPI job, REPS times each in
+# turn, medians.
 #
 # Then a projection to 64 and 1024 ranks of a cluster: bench/project.sh
 # replays each program's one-process run window by window on P ranks
@@ -34,8 +36,9 @@ trap 'rm -rf "$T"' EXIT INT TERM
 # stat FIELD FILE: a field of the rank line
 stat() { sed -n "s/.* $1=\([0-9.]*\).*/\1/p" "$2" | tail -1; }
 
-# one LABEL NP PROG ARGS...: a run's figures, one line
-one() {
+# run LABEL NP PROG ARGS...: one run; its wall time is appended to
+# $T/LABEL.NP.walls and its output kept in $T/LABEL.NP
+run() {
     label=$1 np=$2; shift 2
     if [ "$np" = 1 ]; then
         "$@" --mce-verbose < /dev/null > "$T/out" 2>&1
@@ -43,16 +46,20 @@ one() {
         MCE_OVERSUBSCRIBED=spread $MPIEXEC -np "$np" "$@" --mce-verbose < /dev/null \
             > "$T/out" 2>&1
     fi || { echo "$label: run failed"; sed 's/^/  | /' "$T/out" | tail -5; return 1; }
-    printf '%-22s %5s %9s %8s %9s %7s %9s %11s %8s\n' "$label" "$np" \
-        "$(stat wall_s "$T/out")" "$(stat windows "$T/out")" \
-        "$(stat collectives "$T/out")" "$(stat quiet_windows "$T/out")" \
-        "$(stat p2p_msgs "$T/out")" \
-        "$(stat p2p_bytes "$T/out")" "$(stat model_s "$T/out")"
+    stat wall_s "$T/out" >> "$T/$label.$np.walls"
     cp "$T/out" "$T/$label.$np"
 }
+# median FILE / spread FILE: of the numbers in FILE, one a line
+median() { sort -g "$1" | awk '{ a[NR] = $1 } END { print NR % 2 ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
+spread() { sort -g "$1" | awk 'NR == 1 { lo = $1 } { hi = $1 } END { printf "%s-%s", lo, hi }'; }
 
-echo "== mcemu distributed scaling ($(nproc) cores, load $(cut -d' ' -f1 /proc/loadavg)) =="
-printf '%-22s %5s %9s %8s %9s %7s %9s %11s %8s\n' program ranks wall_s windows \
+# This machine's timings vary by tens of percent from run to run (a
+# shared virtual machine): each program runs REPS times (default 5), one
+# process, 2 and 4 ranks in turn, and the table gives the median wall
+# time, its range, and the last run's counts (the same every run).
+REPS=${REPS:-5}
+echo "== mcemu distributed scaling ($(nproc) cores, load $(cut -d' ' -f1 /proc/loadavg), $REPS runs each, median wall time) =="
+printf '%-15s %5s %9s %19s %8s %9s %7s %9s %11s %8s\n' program ranks wall_s range windows \
     colls quiet p2p_msgs p2p_bytes model_s
 progs="ring4096|$B/apps/ring --mce-nodes=4096 --rounds=200 --bytes=8
 cx12naive|$B/apps/complete_exchange --mce-machine=paragon --mce-nodes=144 --mce-set=paragon.width=12 --alg=naive --sizes=15232
@@ -60,14 +67,27 @@ sobel64|$B/apps/sobel_edge --mce-nodes=64 --output=$T/s.pgm
 motion_detect|$B/apps/tcs/motion_detect
 iwarp_barrier|$B/apps/iwarp/iwarp_barrier --scheme=ring2d --signal=dep --runs=20"
 echo "$progs" | while IFS='|' read -r label cmd; do
-    for np in 1 2 4; do
-        # shellcheck disable=SC2086
-        one "$label" "$np" $cmd
+    rep=0
+    while [ $rep -lt "$REPS" ]; do
+        for np in 1 2 4; do
+            # shellcheck disable=SC2086
+            run "$label" "$np" $cmd || continue
+        done
+        rep=$((rep + 1))
     done
-    w1=$(stat wall_s "$T/$label.1"); w2=$(stat wall_s "$T/$label.2")
-    w4=$(stat wall_s "$T/$label.4")
+    for np in 1 2 4; do
+        [ -s "$T/$label.$np.walls" ] || continue
+        printf '%-15s %5s %9s %19s %8s %9s %7s %9s %11s %8s\n' "$label" "$np" \
+            "$(median "$T/$label.$np.walls")" "$(spread "$T/$label.$np.walls")" \
+            "$(stat windows "$T/$label.$np")" \
+            "$(stat collectives "$T/$label.$np")" "$(stat quiet_windows "$T/$label.$np")" \
+            "$(stat p2p_msgs "$T/$label.$np")" \
+            "$(stat p2p_bytes "$T/$label.$np")" "$(stat model_s "$T/$label.$np")"
+    done
+    w1=$(median "$T/$label.1.walls"); w2=$(median "$T/$label.2.walls")
+    w4=$(median "$T/$label.4.walls")
     awk -v l="$label" -v a="$w1" -v b="$w2" -v c="$w4" 'BEGIN {
-        printf "%-22s speedup: 2 ranks %.2fx, 4 ranks %.2fx\n", l, a / b, a / c }'
+        printf "%-15s speedup (medians): 2 ranks %.2fx, 4 ranks %.2fx\n", l, a / b, a / c }'
 done
 
 # The first command users run.
@@ -76,12 +96,20 @@ cat > "$T/empty.c" <<'EOF'
 int main(int argc, char **argv) { MPI_Init(&argc, &argv); MPI_Finalize(); return 0; }
 EOF
 if mpicc -o "$T/empty" "$T/empty.c" 2>/dev/null; then
-    t0=$(date +%s.%N); $MPIEXEC -np 64 "$T/empty" < /dev/null > /dev/null 2>&1; t1=$(date +%s.%N)
-    $MPIEXEC -np 64 "$B/apps/sobel_edge" --output="$T/s.pgm" < /dev/null > "$T/s64" 2>&1
-    t2=$(date +%s.%N)
-    awk -v a="$t0" -v b="$t1" -v c="$t2" 'BEGIN {
-        printf "mpirun -np 64 sobel_edge: %.2f s; empty 64-rank job %.2f s; ratio %.2f (target <= 2)\n",
-            c - b, b - a, (c - b) / (b - a) }'
+    : > "$T/e64"; : > "$T/s64"
+    rep=0
+    while [ $rep -lt "$REPS" ]; do
+        t0=$(date +%s.%N); $MPIEXEC -np 64 "$T/empty" < /dev/null > /dev/null 2>&1; t1=$(date +%s.%N)
+        $MPIEXEC -np 64 "$B/apps/sobel_edge" --output="$T/s.pgm" < /dev/null > "$T/s64out" 2>&1
+        t2=$(date +%s.%N)
+        awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f\n", b - a }' >> "$T/e64"
+        awk -v b="$t1" -v c="$t2" 'BEGIN { printf "%.3f\n", c - b }' >> "$T/s64"
+        rep=$((rep + 1))
+    done
+    awk -v e="$(median "$T/e64")" -v s="$(median "$T/s64")" -v er="$(spread "$T/e64")" \
+        -v sr="$(spread "$T/s64")" 'BEGIN {
+        printf "mpirun -np 64 sobel_edge: %.2f s (%s); empty 64-rank job %.2f s (%s); ratio of medians %.2f (target <= 2)\n",
+            s, sr, e, er, s / e }'
 fi
 
 # The 12 x 12 naive exchange is bound by first touches of memory (the
@@ -131,8 +159,8 @@ echo "$progs" | while IFS='|' read -r label cmd; do
     case $label in ring4096|sobel64) model=partitioned ;; esac # ideal
     # shellcheck disable=SC2086
     $cmd --mce-window-log="$T/$label.wlog" < /dev/null > /dev/null 2>&1 || continue
-    echo "-- $label ($model network model; measured 2 ranks here: $(awk -v a="$(stat wall_s "$f1")" -v b="$(stat wall_s "$T/$label.2")" 'BEGIN { printf "%.2fx", a / b }'))"
+    echo "-- $label ($model network model; measured 2 ranks here: $(awk -v a="$(median "$T/$label.1.walls")" -v b="$(median "$T/$label.2.walls")" 'BEGIN { printf "%.2fx", a / b }'))"
     COLL_US=$COLL_US P2P_US=$P2P_US sh "$(dirname "$0")/project.sh" "$T/$label.wlog" \
-        "$(stat wall_s "$f1")" "$(stat model_s "$f1")" $model 2 4 64 1024
+        "$(median "$T/$label.1.walls")" "$(stat model_s "$f1")" $model 2 4 64 1024
     rm -f "$T/$label.wlog"
 done

@@ -57,14 +57,24 @@ static struct {
 
 #ifdef MCEI_ASAN
 /* The segment holds AddressSanitizer redzones between globals: copy it
- * byte by byte without instrumentation (volatile keeps it from becoming a
- * checked memcpy call). */
+ * without instrumentation (volatile keeps it from becoming a checked
+ * memcpy call), a word at a time where both sides are aligned (a byte at
+ * a time made every node switch of shift_sync's 58 KB segment cost about
+ * 100 us, and sync.sh 437 s under the sanitizers). */
 __attribute__((no_sanitize_address, noinline)) static void
 seg_copy(void *dst, const void *src, size_t n)
 {
+    size_t i = 0;
+    if ((((uintptr_t)dst | (uintptr_t)src) & 7) == 0) {
+        volatile uint64_t *dw = dst;
+        const volatile uint64_t *sw = src;
+        for (; i < n / 8; i++)
+            dw[i] = sw[i];
+        i *= 8;
+    }
     volatile unsigned char *d = dst;
     const volatile unsigned char *s = src;
-    for (size_t i = 0; i < n; i++)
+    for (; i < n; i++)
         d[i] = s[i];
 }
 #else
