@@ -466,8 +466,8 @@ static int start_block(iwnet_t *st, mcei_msg_t *m, const chain_t *ch,
         st->dflow[dkey] = key;
         st->dq_h[dkey] = ch->H;
     } else if (f->entered == (u128)f->assigned * st->unit) {
-        chain_copy(&f->ch,
-                   ch); /* the same links; its PCTs (groups) may differ */
+        /* the same links; its PCTs (groups) may differ */
+        chain_copy(&f->ch, ch);
     }
     if (base < f->last_base)
         base = f->last_base;
