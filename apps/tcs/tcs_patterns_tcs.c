@@ -98,11 +98,18 @@ static const int cfgs[NCFG][2] = {{2, 2}, {4, 2}, {4, 4}, {8, 4}, {8, 8},
 /* sg in two variants: v = 0, k connections per netgroup (the root's free
  * PCTs); v = 1, one connection per netgroup (every transfer a phase) */
 static tcs_task_t t_whole, t_sg[2][NCFG], t_rb[NCFG], t_a2a[NCFG];
-/* a2a, shifts: netgroup s - 1 = the torus shift s (dx, dy) = (s mod W,
- * s / W); aapc: netgroup p = phase p of the AAPC schedule (aapc) */
-static tcs_ng_t ng_sh[NCFG][MAXG];
+/* The declaration's netgroup tables, on the heap like the schedules
+ * below (read only after the declaration; 14 KB that every node switch
+ * would otherwise copy twice): a2a, shifts: sh[c][s - 1] = the torus
+ * shift s (dx, dy) = (s mod W, s / W); aapc: ap[c][p] = phase p of the
+ * AAPC schedule (aapc); sg: sc[v][c][g] and ga[v][c][g], the scatter's
+ * and the gather's netgroup g. */
+typedef struct ng_tables {
+    tcs_ng_t sh[NCFG][MAXG], ap[NCFG][MAXG];
+    tcs_ng_t sc[2][NCFG][MAXG], ga[2][NCFG][MAXG];
+} ng_tables_t;
+static ng_tables_t *ngt;
 static tcs_task_t t_aapc[NCFG];
-static tcs_ng_t ng_ap[NCFG][MAXG];
 static int ap_phases[NCFG];
 /* aapc[c]->to[p][m]: the member m sends to in phase p (m: itself, no
  * transfer); from: the member it receives from.  On the heap, built once
@@ -113,8 +120,7 @@ typedef struct aapc_sched {
     signed char to[MAXG][MAXC], from[MAXG][MAXC];
 } aapc_sched_t;
 static aapc_sched_t *aapc[NCFG];
-static tcs_ng_t ng_sc[2][NCFG][MAXG], ng_ga[2][NCFG][MAXG], ng_red[NCFG],
-    ng_bc[NCFG];
+static tcs_ng_t ng_red[NCFG], ng_bc[NCFG];
 static int sg_k[2][NCFG], sg_groups[2][NCFG];
 static int declared[NCFG]; /* the rectangles tcs_declare declared */
 
@@ -425,7 +431,7 @@ static double predict_phase(int c, long s, double fixed, double rc, double bw)
     double v = (double)k_tcs("app.tcs_sg_constant") +
                (n - 1) * 2.0 * (call + (double)s / bw) + rc * phases(c);
     for (int g = 0; g < sg_groups[sgv][c]; g++) {
-        tcs_ng_t two[2] = {ng_sc[sgv][c][g], ng_ga[sgv][c][g]};
+        tcs_ng_t two[2] = {ngt->sc[sgv][c][g], ngt->ga[sgv][c][g]};
         for (int i = 0; i < 2; i++) {
             unsigned long long sum, mx;
             int k;
@@ -444,8 +450,8 @@ static double mean_h(int c)
     int cnt = 0, ngs[2 * MAXG], m = 0;
     if (pattern == SG) {
         for (int g = 0; g < sg_groups[sgv][c]; g++) {
-            ngs[m++] = ng_sc[sgv][c][g];
-            ngs[m++] = ng_ga[sgv][c][g];
+            ngs[m++] = ngt->sc[sgv][c][g];
+            ngs[m++] = ngt->ga[sgv][c][g];
         }
     } else {
         ngs[m++] = ng_red[c];
@@ -576,9 +582,9 @@ static void print_blocks(int c, long s, unsigned long long T,
         unsigned long long h;
         long long base, ready, late, c0, spent, hold, rlim, wait, cong;
         const char *bound;
-        check(tcs_connection_path(ng_ga[sgv][c][g], cell, 0, &h),
+        check(tcs_connection_path(ngt->ga[sgv][c][g], cell, 0, &h),
               "tcs_connection_path");
-        check(tcs_connection_links(ng_ga[sgv][c][g], cell, 0, &links),
+        check(tcs_connection_links(ngt->ga[sgv][c][g], cell, 0, &links),
               "tcs_connection_links");
         base = (long long)ts[j] + op + gin;
         ready = (long long)(blk_ret[g] - T) - k_tcs("iwarp.block_recv") - op;
@@ -645,7 +651,7 @@ static int run_sg(tcs_ctx_t *ctx, int c, size_t bytes, int r)
         iwarp_compute((unsigned long)k_tcs("app.tcs_sg_constant"));
     for (int g = 0; g < sg_groups[sgv][c]; g++) { /* scatter */
         int lo = 1 + g * k, hi = lo + k < n ? lo + k : n;
-        check(tcs_switch(ctx, ng_sc[sgv][c][g]), "tcs_switch");
+        check(tcs_switch(ctx, ngt->sc[sgv][c][g]), "tcs_switch");
         if (mi == 0) {
             for (int j = lo; j < hi; j++) {
                 for (size_t w = 0; w < nw; w++)
@@ -659,7 +665,7 @@ static int run_sg(tcs_ctx_t *ctx, int c, size_t bytes, int r)
     }
     for (int g = 0; g < sg_groups[sgv][c]; g++) { /* gather */
         int lo = 1 + g * k, hi = lo + k < n ? lo + k : n;
-        check(tcs_switch(ctx, ng_ga[sgv][c][g]), "tcs_switch");
+        check(tcs_switch(ctx, ngt->ga[sgv][c][g]), "tcs_switch");
         if (mi == 0) {
             for (int j = lo; j < hi; j++) {
                 int pt = port(ctx, "f%d", j - lo);
@@ -762,7 +768,7 @@ static int run_a2a(tcs_ctx_t *ctx, int c, size_t bytes, int r)
     for (int sh = 1; sh < n; sh++) {
         int to = shifted(c, mi, sh, 1), from = shifted(c, mi, sh, -1), h;
         check(tcs_barrier(ctx), "tcs_barrier");
-        check(tcs_switch_fast(ctx, ng_sh[c][sh - 1]), "tcs_switch_fast");
+        check(tcs_switch_fast(ctx, ngt->sh[c][sh - 1]), "tcs_switch_fast");
         /* the ring releases its cells one hop apart after the last
          * arrival (up to N-1 hops): no write before every cell is
          * configured */
@@ -800,7 +806,7 @@ static int run_aapc(tcs_ctx_t *ctx, int c, size_t bytes, int r)
     for (int p = 0; p < ap_phases[c]; p++) {
         int to, from, hs;
         check(tcs_barrier(ctx), "tcs_barrier");
-        check(tcs_switch_fast(ctx, ng_ap[c][p]), "tcs_switch_fast");
+        check(tcs_switch_fast(ctx, ngt->ap[c][p]), "tcs_switch_fast");
         if (mi < 0 || (to = aapc[c]->to[p][mi]) == mi)
             continue;
         from = aapc[c]->from[p][mi];
@@ -829,9 +835,9 @@ static void rect_task(tcs_ctx_t *ctx, const void *p)
     int c = q->cfg, n = tcs_size(ctx), mi = tcs_rank(ctx);
     unsigned long long T = q->t0, rc, tb = 0, ts[MAXC];
     iwarp_align(T);
-    check(tcs_switch(ctx, pattern == SG ? ng_ga[sgv][c][sg_groups[sgv][c] - 1]
+    check(tcs_switch(ctx, pattern == SG ? ngt->ga[sgv][c][sg_groups[sgv][c] - 1]
                           : pattern == A2A
-                              ? (a2av == AAPC ? ng_ap[c][0] : ng_sh[c][0])
+                              ? (a2av == AAPC ? ngt->ap[c][0] : ngt->sh[c][0])
                               : ng_bc[c]),
           "tcs_switch");
     rc = gather_max(n, mi, iwarp_vtime() - T, T + 6000);
@@ -942,9 +948,9 @@ static void declare_sg(tcs_decl_t *d, int c, int v)
             tcs_connect(d, b, j, "out", 0, pn, 0, 0);
         }
         snprintf(name, sizeof(name), "gsc%s%dx%d_%d", v ? "1_" : "", w, h, g);
-        ng_sc[v][c][g] = tcs_netgroup(d, t_sg[v][c], name, &a, 1);
+        ngt->sc[v][c][g] = tcs_netgroup(d, t_sg[v][c], name, &a, 1);
         snprintf(name, sizeof(name), "gga%s%dx%d_%d", v ? "1_" : "", w, h, g);
-        ng_ga[v][c][g] = tcs_netgroup(d, t_sg[v][c], name, &b, 1);
+        ngt->ga[v][c][g] = tcs_netgroup(d, t_sg[v][c], name, &b, 1);
     }
 }
 
@@ -986,7 +992,7 @@ static void declare_a2a(tcs_decl_t *d, int c)
         for (int r = 0; r < n; r++)
             tcs_connect(d, a, r, "o", shifted(c, r, sh, 1), "i", 0, 0);
         snprintf(name, sizeof(name), "gsh%dx%d_%d", w, h, sh);
-        ng_sh[c][sh - 1] = tcs_netgroup(d, t_a2a[c], name, &a, 1);
+        ngt->sh[c][sh - 1] = tcs_netgroup(d, t_a2a[c], name, &a, 1);
     }
 }
 
@@ -1010,7 +1016,7 @@ static void declare_aapc(tcs_decl_t *d, int c)
                 tcs_connect(d, a, ap_rank(c, m), "o",
                             ap_rank(c, aapc[c]->to[p][m]), "i", 0, 0);
         snprintf(name, sizeof(name), "gap%dx%d_%d", w, h, p);
-        ng_ap[c][p] = tcs_netgroup(d, t_aapc[c], name, &a, 1);
+        ngt->ap[c][p] = tcs_netgroup(d, t_aapc[c], name, &a, 1);
     }
 }
 
@@ -1024,6 +1030,8 @@ void tcs_declare(tcs_decl_t *d)
     char *const *argv;
     const char *arr = NULL;
     int argc = tcs_args(d, &argv), list[NCFG], n = NDFLT;
+    if (ngt == NULL && (ngt = calloc(1, sizeof(*ngt))) == NULL)
+        iwapp_die(PROG, "out of memory for the netgroup tables");
     for (int i = 1; i < argc; i++)
         if (strncmp(argv[i], "--array=", 8) == 0)
             arr = argv[i] + 8; /* the last one counts (app_parse) */
