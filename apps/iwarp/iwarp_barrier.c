@@ -360,8 +360,7 @@ int main(int argc, char **argv)
     unsigned long long t0 = 2000;
     aw = iwarp_width();
     ah = iwarp_height();
-    cs = (iwapp_conns_t){
-        .con = con, .cap = MAXCON, .aw = aw, .ah = ah, .prog = PROG};
+    cs = (iwapp_conns_t){.cap = MAXCON, .aw = aw, .ah = ah, .prog = PROG};
     me = cell = iwarp_cell();
     iwarp_coords(&cx, &cy);
     long lruns = 1;

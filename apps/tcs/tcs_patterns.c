@@ -426,8 +426,7 @@ int main(int argc, char **argv)
     unsigned long long T;
     aw = iwarp_width();
     ah = iwarp_height();
-    cs = (iwapp_conns_t){
-        .con = con, .cap = MAXCON, .aw = aw, .ah = ah, .prog = PROG};
+    cs = (iwapp_conns_t){.cap = MAXCON, .aw = aw, .ah = ah, .prog = PROG};
     me = iwarp_cell();
     const char *o_pattern = NULL, *o_impl = NULL, *o_array = NULL;
     long lruns = 1;
