@@ -20,8 +20,11 @@ static const char *prog_name = "?";
 static int nargs;
 static char **args;
 static int started, finished, nrows;
-/* CSV: the header row printed last (table name and columns). */
-static char last_header[1024];
+/* CSV: the header row printed last (table name and columns), on the
+ * heap: globals are copied at every switch between the nodes of a
+ * process, and this buffer was two thirds of a small program's. */
+#define HEADER_MAX 1024
+static char *last_header;
 /* JSON: notes kept until app_finish(). */
 static char *notes;
 static size_t notes_len;
@@ -288,16 +291,20 @@ void app_row(const char *table, const app_field_t *fields, const char *fmt, ...)
     }
     start();
     if (format == APP_CSV) {
-        char head[sizeof(last_header)];
+        char head[HEADER_MAX];
         size_t len = (size_t)snprintf(head, sizeof(head), "table");
         for (const app_field_t *f = fields; f->name && len < sizeof(head); f++)
             len += (size_t)snprintf(head + len, sizeof(head) - len, ",%s",
                                     f->name);
         /* several nodes: every row under its header (another node's rows
          * may come between two of this one's) */
-        if (strcmp(head, last_header) != 0 || nrows == 0 || several) {
+        if (last_header == NULL || strcmp(head, last_header) != 0 ||
+            nrows == 0 || several) {
             fprintf(out, "%s\n", head);
-            memcpy(last_header, head, sizeof(head));
+            if (last_header == NULL)
+                last_header = malloc(HEADER_MAX);
+            if (last_header != NULL)
+                memcpy(last_header, head, sizeof(head));
         }
         csv_string(table);
         for (const app_field_t *f = fields; f->name; f++) {
@@ -346,6 +353,8 @@ void app_note(const char *fmt, ...)
 
 void app_finish(void)
 {
+    free(last_header);
+    last_header = NULL;
     if (format != APP_JSON || finished)
         return;
     start();

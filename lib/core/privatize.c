@@ -87,11 +87,54 @@ struct probe_ctx {
     int found;
 };
 
+/* The lazily bound part of the GOT (.got.plt) holds what ld.so wrote
+ * there: the same function addresses for every node of the process.
+ * Swapping it at every switch cost its bytes (a fifth of a small
+ * program's segment) and made each node bind each function again; where
+ * it lies at an edge of [*lo, *hi) (after the read-only part, before
+ * .data, as linkers place it), it is left out. */
+static void lazy_got_trim(const ElfW(Dyn) * dyn, uintptr_t base, uintptr_t *lo,
+                          uintptr_t *hi)
+{
+    uintptr_t got = 0, relsz = 0, relent = 0, end;
+#if !defined(__x86_64__) && !defined(__i386__) && !defined(__aarch64__)
+    /* DT_PLTGOT means other things elsewhere (PowerPC: the PLT) */
+    dyn = NULL;
+#endif
+    if (dyn == NULL)
+        return;
+    for (; dyn->d_tag != DT_NULL; dyn++) {
+        if (dyn->d_tag == DT_PLTGOT)
+            got = (uintptr_t)dyn->d_un.d_ptr;
+        else if (dyn->d_tag == DT_PLTRELSZ)
+            relsz = (uintptr_t)dyn->d_un.d_val;
+        else if (dyn->d_tag == DT_PLTREL)
+            relent = dyn->d_un.d_val == DT_RELA ? sizeof(ElfW(Rela))
+                                                : sizeof(ElfW(Rel));
+    }
+    if (got == 0 || relent == 0)
+        return;
+    /* ld.so may have relocated the entry in place (glibc does where the
+     * dynamic section is writable): an address below the load address
+     * is still the file's. */
+    if (got < base)
+        got += base;
+    /* three reserved entries, then one a PLT relocation */
+    if (__builtin_add_overflow(got, (3 + relsz / relent) * sizeof(void *),
+                               &end))
+        return;
+    if (got <= *lo && end > *lo)
+        *lo = end < *hi ? end : *hi;
+    else if (got > *lo && got < *hi && end >= *hi)
+        *hi = got;
+}
+
 static int probe_cb(struct dl_phdr_info *info, size_t size, void *data)
 {
     struct probe_ctx *c = data;
     uintptr_t ps = (uintptr_t)sysconf(_SC_PAGESIZE);
     uintptr_t seg_lo = 0, seg_hi = 0, relro_hi = 0;
+    const ElfW(Dyn) *dyn = NULL;
     (void)size;
     /* The first object reported is the main program. */
     if (c->base != 0 && (info->dlpi_addr != c->base ||
@@ -106,11 +149,14 @@ static int probe_cb(struct dl_phdr_info *info, size_t size, void *data)
         } else if (ph->p_type == PT_GNU_RELRO) {
             /* ld.so write-protects whole pages up to here. */
             relro_hi = (lo + ph->p_memsz) & ~(ps - 1);
+        } else if (ph->p_type == PT_DYNAMIC) {
+            dyn = (const ElfW(Dyn) *)lo;
         }
     }
     if (seg_hi > seg_lo) {
         c->start = seg_lo > relro_hi ? seg_lo : relro_hi;
         c->end = seg_hi;
+        lazy_got_trim(dyn, info->dlpi_addr, &c->start, &c->end);
         c->found = c->end > c->start;
     }
     return 1; /* stop after the main program (or the image) */
