@@ -30,6 +30,7 @@ void __sanitizer_start_switch_fiber(void **fake_stack_save, const void *bottom,
                                     size_t size);
 void __sanitizer_finish_switch_fiber(void *fake_stack_save,
                                      const void **bottom_old, size_t *size_old);
+void __asan_unpoison_memory_region(void const volatile *addr, size_t size);
 #endif
 
 #define MCEI_GUARD_LEN (64 * 1024)
@@ -353,6 +354,12 @@ void mcei_fiber_stacks_fini(void)
 
 void mcei_fiber_destroy(mcei_fiber_t *f)
 {
+#ifdef MCEI_ASAN
+    /* A fiber left in mid-call leaves its frames' redzones poisoned, and
+     * the next stack mapped at that address would inherit them. */
+    if (f->stack_lo != NULL)
+        __asan_unpoison_memory_region(f->stack_lo, f->stack_len);
+#endif
     if (f->stack_lo != NULL)
         VALGRIND_STACK_DEREGISTER(f->vg_id);
     if (f->map != NULL)
