@@ -34,29 +34,31 @@ typedef struct mcei_msgq {
 } mcei_msgq_t;
 
 struct mcei_vn {
+    /* Laid out by use: what a node's activation touches (scheduling,
+     * matching, accounting, the call in progress) comes first and fills
+     * about six cache lines, the fiber's hot words after it; what boot,
+     * reports and rare modes use comes last.  With thousands of nodes the
+     * records do not stay in the caches, and the old order spread one
+     * activation over all ten lines of the record. */
     int id;    /* global node number */
     int local; /* index on this rank (privatisation slot) */
     mcei_vn_state_t state;
+    int in_runq; /* in the run queue or the ahead queue */
+    int staged;  /* has arrivals staged at a window's start (engine.c) */
+    int trace_on;
+    int polling;       /* inside a polling call (the livelock guard below) */
+    unsigned api_args; /* MCEI_ARG_* set by mcei_api_args */
     mce_time_t clock;
     uint64_t send_seq;
-    uint64_t timer_seq;
     mce_time_t runq_key;   /* clock when queued: never above the clock */
     mce_time_t busy_until; /* end of the last protocol handler's CPU use */
-    mcei_fiber_t fiber;
-    mcei_msgq_t arrivals; /* delivered, not yet processed in node time */
-    mcei_msgq_t inbox;    /* processed, matchable */
+    mcei_msgq_t arrivals;  /* delivered, not yet processed in node time */
+    mcei_msgq_t inbox;     /* processed, matchable */
     size_t runq_pos;
-    int in_runq; /* in the run queue or the ahead queue */
     /* Committed deliveries (--mce-windows=committed): nothing reaches the
      * node before this time but what it was handed already, so it may
      * run up to it whatever the window's horizon. */
     mce_time_t ahead;
-    int staged; /* has arrivals staged at a window's start (engine.c) */
-    /* Page ranges of receive buffers already mapped (mcei_vn_prefault):
-     * up to MCEI_PREFAULT_RANGES [start, end) pairs, merged, so that a
-     * buffer received into again costs no system call. */
-    uintptr_t *prefaulted;
-    int nprefaulted;
     /* wait state, for blocking and for the deadlock report */
     mcei_ready_fn ready;
     void *ready_arg;
@@ -73,9 +75,30 @@ struct mcei_vn {
     uint64_t nsent, nrecv;           /* the program's messages */
     uint64_t bytes_sent, bytes_recv; /* and their payload bytes */
     uint64_t digest;
-    int exit_status;
-    int trace_on;
+    void *proto;          /* machine protocol per-node state */
+    unsigned char *slots; /* personalities' per-node state (mcei_vn_slot) */
+    const char *api_call; /* personality call in progress (tracing) */
+    mce_time_t api_t0;
+    int64_t api_bytes, api_peer, api_type;
+    size_t nflow_in; /* (source, sequence) pairs received in the call */
+    /* polling streak, for the livelock guard: consecutive polling calls
+     * with nothing else in between (no compute, no message) */
+    const char *poll_call; /* the last polling call, NULL: none */
+    mce_time_t poll_since; /* start of the streak */
+    mce_time_t poll_work;  /* clock less stolen time at the last one's end */
+    uint64_t poll_msgs;    /* sent + received at the last one's end */
+    mce_time_t now_exit;   /* clock when mce_now last returned */
+    uint32_t now_repeats;  /* mce_now calls in a row with nothing between */
     int trace_depth;
+    mcei_fiber_t fiber; /* its switch-time words first (fiber.h) */
+    /* ---- colder: boot, reports, tracing, rare modes ---- */
+    uint64_t timer_seq;
+    /* Page ranges of receive buffers already mapped (mcei_vn_prefault):
+     * up to MCEI_PREFAULT_RANGES [start, end) pairs, merged, so that a
+     * buffer received into again costs no system call. */
+    uintptr_t *prefaulted;
+    int nprefaulted;
+    int exit_status;
     uint64_t cpu_mark; /* measured mode: host CPU ns at last return */
     /* counted mode: the node's operations by class (MCEI_COV_*), and the
      * time charged for them so far (charged as the running total, so
@@ -83,23 +106,8 @@ struct mcei_vn {
     uint64_t cov[4];
     mce_time_t cov_charged;
     char **argv;
-    void *proto;          /* machine protocol per-node state */
-    unsigned char *slots; /* personalities' per-node state (mcei_vn_slot) */
-    const char *api_call; /* personality call in progress (tracing) */
-    mce_time_t api_t0;
-    unsigned api_args; /* MCEI_ARG_* set by mcei_api_args */
-    int64_t api_bytes, api_peer, api_type;
-    uint64_t *flow_in; /* (source, sequence) pairs received in the call */
-    size_t nflow_in, capflow_in;
-    /* polling streak, for the livelock guard: consecutive polling calls
-     * with nothing else in between (no compute, no message) */
-    const char *poll_call; /* the last polling call, NULL: none */
-    int polling;           /* inside a polling call */
-    mce_time_t poll_since; /* start of the streak */
-    mce_time_t poll_work;  /* clock less stolen time at the last one's end */
-    uint64_t poll_msgs;    /* sent + received at the last one's end */
-    mce_time_t now_exit;   /* clock when mce_now last returned */
-    uint32_t now_repeats;  /* mce_now calls in a row with nothing between */
+    uint64_t *flow_in; /* the pairs of nflow_in, for the trace's arrows */
+    size_t capflow_in;
 };
 
 typedef struct mcei_engine mcei_engine_t;

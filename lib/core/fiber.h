@@ -7,28 +7,31 @@
 typedef void (*mcei_fiber_fn)(void *arg);
 
 typedef struct mcei_fiber {
-    void *sp;   /* saved stack pointer (assembly switch) */
-    void *uctx; /* ucontext_t when the portable switch is used */
-    char *map;  /* own mapping (guard + stack); NULL when pooled */
+    /* What a switch reads first (one cache line with the node record's
+     * hot part, engine.h): */
+    void *sp; /* saved stack pointer (assembly switch) */
+    /* Pooled stacks: the canary zone right below stack_lo (checked at
+     * every switch); NULL for a stack with its own guard. */
+    const uint64_t *canary;
+    char *stack_lo; /* lowest usable byte */
+    /* Times this context was switched to: a node's activations (the
+     * engine's work per node, for --mce-stats and weighted placement). */
+    uint64_t resumes;
+    void *asan_fake;  /* AddressSanitizer fake-stack handle */
+    void *uctx;       /* ucontext_t when the portable switch is used */
+    size_t stack_len; /* usable bytes from stack_lo */
+    char *map;        /* own mapping (guard + stack); NULL when pooled */
     size_t map_len;
     size_t guard_len;
-    char *stack_lo;   /* lowest usable byte */
-    size_t stack_len; /* usable bytes from stack_lo */
-    size_t size;      /* the size asked for, page-rounded (for reports) */
-    /* Pooled stacks: the canary zone right below stack_lo (checked at
-     * every switch) and the lowest address of the chunk, guard included:
-     * a fault from there up to the stack is an overflow. */
-    const uint64_t *canary;
+    size_t size; /* the size asked for, page-rounded (for reports) */
+    /* Pooled stacks: the lowest address of the chunk, guard included: a
+     * fault from there up to the stack is an overflow. */
     const char *chunk_lo;
     mcei_fiber_fn fn;
     void *arg;
     unsigned vg_id;    /* valgrind stack id */
-    void *asan_fake;   /* AddressSanitizer fake-stack handle */
     void *asan_bottom; /* main context's stack, for AddressSanitizer */
     size_t asan_size;
-    /* Times this context was switched to: a node's activations (the
-     * engine's work per node, for --mce-stats and weighted placement). */
-    uint64_t resumes;
 } mcei_fiber_t;
 
 /* The calling thread's own context (the scheduler); no stack allocated. */
