@@ -145,6 +145,11 @@ static mce_time_t sat_add(mce_time_t a, mce_time_t b)
 
 /* ---- events ------------------------------------------------------------- */
 
+static int ev_kind(const mcei_kentry_t *e)
+{
+    return (int)(e->k2 & ((1u << EV_KIND_BITS) - 1));
+}
+
 static int push_ev(paragon_t *st, mce_time_t t, int kind, pmsg_t *pm)
 {
     const mcei_msg_t *m = pm->msg;
@@ -353,7 +358,7 @@ static void paragon_free(paragon_t *st)
         return;
     /* a worm is in exactly one event or one wait queue */
     for (size_t i = 0; i < st->events.count; i++)
-        if ((st->events.e[i].k2 & ((1u << EV_KIND_BITS) - 1)) != EV_SENT)
+        if (ev_kind(&st->events.e[i]) != EV_SENT)
             free(st->events.e[i].item);
     mcei_kheap_fini(&st->events);
     for (uint32_t r = 0; st->lanes != NULL && r < st->nres; r++)
@@ -538,7 +543,7 @@ static mce_time_t paragon_next_event(const mcei_net_t *net)
 static int on_event(mcei_net_t *net, paragon_t *st, const mcei_kentry_t *e)
 {
     mce_time_t t = e->k0;
-    int kind = (int)(e->k2 & ((1u << EV_KIND_BITS) - 1));
+    int kind = ev_kind(e);
     pmsg_t *pm = e->item;
     int rc;
     switch (kind) {
