@@ -54,10 +54,39 @@
 static long me, N;
 static int side;
 
+/* This node's senders in each step of a schedule, in node order (the
+ * order in which run() posts their receives): from[start[p]] ..
+ * from[start[p + 1] - 1] in step p.  Found once per schedule, not once
+ * per stretch of every run. */
+typedef struct senders {
+    long *start, *from;
+} senders_t;
+
+static int senders_of(const cx_schedule_t *s, senders_t *out)
+{
+    long k = 0;
+    if ((out->start = malloc(((size_t)s->nsteps + 1) * sizeof(long))) == NULL)
+        return -1;
+    for (long p = 0; p < s->nsteps; p++) { /* counted, then listed */
+        out->start[p] = k;
+        for (long i = 0; i < N; i++)
+            k += *cx_slots(s, (int)p, (int)i) == me;
+    }
+    out->start[s->nsteps] = k;
+    if ((out->from = malloc(((size_t)k + 1) * sizeof(long))) == NULL)
+        return -1;
+    k = 0;
+    for (long p = 0; p < s->nsteps; p++)
+        for (long i = 0; i < N; i++)
+            if (*cx_slots(s, (int)p, (int)i) == me)
+                out->from[k++] = i;
+    return 0;
+}
+
 /* Run one exchange; returns the time (ps) of the last node's end after a
  * common start, on every node. */
-static double run(const cx_schedule_t *sched, long g, long m, int forced,
-                  char *sbuf, char *rbuf, long *ids)
+static double run(const cx_schedule_t *sched, const senders_t *from, long g,
+                  long m, int forced, char *sbuf, char *rbuf, long *ids)
 {
     long type = 300 | (forced ? FORCE_TYPE : 0);
     double v[2], w[2];
@@ -80,10 +109,10 @@ static double run(const cx_schedule_t *sched, long g, long m, int forced,
         for (long p0 = 0; p0 < sched->nsteps; p0 += g) {
             long k = 0, p1 = p0 + g < sched->nsteps ? p0 + g : sched->nsteps;
             /* receives of this stretch: one per sender aimed at me */
-            for (long p = p0; p < p1; p++)
-                for (long i = 0; i < N; i++)
-                    if (*cx_slots(sched, (int)p, (int)i) == me)
-                        ids[k++] = irecvx(type, rbuf + i * m, m, i, -1, NULL);
+            for (long j = from->start[p0]; j < from->start[p1]; j++) {
+                long i = from->from[j];
+                ids[k++] = irecvx(type, rbuf + i * m, m, i, -1, NULL);
+            }
             gsync();
             for (long p = p0; p < p1; p++) {
                 int d = *cx_slots(sched, (int)p, (int)me);
@@ -173,9 +202,11 @@ int main(int argc, char **argv)
     char *rbuf = calloc((size_t)N, (size_t)maxm);
     long *ids = calloc((size_t)(2 * N + 2), sizeof(long));
     cx_schedule_t scott, naive;
+    senders_t from = {NULL, NULL};
     if (!sbuf || !rbuf || !ids || cx_scott_collapsible(side, &scott) != CX_OK ||
         (shifted ? cx_naive(side, &naive) : cx_naive_index(side, &naive)) !=
-            CX_OK) {
+            CX_OK ||
+        senders_of(&scott, &from) != 0) {
         fprintf(stderr, "complete_exchange: node %ld: out of memory\n", me);
         return 1;
     }
@@ -193,7 +224,7 @@ int main(int argc, char **argv)
         long m = sizes[si];
         double comm_us = 231.0 + 0.022 * (double)m;
         if (strstr(algs, "naive")) {
-            double t = run(&naive, 0, m, 0, sbuf, rbuf, ids);
+            double t = run(&naive, NULL, 0, m, 0, sbuf, rbuf, ids);
             if (me == 0)
                 app_row(
                     "complete_exchange",
@@ -210,7 +241,7 @@ int main(int argc, char **argv)
             const char *name = g == 1 ? "scott" : "bounded";
             if (!strstr(algs, name))
                 continue;
-            double t = run(&scott, g, m, forced, sbuf, rbuf, ids);
+            double t = run(&scott, &from, g, m, forced, sbuf, rbuf, ids);
             long steps = (total + g - 1) / g, nodec = g > q ? g / q : 1;
             long csteps = g > q ? (total + q - 1) / q : steps; /* Table 2 */
             double sync_total = (double)steps * (sync_us > 0 ? sync_us : 0);
@@ -232,6 +263,8 @@ int main(int argc, char **argv)
         app_finish();
     cx_schedule_free(&scott);
     cx_schedule_free(&naive);
+    free(from.start);
+    free(from.from);
     free(sbuf);
     free(rbuf);
     free(ids);
