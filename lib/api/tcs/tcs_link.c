@@ -37,6 +37,7 @@
  * tcs_report.c.  This file runs them and keeps their result for the run
  * time (tcs_run.c); the personality's boot hook is tcs_boot.c. */
 #include <inttypes.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -190,7 +191,49 @@ void mcei_tcs_result_free(mcei_tcs_result_t *r)
     L.nbars = r->nbars;
     link_free(&L);
     mcei_tcs_decl_free(&r->d);
+    free(r->at_start);
+    free(r->at_use);
+    free(r->at_k);
     free(r);
+}
+
+/* The result's per-cell index of route places (at_start, at_use, at_k). */
+static int index_cells(mcei_tcs_result_t *r)
+{
+    size_t total = 0;
+    int ncells = 0;
+    for (int i = 0; i < r->nuses; i++)
+        for (int k = 0; k <= r->uses[i].n; k++) {
+            ncells = r->uses[i].cells[k] >= ncells ? r->uses[i].cells[k] + 1
+                                                   : ncells;
+            total++;
+        }
+    r->at_start = calloc((size_t)ncells + 1, sizeof(int));
+    r->at_use = malloc((total ? total : 1) * sizeof(int));
+    r->at_k = malloc((total ? total : 1) * sizeof(int));
+    if (r->at_start == NULL || r->at_use == NULL || r->at_k == NULL ||
+        total > INT_MAX)
+        return MCE_ERR_NOMEM;
+    r->ncells = ncells;
+    /* counted per cell, then listed in (use, place) order */
+    for (int i = 0; i < r->nuses; i++)
+        for (int k = 0; k <= r->uses[i].n; k++)
+            r->at_start[r->uses[i].cells[k] + 1]++;
+    for (int c = 0; c < ncells; c++)
+        r->at_start[c + 1] += r->at_start[c];
+    {
+        int *fill = calloc((size_t)ncells + 1, sizeof(int));
+        if (fill == NULL)
+            return MCE_ERR_NOMEM;
+        for (int i = 0; i < r->nuses; i++)
+            for (int k = 0; k <= r->uses[i].n; k++) {
+                int c = r->uses[i].cells[k], j = r->at_start[c] + fill[c]++;
+                r->at_use[j] = i;
+                r->at_k[j] = k;
+            }
+        free(fill);
+    }
+    return MCE_OK;
 }
 
 int mcei_tcs_link_keep(tcs_decl_t *d, FILE *warn, char *err, size_t errlen,
@@ -202,7 +245,10 @@ int mcei_tcs_link_keep(tcs_decl_t *d, FILE *warn, char *err, size_t errlen,
         snprintf(err, errlen, "out of memory");
         return MCE_ERR_NOMEM;
     }
-    if ((rc = link_run(d, NULL, warn, err, errlen, r)) != MCE_OK) {
+    if ((rc = link_run(d, NULL, warn, err, errlen, r)) != MCE_OK ||
+        (rc = index_cells(r)) != MCE_OK) {
+        if (rc == MCE_ERR_NOMEM)
+            snprintf(err, errlen, "out of memory");
         mcei_tcs_result_free(r);
         return rc;
     }

@@ -141,6 +141,11 @@ typedef struct mcei_tcs_result {
     int nbars;
     int rts, bar, dep; /* PCT numbering: RTS, barriers, deposit, then
                           connections */
+    /* Each cell's places on the routes: uses[at_use[j]].cells[at_k[j]] is
+     * cell c for j in [at_start[c], at_start[c + 1]), in (use, place)
+     * order, for c < ncells.  A cell's switch visits only these. */
+    int *at_start, *at_use, *at_k;
+    int ncells;
 } mcei_tcs_result_t;
 
 /* Read the tcs.* keys and the iwarp.* figures the linker uses. */

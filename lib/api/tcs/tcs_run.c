@@ -419,25 +419,25 @@ static void barrier(mcei_vn_t *vn, int b, int charged)
 static int switch_pcts(mcei_vn_t *vn, int task, int ng, int ext)
 {
     const mcei_tcs_result_t *r = R();
-    int changed = 0;
+    int changed = 0, j = 0, end = 0;
+    if (vn->id < r->ncells) { /* the cell's places, in (use, place) order */
+        j = r->at_start[vn->id];
+        end = r->at_start[vn->id + 1];
+    }
     mcei_iw_cfg_free(vn, 1);
-    for (int i = 0; i < r->nuses; i++) {
-        const mcei_tcs_use_t *u = &r->uses[i];
-        for (int k = 0; k <= u->n; k++) {
-            int mine;
-            if (u->cells[k] != vn->id)
-                continue;
-            if (u->hoisted[k])
-                mine = u->owner[k] == task && u->kind != MCEI_TCS_USE_BAR;
-            else if (u->kind == MCEI_TCS_USE_INT)
-                mine = u->task == task && u->ng == ng && ng >= 0;
-            else if (u->kind == MCEI_TCS_USE_EXT)
-                mine = ext && u->owner[k] == task;
-            else
-                mine = 0;
-            if (mine)
-                changed += set_use(vn, u, k);
-        }
+    for (; j < end; j++) {
+        const mcei_tcs_use_t *u = &r->uses[r->at_use[j]];
+        int k = r->at_k[j], mine;
+        if (u->hoisted[k])
+            mine = u->owner[k] == task && u->kind != MCEI_TCS_USE_BAR;
+        else if (u->kind == MCEI_TCS_USE_INT)
+            mine = u->task == task && u->ng == ng && ng >= 0;
+        else if (u->kind == MCEI_TCS_USE_EXT)
+            mine = ext && u->owner[k] == task;
+        else
+            mine = 0;
+        if (mine)
+            changed += set_use(vn, u, k);
     }
     mcei_iw_cfg_free(vn, 0);
     return changed;
