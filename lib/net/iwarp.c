@@ -80,11 +80,6 @@ typedef struct pct_entry {
     mce_time_t cfg_time; /* when the configuration takes effect */
 } pct_entry_t;
 
-typedef struct event {
-    mce_time_t t;
-    mcei_msg_t *msg;
-} event_t;
-
 /* Internal events: a block's words become available, a read reaches the
  * source.  Ordered by (time, sequence). */
 enum { IEV_BASE, IEV_FREED };
@@ -93,6 +88,7 @@ typedef struct ievent {
     uint64_t seq;
     int kind, key;
     uint64_t words;
+    struct ievent *next; /* on the free list */
 } ievent_t;
 
 typedef struct parked {
@@ -156,7 +152,11 @@ typedef struct iwnet {
     uint64_t *pend;   /* by destination key: reads before any flow */
     int *dflow;       /* by destination key: the flow ending there, -1 */
     mce_time_t *dq_h; /* by destination key: path latency of its chain */
-    mcei_heap_t events, ievents;
+    /* Deliveries keyed (time, source, sequence), the contract's order,
+     * and internal events keyed (time, sequence): the keys in the heap
+     * entries, compared without calls or loads through the items. */
+    mcei_kheap_t events, ievents;
+    ievent_t *iev_free;
     uint64_t iseq, nseq;
     mce_time_t now;
     int dirty;
@@ -172,18 +172,6 @@ typedef struct iwnet {
      * new states): words in it, the writer's words waiting for room */
     uint64_t *tr_words, *tr_waiting;
 } iwnet_t;
-
-static int ev_less(const void *x, const void *y)
-{
-    const event_t *a = x, *b = y;
-    return mcei_order_less(a->t, &a->msg->w, b->t, &b->msg->w);
-}
-
-static int iev_less(const void *x, const void *y)
-{
-    const ievent_t *a = x, *b = y;
-    return a->t != b->t ? a->t < b->t : a->seq < b->seq;
-}
 
 /* ---- topology --------------------------------------------------------- */
 
@@ -366,26 +354,30 @@ static u128 stop_of(const iwnet_t *st, const flow_t *f)
 static int push_iev(iwnet_t *st, mce_time_t t, int kind, int key,
                     uint64_t words)
 {
-    ievent_t *e = malloc(sizeof(*e));
-    if (e == NULL)
+    ievent_t *e = st->iev_free;
+    if (e != NULL)
+        st->iev_free = e->next;
+    else if ((e = malloc(sizeof(*e))) == NULL)
         return MCE_ERR_NOMEM;
     e->t = t;
     e->seq = st->iseq++;
     e->kind = kind;
     e->key = key;
     e->words = words;
-    return mcei_heap_push(&st->ievents, e);
+    if (mcei_kheap_push(&st->ievents, t, e->seq, 0, e) != MCE_OK) {
+        free(e);
+        return MCE_ERR_NOMEM;
+    }
+    return MCE_OK;
 }
 
 static int push_msg(iwnet_t *st, mcei_msg_t *m, mce_time_t t)
 {
-    event_t *ev = malloc(sizeof(*ev));
-    if (ev == NULL)
+    if (mcei_kheap_push(&st->events, t, (uint64_t)(uint32_t)m->w.src, m->w.seq,
+                        m) != MCE_OK)
         return MCE_ERR_NOMEM;
-    ev->t = t;
-    ev->msg = m;
     st->in_flight++;
-    return mcei_heap_push(&st->events, ev);
+    return MCE_OK;
 }
 
 static flow_t *flow_get(iwnet_t *st, int key)
@@ -845,13 +837,13 @@ static int apply(iwnet_t *st, ievent_t *e)
 
 static mce_time_t fluid_next(const iwnet_t *st)
 {
-    const event_t *e = mcei_heap_top(&st->events);
-    const ievent_t *i = mcei_heap_top(&st->ievents);
+    const mcei_kentry_t *e = mcei_kheap_top(&st->events);
+    const mcei_kentry_t *i = mcei_kheap_top(&st->ievents);
     mce_time_t t = next_crossing(st);
-    if (e && e->t < t)
-        t = e->t;
-    if (i && i->t < t)
-        t = i->t;
+    if (e && e->k0 < t)
+        t = e->k0;
+    if (i && i->k0 < t)
+        t = i->k0;
     return t;
 }
 
@@ -860,15 +852,16 @@ static int fluid_advance(mcei_net_t *net, iwnet_t *st, mce_time_t horizon)
     int rc;
     for (;;) {
         mce_time_t t = fluid_next(st);
-        ievent_t *ie;
-        event_t *e;
+        const mcei_kentry_t *top;
         if (t >= horizon)
             return MCE_OK;
         progress(st, t);
-        while ((ie = mcei_heap_top(&st->ievents)) != NULL && ie->t == t) {
-            mcei_heap_pop(&st->ievents);
+        while ((top = mcei_kheap_top(&st->ievents)) != NULL && top->k0 == t) {
+            ievent_t *ie = top->item;
+            mcei_kheap_pop(&st->ievents);
             rc = apply(st, ie);
-            free(ie);
+            ie->next = st->iev_free;
+            st->iev_free = ie;
             if (rc != MCE_OK)
                 return rc;
         }
@@ -876,11 +869,11 @@ static int fluid_advance(mcei_net_t *net, iwnet_t *st, mce_time_t horizon)
             return rc;
         if (st->dirty && (rc = recompute(st)) != MCE_OK)
             return rc;
-        while ((e = mcei_heap_top(&st->events)) != NULL && e->t == t) {
-            mcei_heap_pop(&st->events);
+        while ((top = mcei_kheap_top(&st->events)) != NULL && top->k0 == t) {
+            mcei_msg_t *m = top->item;
+            mcei_kheap_pop(&st->events);
             st->in_flight--;
-            net->deliver(net->deliver_ctx, e->msg, e->t);
-            free(e);
+            net->deliver(net->deliver_ctx, m, t);
         }
     }
 }
@@ -1032,8 +1025,8 @@ static int iw_init(mcei_net_t *net, mcei_machine_t *m, char *err, size_t errlen)
         mcei_iwsru_fini(st->sru);
         goto fail;
     }
-    mcei_heap_init(&st->events, ev_less);
-    mcei_heap_init(&st->ievents, iev_less);
+    mcei_kheap_init(&st->events);
+    mcei_kheap_init(&st->ievents);
     st->parked_tail = &st->parked;
     net->priv = st;
     return MCE_OK;
@@ -1052,16 +1045,17 @@ fail:
 static void iw_fini(mcei_net_t *net)
 {
     iwnet_t *st = net->priv;
-    event_t *e;
-    ievent_t *ie;
     if (st == NULL)
         return;
-    while ((e = mcei_heap_pop(&st->events)) != NULL) {
-        mcei_msg_release(e->msg);
-        free(e);
-    }
-    while ((ie = mcei_heap_pop(&st->ievents)) != NULL)
+    for (size_t i = 0; i < st->events.count; i++)
+        mcei_msg_release(st->events.e[i].item);
+    for (size_t i = 0; i < st->ievents.count; i++)
+        free(st->ievents.e[i].item);
+    while (st->iev_free != NULL) {
+        ievent_t *ie = st->iev_free;
+        st->iev_free = ie->next;
         free(ie);
+    }
     for (int i = 0; i < st->nlive; i++) {
         flow_t *f = st->live[i];
         while (f->head) {
@@ -1083,8 +1077,8 @@ static void iw_fini(mcei_net_t *net)
         mcei_msg_release(p->msg);
         free(p);
     }
-    mcei_heap_fini(&st->events);
-    mcei_heap_fini(&st->ievents);
+    mcei_kheap_fini(&st->events);
+    mcei_kheap_fini(&st->ievents);
     mcei_iwsru_fini(st->sru);
     mcei_iwdep_fini(st->dep);
     free(st->mirror);
