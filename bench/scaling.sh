@@ -151,6 +151,58 @@ if cc -O2 -o "$T/touch" "$T/touch.c" 2>/dev/null; then
                 r1 / 1024, r2 / 1024, r1 / r2, k / 2 * r1 / r2 }'
 fi
 
+# The ring's nodes are bound by the caches: a round touches about 42
+# lines (2.7 KB) per node beyond the per-core caches (cachegrind, 1 MB
+# last level: 6.97 million misses in 40 rounds of 4096 nodes), about
+# 5.5 MB a round for each of 2 ranks' 2048 nodes, 11 MB in one process.
+# How much slower such work runs when both cores do it at once, on this
+# machine: a random walk over 6 MB, alone and two at once, REPS times
+# in turn (k2 = the median of the slower of the two over the lone one's
+# median; the caches are shared with other virtual machines, so single
+# runs vary twofold).  A program whose work is all such misses gains at
+# most 2 / k2 from 2 ranks.
+cat > "$T/walk.c" <<'EOF'
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+int main(int argc, char **argv)
+{
+    size_t m = (size_t)atol(argv[1]) * 1048576 / sizeof(size_t), i, k = 0;
+    size_t *p = malloc(m * sizeof *p);
+    unsigned long x = 1;
+    long n = 20000000, j;
+    struct timespec a, b;
+    (void)argc;
+    for (i = 0; i < m; i++)
+        p[i] = i;
+    for (i = m - 1; i > 0; i--) { /* one random cycle (Sattolo) */
+        size_t r = (x = x * 6364136223846793005UL + 1442695040888963407UL) % i, t = p[i];
+        p[i] = p[r];
+        p[r] = t;
+    }
+    clock_gettime(CLOCK_MONOTONIC, &a);
+    for (j = 0; j < n; j++)
+        k = p[k];
+    clock_gettime(CLOCK_MONOTONIC, &b);
+    printf("%.3f\n", (double)(b.tv_sec - a.tv_sec) + (double)(b.tv_nsec - a.tv_nsec) / 1e9);
+    return k == m;
+}
+EOF
+if cc -O2 -o "$T/walk" "$T/walk.c" 2>/dev/null; then
+    : > "$T/walk1"
+    : > "$T/walk2"
+    rep=0
+    while [ $rep -lt "$REPS" ]; do # alone, then two at once, in turn
+        "$T/walk" 6 >> "$T/walk1"
+        "$T/walk" 6 > "$T/w1" & "$T/walk" 6 > "$T/w2" & wait
+        awk -v a="$(cat "$T/w1")" -v b="$(cat "$T/w2")" 'BEGIN { print (a > b ? a : b) }' >> "$T/walk2"
+        rep=$((rep + 1))
+    done
+    awk -v o="$(median "$T/walk1")" -v t="$(median "$T/walk2")" -v orr="$(spread "$T/walk1")" \
+        -v tr="$(spread "$T/walk2")" 'BEGIN { k = t / o
+        printf "cache sharing: a random walk over 6 MB alone %.3f s (%s), two at once %.3f s (%s, the slower of the two): k2 = %.2f, so work of that kind gains at most %.2fx from 2 ranks\n", o, orr, t, tr, k, 2 / k }'
+fi
+
 echo "== projection: the window protocol simulated on a cluster (bench/project.sh; c=$COLL_US us a collective stage, a=$P2P_US us a message) =="
 echo "$progs" | while IFS='|' read -r label cmd; do
     f1="$T/$label.1"
