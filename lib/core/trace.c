@@ -198,22 +198,25 @@ int mcei_trace_open(mcei_engine_t *eng, char *err, size_t errlen)
     return MCE_OK;
 }
 
-static int node_on(const mcei_vn_t *vn)
+static inline int node_on(const mcei_vn_t *vn)
 {
     return tf != NULL && vn->trace_on && vn->id >= node_lo && vn->id <= node_hi;
 }
 
-static int on(const mcei_vn_t *vn)
+static inline int on(const mcei_vn_t *vn)
 {
     return (events & MCEI_TRACE_CALLS) && node_on(vn);
 }
 
-void mcei_trace_send(mcei_vn_t *vn, const mcei_msg_t *m, mce_time_t t0,
-                     mce_time_t t1)
+/* The hot calls below test on() and write in a function of their own
+ * (noinline, cold): its frame (the number buffers) would otherwise reach
+ * stack lines the untraced call has no use for, at every send and
+ * receive of every node. */
+
+__attribute__((noinline, cold)) static void
+send_out(mcei_vn_t *vn, const mcei_msg_t *m, mce_time_t t0, mce_time_t t1)
 {
     char a[32], b[32];
-    if (!on(vn))
-        return;
     fprintf(
         tf,
         ",\n{\"ph\":\"X\",\"name\":\"send\",\"cat\":\"msg\",\"pid\":0,"
@@ -223,12 +226,18 @@ void mcei_trace_send(mcei_vn_t *vn, const mcei_msg_t *m, mce_time_t t0,
         m->w.type, m->w.size, m->w.seq);
 }
 
-void mcei_trace_recv(mcei_vn_t *vn, const mcei_msg_t *m, const char *call,
-                     mce_time_t t0, mce_time_t t1)
+void mcei_trace_send(mcei_vn_t *vn, const mcei_msg_t *m, mce_time_t t0,
+                     mce_time_t t1)
+{
+    if (on(vn))
+        send_out(vn, m, t0, t1);
+}
+
+__attribute__((noinline, cold)) static void
+recv_out(mcei_vn_t *vn, const mcei_msg_t *m, const char *call, mce_time_t t0,
+         mce_time_t t1)
 {
     char a[32], b[32], c[32], d[32];
-    if (!on(vn))
-        return;
     fprintf(
         tf,
         ",\n{\"ph\":\"X\",\"name\":\"%s\",\"cat\":\"msg\",\"pid\":0,"
@@ -239,15 +248,27 @@ void mcei_trace_recv(mcei_vn_t *vn, const mcei_msg_t *m, const char *call,
         us(m->arrival, d, sizeof(d)));
 }
 
-void mcei_trace_flow_out(mcei_vn_t *vn, const mcei_msg_t *m)
+void mcei_trace_recv(mcei_vn_t *vn, const mcei_msg_t *m, const char *call,
+                     mce_time_t t0, mce_time_t t1)
+{
+    if (on(vn))
+        recv_out(vn, m, call, t0, t1);
+}
+
+__attribute__((noinline, cold)) static void flow_out(mcei_vn_t *vn,
+                                                     const mcei_msg_t *m)
 {
     char a[32];
-    if (!on(vn))
-        return;
     fprintf(tf,
             ",\n{\"ph\":\"s\",\"name\":\"msg\",\"cat\":\"msg\",\"pid\":0,"
             "\"tid\":%d,\"ts\":%s,\"id\":\"%d.%" PRIu64 "\"}",
             vn->id, us(m->w.ts, a, sizeof(a)), m->w.src, m->w.seq);
+}
+
+void mcei_trace_flow_out(mcei_vn_t *vn, const mcei_msg_t *m)
+{
+    if (on(vn))
+        flow_out(vn, m);
 }
 
 void mcei_trace_flow_start(mcei_vn_t *vn, mce_time_t t, uint64_t id)
@@ -297,25 +318,31 @@ void mcei_trace_flow_in(mcei_vn_t *vn, int src, uint64_t seq)
     vn->nflow_in++;
 }
 
-void mcei_trace_flows_end(mcei_vn_t *vn, mce_time_t t)
+__attribute__((noinline, cold)) static void flows_end(mcei_vn_t *vn,
+                                                      mce_time_t t)
 {
     char a[32];
+    for (size_t i = 0; i < vn->nflow_in; i++) {
+        uint64_t f = vn->flow_in[2 * i + 1];
+        fprintf(tf,
+                ",\n{\"ph\":\"f\",\"bp\":\"e\",\"name\":\"msg\","
+                "\"cat\":\"msg\",\"pid\":0,\"tid\":%d,\"ts\":%s,"
+                "\"id\":\"%" PRIu64 ".%s%" PRIu64,
+                vn->id, us(t, a, sizeof(a)), vn->flow_in[2 * i],
+                f & MCEI_FLOW_PROTO ? "v" : "",
+                f & ~(MCEI_FLOW_PROTO | MCEI_FLOW_BCAST));
+        if (f & MCEI_FLOW_BCAST) /* this receiver's arrow */
+            fprintf(tf, ">%d", vn->id);
+        fprintf(tf, "\"}");
+    }
+}
+
+void mcei_trace_flows_end(mcei_vn_t *vn, mce_time_t t)
+{
     if (vn->nflow_in == 0)
         return;
     if (on(vn))
-        for (size_t i = 0; i < vn->nflow_in; i++) {
-            uint64_t f = vn->flow_in[2 * i + 1];
-            fprintf(tf,
-                    ",\n{\"ph\":\"f\",\"bp\":\"e\",\"name\":\"msg\","
-                    "\"cat\":\"msg\",\"pid\":0,\"tid\":%d,\"ts\":%s,"
-                    "\"id\":\"%" PRIu64 ".%s%" PRIu64,
-                    vn->id, us(t, a, sizeof(a)), vn->flow_in[2 * i],
-                    f & MCEI_FLOW_PROTO ? "v" : "",
-                    f & ~(MCEI_FLOW_PROTO | MCEI_FLOW_BCAST));
-            if (f & MCEI_FLOW_BCAST) /* this receiver's arrow */
-                fprintf(tf, ">%d", vn->id);
-            fprintf(tf, "\"}");
-        }
+        flows_end(vn, t);
     vn->nflow_in = 0;
 }
 
