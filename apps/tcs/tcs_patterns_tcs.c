@@ -133,8 +133,10 @@ static int nsizes = 7;
 static uint32_t *rbuf, *sbuf, *acc, *tmp;
 /* --blocks (sg): a member's spool write of its gathered block (absolute
  * clocks, the time tcs_spool_out injected it); on the root, per gather
- * phase, its clock before and after the read of the phase's first block */
-static unsigned long long blk_ts, blk_c0[MAXG], blk_ret[MAXG];
+ * phase, its clock before and after the read of the phase's first block
+ * (on the heap, with --blocks only: the globals are copied at every node
+ * switch) */
+static unsigned long long blk_ts, *blk_c0, *blk_ret;
 
 typedef struct params {
     unsigned long long t0;
@@ -1153,13 +1155,19 @@ int main(int argc, char **argv)
     sbuf = calloc(maxbytes / 4, 4);
     acc = calloc(maxbytes / 4, 4);
     tmp = calloc(maxbytes / 4, 4);
-    if (!rbuf || !sbuf || !acc || !tmp)
+    if (blocks) {
+        blk_c0 = calloc(MAXG, sizeof(*blk_c0));
+        blk_ret = calloc(MAXG, sizeof(*blk_ret));
+    }
+    if (!rbuf || !sbuf || !acc || !tmp || (blocks && (!blk_c0 || !blk_ret)))
         fail_cell("out of memory for the buffers");
     check(tcs_run(t_whole, NULL), "tcs_run");
     free(rbuf);
     free(sbuf);
     free(acc);
     free(tmp);
+    free(blk_c0);
+    free(blk_ret);
     if (iwarp_cell() == 0)
         app_finish();
     return 0;
