@@ -208,11 +208,12 @@ static int index_cells(mcei_tcs_result_t *r)
                                                    : ncells;
             total++;
         }
+    if (total > INT_MAX)
+        return MCE_ERR_NOMEM;
     r->at_start = calloc((size_t)ncells + 1, sizeof(int));
     r->at_use = malloc((total ? total : 1) * sizeof(int));
     r->at_k = malloc((total ? total : 1) * sizeof(int));
-    if (r->at_start == NULL || r->at_use == NULL || r->at_k == NULL ||
-        total > INT_MAX)
+    if (r->at_start == NULL || r->at_use == NULL || r->at_k == NULL)
         return MCE_ERR_NOMEM;
     r->ncells = ncells;
     /* counted per cell, then listed in (use, place) order */
@@ -245,10 +246,12 @@ int mcei_tcs_link_keep(tcs_decl_t *d, FILE *warn, char *err, size_t errlen,
         snprintf(err, errlen, "out of memory");
         return MCE_ERR_NOMEM;
     }
-    if ((rc = link_run(d, NULL, warn, err, errlen, r)) != MCE_OK ||
-        (rc = index_cells(r)) != MCE_OK) {
-        if (rc == MCE_ERR_NOMEM)
-            snprintf(err, errlen, "out of memory");
+    if ((rc = link_run(d, NULL, warn, err, errlen, r)) != MCE_OK) {
+        mcei_tcs_result_free(r);
+        return rc;
+    }
+    if ((rc = index_cells(r)) != MCE_OK) {
+        snprintf(err, errlen, "out of memory indexing the linked routes");
         mcei_tcs_result_free(r);
         return rc;
     }
