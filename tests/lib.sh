@@ -31,6 +31,11 @@ export OMPI_MCA_rmaps_base_oversubscribe=1
 HANG="timeout ${TEST_HANG_SECONDS:-600}"
 B=$top_builddir
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/mcemu-test.XXXXXX")
+# Each script's mpirun sessions under its own directory: two mpirun
+# starting at once (make check -j2) race to create Open MPI 4.1's shared
+# session directory (/tmp/ompi.HOST.UID), and the loser fails in
+# orte_init with "mkdir ... File exists" (open-mpi/ompi#8510).
+export OMPI_MCA_orte_tmpdir_base="$TMP"
 exec 3>&1 > "$TMP/.output" 2>&1
 trap 'tap_output; rm -rf "$TMP"' EXIT
 
