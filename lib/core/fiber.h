@@ -24,8 +24,9 @@ typedef struct mcei_fiber {
     size_t map_len;
     size_t guard_len;
     size_t size; /* the size asked for, page-rounded (for reports) */
-    /* Pooled stacks: the lowest address of the chunk, guard included: a
-     * fault from there up to the stack is an overflow. */
+    /* The lowest address of the stack's guard (its own mapping's, its
+     * slot's), or pooled, of its chunk, guard included: a fault from
+     * there up to the stack is an overflow. */
     const char *chunk_lo;
     mcei_fiber_fn fn;
     void *arg;
