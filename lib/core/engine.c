@@ -410,39 +410,14 @@ void mcei_vn_memory(mcei_vn_t *vn)
     mcei_priv_switch((size_t)vn->local);
 }
 
-#define MCEI_PREFAULT_RANGES 16
-
-/* Whether [a, e) lies in one of @p vn's recorded ranges; if not, record
- * it, merged with the ranges it touches (when there is room). */
-static int prefault_seen(mcei_vn_t *vn, uintptr_t a, uintptr_t e)
-{
-    uintptr_t *r = vn->prefaulted;
-    int n = vn->nprefaulted, j = 0;
-    if (r == NULL && (r = vn->prefaulted =
-                          calloc(2 * MCEI_PREFAULT_RANGES, sizeof(*r))) == NULL)
-        return 0;
-    for (int i = 0; i < n; i++)
-        if (r[2 * i] <= a && e <= r[2 * i + 1])
-            return 1;
-    /* Merge: keep the ranges apart from [a, e), widen it by the rest. */
-    for (int i = 0; i < n; i++) {
-        if (r[2 * i + 1] < a || e < r[2 * i]) {
-            r[2 * j] = r[2 * i];
-            r[2 * j + 1] = r[2 * i + 1];
-            j++;
-        } else {
-            a = r[2 * i] < a ? r[2 * i] : a;
-            e = r[2 * i + 1] > e ? r[2 * i + 1] : e;
-        }
-    }
-    if (j < MCEI_PREFAULT_RANGES) {
-        r[2 * j] = a;
-        r[2 * j + 1] = e;
-        j++;
-    }
-    vn->nprefaulted = j;
-    return 0;
-}
+/* Ranges a node remembers at most: beyond, the two closest merge and the
+ * gap between them counts as mapped (pages there that a receive uses
+ * fault in at the delivery instead).  With room for 16, a node receiving
+ * into the slices of one array in a schedule's order (the complete
+ * exchange on 16 x 16) kept many apart until the gaps filled, and every
+ * receive beyond the 16 asked the kernel again: 178,000 madvise calls in
+ * complete_exchange.sh's 16 x 16 runs. */
+#define MCEI_PREFAULT_RANGES 256
 
 void mcei_vn_prefault(mcei_vn_t *vn, void *buf, size_t n)
 {
@@ -458,7 +433,7 @@ void mcei_vn_prefault(mcei_vn_t *vn, void *buf, size_t n)
     /* A range seen before stays mapped unless the program unmapped it
      * since: then its first touches come at the delivery, as without
      * this. */
-    if (prefault_seen(vn, a, e))
+    if (mcei_ranges_seen(&vn->prefaulted, a, e, MCEI_PREFAULT_RANGES))
         return;
     /* Kernels before 5.14 do not know the advice: asked once.  Other
      * failures (memory that cannot be written) are the receive's to
@@ -1854,7 +1829,7 @@ static void cleanup(mcei_engine_t *eng)
         mcei_fiber_destroy(&vn->fiber);
         free(vn->argv);
         free(vn->flow_in);
-        free(vn->prefaulted);
+        mcei_ranges_fini(&vn->prefaulted);
     }
     eng->proto->fini(eng);
     eng->net.ops->fini(&eng->net);

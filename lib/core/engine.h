@@ -93,11 +93,9 @@ struct mcei_vn {
     mcei_fiber_t fiber; /* its switch-time words first (fiber.h) */
     /* ---- colder: boot, reports, tracing, rare modes ---- */
     uint64_t timer_seq;
-    /* Page ranges of receive buffers already mapped (mcei_vn_prefault):
-     * up to MCEI_PREFAULT_RANGES [start, end) pairs, merged, so that a
-     * buffer received into again costs no system call. */
-    uintptr_t *prefaulted;
-    int nprefaulted;
+    /* Page ranges of receive buffers already mapped (mcei_vn_prefault),
+     * so that a buffer received into again costs no system call. */
+    mcei_ranges_t prefaulted;
     int exit_status;
     uint64_t cpu_mark; /* measured mode: host CPU ns at last return */
     /* counted mode: the node's operations by class (MCEI_COV_*), and the

@@ -1,4 +1,4 @@
-/* Binary min-heap. */
+/* Binary min-heaps, the run queue and a set of address ranges. */
 #include "heap.h"
 
 #include <stdlib.h>
@@ -213,7 +213,7 @@ void mcei_rheap_pop(mcei_rheap_t *h)
  * types, expanded below, so that each keeps its inline comparisons.
  * PFX is the queue's prefix, Q its type, E its entry type, LESS the entry
  * order, HEAP the heap's prefix; PUSH_E(heap, entry) pushes an entry. */
-#define MCEI_STAGED_QUEUE(PFX, Q, E, LESS, HEAP, PUSH_E)                      \
+#define MCEI_STAGED_QUEUE(PFX, Q, E, LESS, HEAP, PUSH_E)                       \
     void PFX##_init(Q *q)                                                      \
     {                                                                          \
         memset(q, 0, sizeof(*q));                                              \
@@ -261,7 +261,7 @@ void mcei_rheap_pop(mcei_rheap_t *h)
         return 1;                                                              \
     }                                                                          \
                                                                                \
-    /* Place the staged batch: as the new run, or into the heap. */           \
+    /* Place the staged batch: as the new run, or into the heap. */            \
     static int PFX##_settle(Q *q)                                              \
     {                                                                          \
         if (q->nbatch == 0)                                                    \
@@ -340,4 +340,64 @@ int mcei_kq_push(mcei_kq_t *q, uint64_t k0, uint64_t k1, uint64_t k2,
 {
     mcei_kentry_t x = {k0, k1, k2, item};
     return mcei_kq_stage(q, &x);
+}
+
+/* ---- a set of address ranges --------------------------------------------- */
+
+int mcei_ranges_seen(mcei_ranges_t *s, uintptr_t a, uintptr_t e, int max)
+{
+    uintptr_t *r = s->r;
+    int n = s->n, lo = 0, hi = n;
+    /* lo: the first range that ends at or after a (those before it end
+     * before a: apart from [a, e)) */
+    while (lo < hi) {
+        int mid = lo + (hi - lo) / 2;
+        if (r[2 * mid + 1] < a)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo < n && r[2 * lo] <= a && e <= r[2 * lo + 1])
+        return 1;
+    /* hi: past the ranges from lo on that overlap or touch [a, e) */
+    for (hi = lo; hi < n && r[2 * hi] <= e; hi++)
+        ;
+    if (lo == hi && n >= max && n >= 2) {
+        /* full: the two ranges with the smallest gap become one */
+        int g = 0;
+        for (int k = 1; k + 1 < n; k++)
+            if (r[2 * k + 2] - r[2 * k + 1] < r[2 * g + 2] - r[2 * g + 1])
+                g = k;
+        r[2 * g + 1] = r[2 * g + 3];
+        memmove(&r[2 * g + 2], &r[2 * g + 4],
+                (size_t)(n - g - 2) * 2 * sizeof(*r));
+        s->n = n - 1;
+        return mcei_ranges_seen(s, a, e, max); /* [a, e) may lie in it */
+    }
+    if (lo == hi && n == s->cap) {
+        int cap = n ? 2 * n : 16; /* n < max here */
+        if (cap > max)
+            cap = max;
+        if ((r = realloc(r, (size_t)cap * 2 * sizeof(*r))) == NULL)
+            return 0;
+        s->r = r;
+        s->cap = cap;
+    }
+    if (lo < hi) {
+        a = r[2 * lo] < a ? r[2 * lo] : a;
+        e = r[2 * hi - 1] > e ? r[2 * hi - 1] : e;
+    }
+    /* ranges [lo, hi) become the one range at lo */
+    memmove(&r[2 * lo + 2], &r[2 * hi], (size_t)(n - hi) * 2 * sizeof(*r));
+    r[2 * lo] = a;
+    r[2 * lo + 1] = e;
+    s->n = n + 1 - (hi - lo);
+    return 0;
+}
+
+void mcei_ranges_fini(mcei_ranges_t *s)
+{
+    free(s->r);
+    s->r = NULL;
+    s->n = s->cap = 0;
 }

@@ -1,4 +1,5 @@
-/* Binary min-heap of pointers ordered by a caller-supplied "less". */
+/* Binary min-heap of pointers ordered by a caller-supplied "less", the
+ * keyed heaps and queues built like it, and a set of address ranges. */
 #ifndef MCEI_HEAP_H
 #define MCEI_HEAP_H
 
@@ -123,5 +124,20 @@ static inline size_t mcei_kq_count(const mcei_kq_t *q)
 {
     return q->heap.count + (q->run_n - q->run_head) + q->nbatch;
 }
+
+/* A set of address ranges [start, end): kept sorted and apart (ranges
+ * that overlap or touch are one), found by bisection.  Zeroed: empty. */
+typedef struct mcei_ranges {
+    uintptr_t *r; /* n [start, end) pairs of cap */
+    int n, cap;
+} mcei_ranges_t;
+
+/* 1 if [a, e) (a < e) lies within one range of @p s; otherwise adds it,
+ * merged with the ranges it overlaps or touches, and returns 0.  When @p s
+ * holds @p max (at least 2) ranges already, the two with the smallest gap
+ * between them merge first, so the gap then counts as in the set.  Out of
+ * memory: returns 0 and adds nothing. */
+int mcei_ranges_seen(mcei_ranges_t *s, uintptr_t a, uintptr_t e, int max);
+void mcei_ranges_fini(mcei_ranges_t *s);
 
 #endif

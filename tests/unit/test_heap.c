@@ -460,6 +460,79 @@ static void test_kq(void **state)
     free(ref);
 }
 
+/* The range set: what it answers and holds, against a page bitmap of the
+ * same operations (no limit reached), then with a small limit. */
+#define RPAGES 512
+static void ranges_check(const mcei_ranges_t *s, const unsigned char *in)
+{
+    /* sorted, apart, and exactly the pages marked */
+    unsigned char got[RPAGES] = {0};
+    for (int i = 0; i < s->n; i++) {
+        assert_true(s->r[2 * i] < s->r[2 * i + 1]);
+        if (i > 0)
+            assert_true(s->r[2 * i - 1] < s->r[2 * i]); /* not touching */
+        for (uintptr_t p = s->r[2 * i]; p < s->r[2 * i + 1]; p++)
+            got[p] = 1;
+    }
+    assert_memory_equal(got, in, RPAGES);
+}
+
+static void test_ranges_reference(void **state)
+{
+    (void)state;
+    mcei_ranges_t s = {0};
+    unsigned char in[RPAGES] = {0};
+    uint64_t x = 12345;
+    for (int step = 0; step < 20000; step++) {
+        x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+        uintptr_t a = (uintptr_t)((x >> 33) % (RPAGES - 8));
+        uintptr_t e = a + 1 + (uintptr_t)((x >> 20) % 8);
+        int want = 1;
+        for (uintptr_t p = a; p < e; p++)
+            want &= in[p];
+        /* within one range: all marked and no unmarked page between */
+        int seen = mcei_ranges_seen(&s, a, e, 1 << 20);
+        assert_int_equal(seen, want);
+        for (uintptr_t p = a; p < e; p++)
+            in[p] = 1;
+        ranges_check(&s, in);
+        if (step % 4000 == 3999) { /* start again */
+            mcei_ranges_fini(&s);
+            memset(in, 0, sizeof(in));
+        }
+    }
+    mcei_ranges_fini(&s);
+}
+
+static void test_ranges_limit(void **state)
+{
+    (void)state;
+    mcei_ranges_t s = {0};
+    /* four ranges apart, gaps 10, 2, 5 */
+    assert_int_equal(mcei_ranges_seen(&s, 0, 10, 4), 0);
+    assert_int_equal(mcei_ranges_seen(&s, 20, 30, 4), 0);
+    assert_int_equal(mcei_ranges_seen(&s, 32, 40, 4), 0);
+    assert_int_equal(mcei_ranges_seen(&s, 45, 50, 4), 0);
+    assert_int_equal(s.n, 4);
+    assert_int_equal(mcei_ranges_seen(&s, 33, 35, 4), 1);
+    /* touching ranges are one */
+    assert_int_equal(mcei_ranges_seen(&s, 10, 12, 4), 0);
+    assert_int_equal(s.n, 4);
+    assert_int_equal(mcei_ranges_seen(&s, 5, 12, 4), 1);
+    /* full: a fifth range merges the closest two (30..32) first */
+    assert_int_equal(mcei_ranges_seen(&s, 60, 70, 4), 0);
+    assert_int_equal(s.n, 4);
+    assert_int_equal(mcei_ranges_seen(&s, 25, 35, 4), 1); /* the gap */
+    assert_int_equal(mcei_ranges_seen(&s, 60, 70, 4), 1);
+    /* a new range spanning several swallows them */
+    assert_int_equal(mcei_ranges_seen(&s, 8, 65, 4), 0);
+    assert_int_equal(s.n, 1);
+    assert_int_equal(mcei_ranges_seen(&s, 0, 70, 4), 1);
+    mcei_ranges_fini(&s);
+    assert_int_equal(s.n, 0);
+    assert_null(s.r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -474,6 +547,8 @@ int main(void)
         cmocka_unit_test(test_runq_sorted),
         cmocka_unit_test(test_runq_shuffled),
         cmocka_unit_test(test_kq),
+        cmocka_unit_test(test_ranges_reference),
+        cmocka_unit_test(test_ranges_limit),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
