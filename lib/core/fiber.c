@@ -230,10 +230,9 @@ static struct {
     size_t n, size, slot_len, chunk_len, nchunks;
     char **chunks; /* pooled: guard + pad page + slots, each */
     int pooled;
-    /* Within the budget: one mapping of n slots, each a guard and a
-     * stack.  A mapping and an unmapping per stack were 2 of the 3 system
-     * calls per stack, and made 4096 stacks cost 53 ms to make and free
-     * instead of 37 (the guard's mprotect stays per stack). */
+    /* Unless pooled: one mapping of n slots, each a guard and a stack (a
+     * mapping and an unmapping per stack made 4096 stacks cost 53 ms to
+     * make and free, one mapping with PROT_NONE guards 37 ms). */
     char *region;
     size_t region_len;
     int marked; /* the region's guards are page-table markers */
@@ -268,12 +267,12 @@ static size_t maps_in_use(void)
  * there is a SIGSEGV as in a PROT_NONE page, but the mapping is not
  * split, so every stack keeps a guard of its own at any node count,
  * within the kernel's mapping budget, and installing one costs less than
- * an mprotect (4096 stacks made and freed in 18 ms instead of 38). */
+ * an mprotect (4096 stacks made and freed in 18 ms instead of 37). */
 #if defined(__linux__) && !defined(MADV_GUARD_INSTALL)
 #define MADV_GUARD_INSTALL 102
 #endif
 
-/* Guard slot j's stack: a marker, or PROT_NONE. */
+/* The guard at @p guard: a marker, or PROT_NONE. */
 static int guard_slot(char *guard)
 {
 #ifdef MADV_GUARD_INSTALL
