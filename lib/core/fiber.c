@@ -361,11 +361,6 @@ int mcei_fiber_stacks_init(size_t n, size_t stack_size, char *err,
     return MCE_OK;
 }
 
-int mcei_fiber_pooled(void)
-{
-    return stacks.pooled;
-}
-
 int mcei_fiber_create_slot(mcei_fiber_t *f, size_t slot, mcei_fiber_fn fn,
                            void *arg)
 {

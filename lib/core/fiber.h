@@ -20,7 +20,7 @@ typedef struct mcei_fiber {
     void *asan_fake;  /* AddressSanitizer fake-stack handle */
     void *uctx;       /* ucontext_t when the portable switch is used */
     size_t stack_len; /* usable bytes from stack_lo */
-    char *map;        /* own mapping (guard + stack); NULL when pooled */
+    char *map;        /* own mapping (mcei_fiber_create); NULL for a slot */
     size_t map_len;
     size_t guard_len;
     size_t size; /* the size asked for, page-rounded (for reports) */
@@ -55,8 +55,6 @@ int mcei_fiber_stacks_init(size_t n, size_t stack_size, char *err,
 int mcei_fiber_create_slot(mcei_fiber_t *f, size_t slot, mcei_fiber_fn fn,
                            void *arg);
 void mcei_fiber_stacks_fini(void);
-/* 1 when the pooled layout is in use. */
-int mcei_fiber_pooled(void);
 
 #define MCEI_CANARY       0x5354414b43414e59ULL /* "STAKCANY" */
 #define MCEI_CANARY_WORDS 32 /* 256 bytes below each pooled stack */
